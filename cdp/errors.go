@@ -1,0 +1,28 @@
+package cdp
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrClosed is wrapped by every error caused by the end of the connection.
+var ErrClosed = errors.New("devtools connection closed")
+
+// ErrSessionClosed is wrapped by every error caused by the end of a session
+// while its connection lives on.
+var ErrSessionClosed = errors.New("devtools session closed")
+
+// Error is a protocol error answered by the browser.
+type Error struct {
+	Method  string // the command that failed, such as "Page.navigate"
+	Code    int64  // the JSON-RPC error code, such as -32000
+	Message string // the browser's own words
+	Data    string // extra detail the browser sometimes adds; often empty
+}
+
+func (e *Error) Error() string {
+	if e.Data != "" {
+		return fmt.Sprintf("the browser refused %s: %s (code %d): %s", e.Method, e.Message, e.Code, e.Data)
+	}
+	return fmt.Sprintf("the browser refused %s: %s (code %d)", e.Method, e.Message, e.Code)
+}
