@@ -1,0 +1,7 @@
+// Package storage owns glimpse's blobs: rendered PDFs and screenshots, which
+// are public under PublicPrefix, and shared cache entries, which are private.
+// It offers one Store interface with two implementations, an S3/MinIO bucket
+// and a local directory (the embedded default, served by Local.Handler), and
+// it decides the public address of a stored object. Choosing keys, cache
+// policy and mounting the handler on the HTTP server are left to the caller.
+package storage
