@@ -1,0 +1,81 @@
+package metricstest
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/glimpse/glimpse/metrics"
+)
+
+// Populated returns a registry from metrics.NewRegistry with every glimpse
+// collector registered and every labelled series observed at least once, so
+// that gathering it shows each name glimpse can export. Two sidecars are in
+// the pool snapshot, because per-sidecar series exist only for listed
+// sidecars.
+func Populated() *prometheus.Registry {
+	reg := metrics.NewRegistry()
+	o := metrics.NewOrchestrator(reg)
+	o.Requests.WithLabelValues(metrics.CodeOK, metrics.StatusClass(200)).Inc()
+	o.Requests.WithLabelValues("EINVALURL", metrics.StatusClass(400)).Inc()
+	o.Requests.WithLabelValues("EBUSY", metrics.StatusClass(503)).Inc()
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss).Observe(1.2)
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusHit).Observe(0.004)
+	o.Phase.WithLabelValues(metrics.PhaseNavigate).Observe(0.8)
+	o.LeaseWait.Observe(0.02)
+	o.BusyRejections.Inc()
+	o.Retries.Inc()
+	o.Cache.WithLabelValues(metrics.CacheHit).Inc()
+	o.RateLimited.WithLabelValues("free").Inc()
+	o.PDFs.Inc()
+	o.PDFBytes.Add(48200)
+	o.StorageErrors.WithLabelValues(metrics.StoragePut).Inc()
+	o.GuardRefusals.WithLabelValues(metrics.GuardRedirect).Inc()
+
+	metrics.RegisterPool(reg, func() metrics.PoolSnapshot {
+		return metrics.PoolSnapshot{
+			Sidecars: []metrics.SidecarState{
+				{Addr: "10.0.0.7:9230", State: metrics.SidecarHealthy, InUse: 3, Capacity: 4, Warm: 1},
+				{Addr: "10.0.0.8:9230", State: metrics.SidecarDraining, InUse: 1, Capacity: 4},
+			},
+			Queued: 2, QueueCap: 64,
+		}
+	})
+	metrics.RegisterCache(reg, func() metrics.CacheSnapshot {
+		return metrics.CacheSnapshot{Entries: 12, Bytes: 1 << 20, MaxBytes: 64 << 20}
+	})
+	metrics.RegisterSidecar(reg, func() metrics.SidecarStats {
+		return metrics.SidecarStats{
+			Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2,
+			MemoryBytes: 512 << 20, GuardRefusals: 3,
+		}
+	})
+	return reg
+}
+
+// SampleNames returns, sorted, the name of every sample in g's text
+// exposition: a histogram contributes its _bucket, _sum and _count names, a
+// summary its own name with _sum and _count. These are the names a PromQL
+// query can select.
+func SampleNames(g prometheus.Gatherer) ([]string, error) {
+	families, err := g.Gather()
+	if err != nil {
+		return nil, fmt.Errorf("gather metrics: %w", err)
+	}
+	var names []string
+	for _, f := range families {
+		n := f.GetName()
+		switch f.GetType() {
+		case dto.MetricType_HISTOGRAM, dto.MetricType_GAUGE_HISTOGRAM:
+			names = append(names, n+"_bucket", n+"_sum", n+"_count")
+		case dto.MetricType_SUMMARY:
+			names = append(names, n, n+"_sum", n+"_count")
+		default:
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}

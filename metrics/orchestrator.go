@@ -1,0 +1,199 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// Values of the phase label of glimpse_render_phase_duration_seconds.
+const (
+	PhaseLeaseWait = "lease_wait"
+	PhaseNavigate  = "navigate"
+	PhaseExtract   = "extract"
+	PhaseProbe     = "probe"
+	PhasePDF       = "pdf"
+	PhaseUpload    = "upload"
+)
+
+// Values of the cache label of glimpse_http_request_duration_seconds; they
+// are the x-cache-status header values, NONE when no cache decision was made.
+const (
+	CacheStatusHit    = "HIT"
+	CacheStatusMiss   = "MISS"
+	CacheStatusBypass = "BYPASS"
+	CacheStatusNone   = "NONE"
+)
+
+// Values of the result label of glimpse_cache_requests_total.
+const (
+	CacheHit    = "hit"
+	CacheMiss   = "miss"
+	CacheBypass = "bypass"
+)
+
+// Values of the op label of glimpse_storage_errors_total.
+const (
+	StoragePut  = "put"
+	StorageGet  = "get"
+	StorageStat = "stat"
+	StoragePing = "ping"
+)
+
+// Values of the where label of glimpse_guard_refusals_total.
+const (
+	GuardRequest  = "request"  // the pre-check of the target before any work
+	GuardRedirect = "redirect" // a redirect hop
+	GuardEgress   = "egress"   // a connection the browser opened
+)
+
+// CodeOK is the code label of a request that succeeded; failed requests
+// carry their error code (EINVALURL, EBUSY, …).
+const CodeOK = "OK"
+
+// Orchestrator holds the collectors the front service updates while it
+// answers requests.
+type Orchestrator struct {
+	// Requests counts answered requests: glimpse_http_requests_total{code,status}
+	// with code CodeOK or an error code and status the class from StatusClass.
+	Requests *prometheus.CounterVec
+	// RequestDuration: glimpse_http_request_duration_seconds{cache}, cache
+	// one of the CacheStatus values.
+	RequestDuration *prometheus.HistogramVec
+	// Phase: glimpse_render_phase_duration_seconds{phase}, phase one of the
+	// Phase values.
+	Phase *prometheus.HistogramVec
+	// LeaseWait: glimpse_pool_lease_wait_seconds, time from asking the pool
+	// for a lease to getting one.
+	LeaseWait prometheus.Histogram
+	// BusyRejections: glimpse_pool_busy_rejections_total, requests refused
+	// with EBUSY because the wait queue was full.
+	BusyRejections prometheus.Counter
+	// Retries: glimpse_pool_retries_total, leases lost with their sidecar
+	// and retried on another one.
+	Retries prometheus.Counter
+	// Cache: glimpse_cache_requests_total{result}, result one of CacheHit,
+	// CacheMiss, CacheBypass.
+	Cache *prometheus.CounterVec
+	// RateLimited: glimpse_ratelimit_rejections_total{plan}, requests refused
+	// with ERATE, by plan name from the plans file.
+	RateLimited *prometheus.CounterVec
+	// PDFs: glimpse_pdf_generated_total.
+	PDFs prometheus.Counter
+	// PDFBytes: glimpse_pdf_stored_bytes_total, bytes of PDF written to storage.
+	PDFBytes prometheus.Counter
+	// StorageErrors: glimpse_storage_errors_total{op}, op one of the Storage
+	// values.
+	StorageErrors *prometheus.CounterVec
+	// GuardRefusals: glimpse_guard_refusals_total{where}, where one of the
+	// Guard values.
+	GuardRefusals *prometheus.CounterVec
+}
+
+// Bucket bounds, in seconds. Requests run up to the largest configured
+// time-out (tens of seconds) while cache hits take milliseconds, so the
+// request buckets span both; a lease is either free at once or waits for a
+// page to finish.
+var (
+	requestBuckets   = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
+	phaseBuckets     = []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
+	leaseWaitBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
+)
+
+// NewOrchestrator creates the orchestrator's collectors and registers them
+// with reg; a nil reg leaves them unregistered. Like MustRegister it panics
+// when a collector is already registered, a wiring mistake made at start.
+//
+// Series with a known, fixed label value start at zero, so rate() and the
+// alert ratios have data before the first event of each kind.
+func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
+	f := promauto.With(reg)
+	o := &Orchestrator{
+		Requests: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "http", Name: "requests_total",
+			Help: "Requests answered, by result code (OK or the error code) and HTTP status class.",
+		}, []string{"code", "status"}),
+		RequestDuration: f.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Subsystem: "http", Name: "request_duration_seconds",
+			Help:    "Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made).",
+			Buckets: requestBuckets,
+		}, []string{"cache"}),
+		Phase: f.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "phase_duration_seconds",
+			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, upload.",
+			Buckets: phaseBuckets,
+		}, []string{"phase"}),
+		LeaseWait: f.NewHistogram(prometheus.HistogramOpts{
+			Namespace: Namespace, Subsystem: "pool", Name: "lease_wait_seconds",
+			Help:    "Time a request waited for a browser lease.",
+			Buckets: leaseWaitBuckets,
+		}),
+		BusyRejections: f.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "pool", Name: "busy_rejections_total",
+			Help: "Requests refused with EBUSY because every browser was busy and the wait queue was full.",
+		}),
+		Retries: f.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "pool", Name: "retries_total",
+			Help: "Leases lost together with their sidecar and retried on another sidecar.",
+		}),
+		Cache: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "cache", Name: "requests_total",
+			Help: "Cache lookups, by result: hit, miss, bypass.",
+		}, []string{"result"}),
+		RateLimited: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "ratelimit", Name: "rejections_total",
+			Help: "Requests refused with ERATE because the plan's quota was used up, by plan.",
+		}, []string{"plan"}),
+		PDFs: f.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "pdf", Name: "generated_total",
+			Help: "PDFs printed and stored.",
+		}),
+		PDFBytes: f.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "pdf", Name: "stored_bytes_total",
+			Help: "Bytes of PDF written to storage.",
+		}),
+		StorageErrors: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "storage", Name: "errors_total",
+			Help: "Failed storage operations, by operation: put, get, stat, ping.",
+		}, []string{"op"}),
+		GuardRefusals: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "guard", Name: "refusals_total",
+			Help: "Target addresses refused by the address rule, by where the check ran: request, redirect, egress.",
+		}, []string{"where"}),
+	}
+
+	o.Requests.WithLabelValues(CodeOK, StatusClass(200))
+	for _, c := range []string{CacheStatusHit, CacheStatusMiss, CacheStatusBypass, CacheStatusNone} {
+		o.RequestDuration.WithLabelValues(c)
+	}
+	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseUpload} {
+		o.Phase.WithLabelValues(p)
+	}
+	for _, r := range []string{CacheHit, CacheMiss, CacheBypass} {
+		o.Cache.WithLabelValues(r)
+	}
+	for _, op := range []string{StoragePut, StorageGet, StorageStat, StoragePing} {
+		o.StorageErrors.WithLabelValues(op)
+	}
+	for _, w := range []string{GuardRequest, GuardRedirect, GuardEgress} {
+		o.GuardRefusals.WithLabelValues(w)
+	}
+	return o
+}
+
+// StatusClass turns an HTTP status into the bounded status label: "2xx",
+// "4xx", "5xx". A status outside 100–599 is reported as "5xx": it can only
+// come from a bug, and that is where an operator looks for bugs.
+func StatusClass(status int) string {
+	switch {
+	case status >= 100 && status < 200:
+		return "1xx"
+	case status >= 200 && status < 300:
+		return "2xx"
+	case status >= 300 && status < 400:
+		return "3xx"
+	case status >= 400 && status < 500:
+		return "4xx"
+	default:
+		return "5xx"
+	}
+}

@@ -1,0 +1,89 @@
+package metrics
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// SidecarStats is the sidecar process's own state, read once per scrape.
+type SidecarStats struct {
+	Up            bool  // browser ready
+	Draining      bool  // finishing in-flight pages before exit
+	OpenPages     int   // pages open now
+	PagesCreated  int64 // ever (rises only)
+	Restarts      int64 // Chromium restarts after a crash or failed health check, ever
+	Recycles      int64 // planned Chromium restarts (after N pages or too much memory), ever
+	MemoryBytes   int64 // memory of Chromium's process group
+	GuardRefusals int64 // connections refused by the egress guard, ever
+}
+
+// RegisterSidecar exports glimpse_sidecar_up, glimpse_sidecar_draining,
+// glimpse_sidecar_open_pages, glimpse_sidecar_pages_created_total,
+// glimpse_sidecar_chromium_restarts_total,
+// glimpse_sidecar_chromium_recycles_total,
+// glimpse_sidecar_chromium_memory_bytes and
+// glimpse_sidecar_guard_refusals_total, read from stats at scrape time.
+// The running totals are exported as counters, so rate() and increase()
+// work on them and survive a sidecar restart. stats must be safe to call
+// from several goroutines at once. A nil reg registers nothing; a second
+// registration panics, as MustRegister does.
+func RegisterSidecar(reg prometheus.Registerer, stats func() SidecarStats) {
+	if stats == nil {
+		panic("metrics: RegisterSidecar needs a stats function")
+	}
+	if reg == nil {
+		return
+	}
+	reg.MustRegister(newSidecarCollector(stats))
+}
+
+type sidecarCollector struct {
+	stats                                   func() SidecarStats
+	up, draining, open, created             *prometheus.Desc
+	restarts, recycles, memory, guardRefuse *prometheus.Desc
+}
+
+func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
+	d := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(prometheus.BuildFQName(Namespace, "sidecar", name), help, nil, nil)
+	}
+	return &sidecarCollector{
+		stats:       stats,
+		up:          d("up", "1 when the sidecar's Chromium is ready for pages, 0 otherwise."),
+		draining:    d("draining", "1 while the sidecar finishes in-flight pages before it stops, 0 otherwise."),
+		open:        d("open_pages", "Pages open in the sidecar's Chromium now."),
+		created:     d("pages_created_total", "Pages the sidecar has opened since it started."),
+		restarts:    d("chromium_restarts_total", "Times Chromium was restarted after a crash or a failed health check."),
+		recycles:    d("chromium_recycles_total", "Times Chromium was restarted on purpose, after a number of pages or too much memory."),
+		memory:      d("chromium_memory_bytes", "Resident memory of Chromium's process group."),
+		guardRefuse: d("guard_refusals_total", "Connections from the browser refused by the egress guard."),
+	}
+}
+
+func (c *sidecarCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse} {
+		ch <- d
+	}
+}
+
+func (c *sidecarCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.stats()
+	gauge := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v)
+	}
+	counter := func(d *prometheus.Desc, v int64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v))
+	}
+	gauge(c.up, boolValue(s.Up))
+	gauge(c.draining, boolValue(s.Draining))
+	gauge(c.open, float64(s.OpenPages))
+	gauge(c.memory, float64(s.MemoryBytes))
+	counter(c.created, s.PagesCreated)
+	counter(c.restarts, s.Restarts)
+	counter(c.recycles, s.Recycles)
+	counter(c.guardRefuse, s.GuardRefusals)
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,323 @@
+package metrics_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/glimpse/glimpse/metrics"
+)
+
+func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	o := metrics.NewOrchestrator(reg)
+
+	o.Requests.WithLabelValues(metrics.CodeOK, metrics.StatusClass(200)).Add(3)
+	o.Requests.WithLabelValues("EBUSY", metrics.StatusClass(503)).Inc()
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusHit).Observe(0.003)
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss).Observe(1.5)
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss).Observe(7)
+	o.Phase.WithLabelValues(metrics.PhasePDF).Observe(2)
+	o.LeaseWait.Observe(0.2)
+	o.BusyRejections.Inc()
+	o.Retries.Add(2)
+	o.Cache.WithLabelValues(metrics.CacheMiss).Inc()
+	o.RateLimited.WithLabelValues("pro").Inc()
+	o.PDFs.Inc()
+	o.PDFBytes.Add(1234)
+	o.StorageErrors.WithLabelValues(metrics.StoragePing).Inc()
+	o.GuardRefusals.WithLabelValues(metrics.GuardEgress).Add(4)
+
+	counters := []struct {
+		name string
+		c    prometheus.Collector
+		want float64
+	}{
+		{"successful requests", o.Requests.WithLabelValues("OK", "2xx"), 3},
+		{"busy requests", o.Requests.WithLabelValues("EBUSY", "5xx"), 1},
+		{"busy rejections", o.BusyRejections, 1},
+		{"retries", o.Retries, 2},
+		{"cache misses", o.Cache.WithLabelValues("miss"), 1},
+		{"cache hits that never happened", o.Cache.WithLabelValues("hit"), 0},
+		{"rate-limited requests of the pro plan", o.RateLimited.WithLabelValues("pro"), 1},
+		{"PDFs", o.PDFs, 1},
+		{"PDF bytes", o.PDFBytes, 1234},
+		{"storage ping errors", o.StorageErrors.WithLabelValues("ping"), 1},
+		{"egress refusals", o.GuardRefusals.WithLabelValues("egress"), 4},
+	}
+	for _, tc := range counters {
+		t.Run("the counter of "+tc.name+" holds what was added", func(t *testing.T) {
+			if got := testutil.ToFloat64(tc.c); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("the request duration histogram counts observations per cache status", func(t *testing.T) {
+		want := `
+# HELP glimpse_http_request_duration_seconds Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made).
+# TYPE glimpse_http_request_duration_seconds histogram
+` + histogramText("glimpse_http_request_duration_seconds", `cache="BYPASS"`, nil, 0) +
+			histogramText("glimpse_http_request_duration_seconds", `cache="HIT"`, []float64{0.003}, 0.003) +
+			histogramText("glimpse_http_request_duration_seconds", `cache="MISS"`, []float64{1.5, 7}, 8.5) +
+			histogramText("glimpse_http_request_duration_seconds", `cache="NONE"`, nil, 0)
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "glimpse_http_request_duration_seconds"); err != nil {
+			t.Error(err)
+		}
+	})
+
+	t.Run("series with a fixed label set exist before their first event", func(t *testing.T) {
+		for name, want := range map[string]int{
+			"glimpse_http_requests_total":           2, // OK/2xx, plus the EBUSY observed above
+			"glimpse_render_phase_duration_seconds": 6,
+			"glimpse_cache_requests_total":          3,
+			"glimpse_storage_errors_total":          4,
+			"glimpse_guard_refusals_total":          3,
+		} {
+			if got, err := testutil.GatherAndCount(reg, name); err != nil || got != want {
+				t.Errorf("%s has %d series (%v), want %d", name, got, err, want)
+			}
+		}
+	})
+}
+
+var requestBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
+
+// histogramText writes the exposition of one series of a request-duration
+// histogram holding the given observations.
+func histogramText(name, label string, observed []float64, sum float64) string {
+	var b strings.Builder
+	for _, le := range requestBuckets {
+		n := 0
+		for _, v := range observed {
+			if v <= le {
+				n++
+			}
+		}
+		b.WriteString(name + "_bucket{" + label + `,le="` + prometheusFloat(le) + `"} ` + itoa(n) + "\n")
+	}
+	b.WriteString(name + "_bucket{" + label + `,le="+Inf"} ` + itoa(len(observed)) + "\n")
+	b.WriteString(name + "_sum{" + label + "} " + prometheusFloat(sum) + "\n")
+	b.WriteString(name + "_count{" + label + "} " + itoa(len(observed)) + "\n")
+	return b.String()
+}
+
+func TestPoolCollectorReadsTheSnapshotAtScrapeTime(t *testing.T) {
+	cases := []struct {
+		name     string
+		snapshot metrics.PoolSnapshot
+		want     string
+	}{
+		{
+			name:     "an empty pool reports zero sidecars in every state and no per-sidecar series",
+			snapshot: metrics.PoolSnapshot{QueueCap: 64},
+			want: `
+# HELP glimpse_pool_sidecars Sidecars known to the pool, by state: healthy, unhealthy, draining.
+# TYPE glimpse_pool_sidecars gauge
+glimpse_pool_sidecars{state="draining"} 0
+glimpse_pool_sidecars{state="healthy"} 0
+glimpse_pool_sidecars{state="unhealthy"} 0
+# HELP glimpse_pool_queue_length Requests waiting for a browser lease.
+# TYPE glimpse_pool_queue_length gauge
+glimpse_pool_queue_length 0
+# HELP glimpse_pool_queue_capacity Requests that may wait for a browser lease before new ones are refused with EBUSY.
+# TYPE glimpse_pool_queue_capacity gauge
+glimpse_pool_queue_capacity 64
+`,
+		},
+		{
+			name: "each sidecar gets its own series and the states are counted",
+			snapshot: metrics.PoolSnapshot{
+				Sidecars: []metrics.SidecarState{
+					{Addr: "10.0.0.7:9230", State: metrics.SidecarHealthy, InUse: 3, Capacity: 4, Warm: 1},
+					{Addr: "10.0.0.8:9230", State: metrics.SidecarHealthy, InUse: 0, Capacity: 4, Warm: 2},
+					{Addr: "10.0.0.9:9230", State: metrics.SidecarUnhealthy, Capacity: 4},
+				},
+				Queued: 5, QueueCap: 64,
+			},
+			want: `
+# HELP glimpse_pool_sidecars Sidecars known to the pool, by state: healthy, unhealthy, draining.
+# TYPE glimpse_pool_sidecars gauge
+glimpse_pool_sidecars{state="draining"} 0
+glimpse_pool_sidecars{state="healthy"} 2
+glimpse_pool_sidecars{state="unhealthy"} 1
+# HELP glimpse_pool_leases_in_use Browser leases this orchestrator holds on each sidecar.
+# TYPE glimpse_pool_leases_in_use gauge
+glimpse_pool_leases_in_use{sidecar="10.0.0.7:9230"} 3
+glimpse_pool_leases_in_use{sidecar="10.0.0.8:9230"} 0
+glimpse_pool_leases_in_use{sidecar="10.0.0.9:9230"} 0
+# HELP glimpse_pool_capacity Browser leases this orchestrator may hold at once on each sidecar.
+# TYPE glimpse_pool_capacity gauge
+glimpse_pool_capacity{sidecar="10.0.0.7:9230"} 4
+glimpse_pool_capacity{sidecar="10.0.0.8:9230"} 4
+glimpse_pool_capacity{sidecar="10.0.0.9:9230"} 4
+# HELP glimpse_pool_warm_targets Browser targets kept open on each sidecar for the next lease.
+# TYPE glimpse_pool_warm_targets gauge
+glimpse_pool_warm_targets{sidecar="10.0.0.7:9230"} 1
+glimpse_pool_warm_targets{sidecar="10.0.0.8:9230"} 2
+glimpse_pool_warm_targets{sidecar="10.0.0.9:9230"} 0
+# HELP glimpse_pool_queue_length Requests waiting for a browser lease.
+# TYPE glimpse_pool_queue_length gauge
+glimpse_pool_queue_length 5
+# HELP glimpse_pool_queue_capacity Requests that may wait for a browser lease before new ones are refused with EBUSY.
+# TYPE glimpse_pool_queue_capacity gauge
+glimpse_pool_queue_capacity 64
+`,
+		},
+		{
+			name: "an address listed twice is added up instead of failing the scrape",
+			snapshot: metrics.PoolSnapshot{
+				Sidecars: []metrics.SidecarState{
+					{Addr: "10.0.0.7:9230", State: metrics.SidecarDraining, InUse: 1, Capacity: 4},
+					{Addr: "10.0.0.7:9230", State: metrics.SidecarHealthy, InUse: 2, Capacity: 4, Warm: 1},
+				},
+				QueueCap: 8,
+			},
+			want: `
+# HELP glimpse_pool_sidecars Sidecars known to the pool, by state: healthy, unhealthy, draining.
+# TYPE glimpse_pool_sidecars gauge
+glimpse_pool_sidecars{state="draining"} 1
+glimpse_pool_sidecars{state="healthy"} 1
+glimpse_pool_sidecars{state="unhealthy"} 0
+# HELP glimpse_pool_leases_in_use Browser leases this orchestrator holds on each sidecar.
+# TYPE glimpse_pool_leases_in_use gauge
+glimpse_pool_leases_in_use{sidecar="10.0.0.7:9230"} 3
+# HELP glimpse_pool_capacity Browser leases this orchestrator may hold at once on each sidecar.
+# TYPE glimpse_pool_capacity gauge
+glimpse_pool_capacity{sidecar="10.0.0.7:9230"} 8
+# HELP glimpse_pool_warm_targets Browser targets kept open on each sidecar for the next lease.
+# TYPE glimpse_pool_warm_targets gauge
+glimpse_pool_warm_targets{sidecar="10.0.0.7:9230"} 1
+# HELP glimpse_pool_queue_length Requests waiting for a browser lease.
+# TYPE glimpse_pool_queue_length gauge
+glimpse_pool_queue_length 0
+# HELP glimpse_pool_queue_capacity Requests that may wait for a browser lease before new ones are refused with EBUSY.
+# TYPE glimpse_pool_queue_capacity gauge
+glimpse_pool_queue_capacity 8
+`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			metrics.RegisterPool(reg, func() metrics.PoolSnapshot { return tc.snapshot })
+			if err := testutil.GatherAndCompare(reg, strings.NewReader(tc.want)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestCacheCollectorReadsTheSnapshotAtScrapeTime(t *testing.T) {
+	var mu sync.Mutex
+	snap := metrics.CacheSnapshot{Entries: 3, Bytes: 4096, MaxBytes: 1 << 20}
+	reg := prometheus.NewRegistry()
+	metrics.RegisterCache(reg, func() metrics.CacheSnapshot {
+		mu.Lock()
+		defer mu.Unlock()
+		return snap
+	})
+	text := func(entries, bytes int) string {
+		return `
+# HELP glimpse_cache_entries Responses held in the in-memory cache.
+# TYPE glimpse_cache_entries gauge
+glimpse_cache_entries ` + itoa(entries) + `
+# HELP glimpse_cache_memory_bytes Bytes held by the in-memory cache.
+# TYPE glimpse_cache_memory_bytes gauge
+glimpse_cache_memory_bytes ` + itoa(bytes) + `
+# HELP glimpse_cache_memory_limit_bytes Bytes the in-memory cache may hold before it evicts.
+# TYPE glimpse_cache_memory_limit_bytes gauge
+glimpse_cache_memory_limit_bytes 1.048576e+06
+`
+	}
+	t.Run("the first scrape shows the cache as it is", func(t *testing.T) {
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(text(3, 4096))); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("a later scrape shows the cache as it has become", func(t *testing.T) {
+		mu.Lock()
+		snap.Entries, snap.Bytes = 0, 0
+		mu.Unlock()
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(text(0, 0))); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
+	cases := []struct {
+		name  string
+		stats metrics.SidecarStats
+		want  string
+	}{
+		{
+			name:  "a sidecar whose browser is ready",
+			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7},
+			want:  sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7),
+		},
+		{
+			name:  "a sidecar that is draining with its browser down",
+			stats: metrics.SidecarStats{Draining: true, PagesCreated: 9},
+			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0),
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is reported as it is", func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			metrics.RegisterSidecar(reg, func() metrics.SidecarStats { return tc.stats })
+			if err := testutil.GatherAndCompare(reg, strings.NewReader(tc.want)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func sidecarText(up, draining, open, created, restarts, recycles int, memory string, refusals int) string {
+	return `
+# HELP glimpse_sidecar_up 1 when the sidecar's Chromium is ready for pages, 0 otherwise.
+# TYPE glimpse_sidecar_up gauge
+glimpse_sidecar_up ` + itoa(up) + `
+# HELP glimpse_sidecar_draining 1 while the sidecar finishes in-flight pages before it stops, 0 otherwise.
+# TYPE glimpse_sidecar_draining gauge
+glimpse_sidecar_draining ` + itoa(draining) + `
+# HELP glimpse_sidecar_open_pages Pages open in the sidecar's Chromium now.
+# TYPE glimpse_sidecar_open_pages gauge
+glimpse_sidecar_open_pages ` + itoa(open) + `
+# HELP glimpse_sidecar_pages_created_total Pages the sidecar has opened since it started.
+# TYPE glimpse_sidecar_pages_created_total counter
+glimpse_sidecar_pages_created_total ` + itoa(created) + `
+# HELP glimpse_sidecar_chromium_restarts_total Times Chromium was restarted after a crash or a failed health check.
+# TYPE glimpse_sidecar_chromium_restarts_total counter
+glimpse_sidecar_chromium_restarts_total ` + itoa(restarts) + `
+# HELP glimpse_sidecar_chromium_recycles_total Times Chromium was restarted on purpose, after a number of pages or too much memory.
+# TYPE glimpse_sidecar_chromium_recycles_total counter
+glimpse_sidecar_chromium_recycles_total ` + itoa(recycles) + `
+# HELP glimpse_sidecar_chromium_memory_bytes Resident memory of Chromium's process group.
+# TYPE glimpse_sidecar_chromium_memory_bytes gauge
+glimpse_sidecar_chromium_memory_bytes ` + memory + `
+# HELP glimpse_sidecar_guard_refusals_total Connections from the browser refused by the egress guard.
+# TYPE glimpse_sidecar_guard_refusals_total counter
+glimpse_sidecar_guard_refusals_total ` + itoa(refusals) + `
+`
+}
+
+func TestStatusClassKeepsTheStatusLabelBounded(t *testing.T) {
+	cases := []struct {
+		status int
+		want   string
+	}{
+		{101, "1xx"}, {200, "2xx"}, {204, "2xx"}, {302, "3xx"}, {400, "4xx"}, {429, "4xx"},
+		{500, "5xx"}, {503, "5xx"}, {504, "5xx"}, {0, "5xx"}, {99, "5xx"}, {600, "5xx"}, {-1, "5xx"},
+	}
+	for _, tc := range cases {
+		t.Run("status "+itoa(tc.status)+" is in class "+tc.want, func(t *testing.T) {
+			if got := metrics.StatusClass(tc.status); got != tc.want {
+				t.Errorf("StatusClass(%d) = %q, want %q", tc.status, got, tc.want)
+			}
+		})
+	}
+}
