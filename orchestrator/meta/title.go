@@ -1,0 +1,127 @@
+package meta
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// title returns the page's title. Sources, most specific first:
+//   - og:title, twitter:title: the title the publisher chose for shares,
+//     kept as written (a "| Site" it carries is the publisher's choice);
+//   - the headline (or name) of the main JSON-LD item;
+//   - Dublin Core, citation_title, parsely-title, sailthru.title, <meta name=title>;
+//   - <title> outside <svg>, minus a trailing "| Publisher" or "- Publisher";
+//   - microdata or RDFa headline;
+//   - the first <h1>.
+func (p *page) title(publisher string) string {
+	sources := []func() string{
+		func() string { return p.meta("og:title") },
+		func() string { return p.meta("twitter:title") },
+		p.ldTitle,
+		func() string {
+			return p.meta("dc.title", "dcterms.title", "citation_title", "parsely-title", "sailthru.title", "title")
+		},
+		func() string { return stripSiteSuffix(cleanText(p.documentTitle()), publisher, p.url) },
+		func() string { return p.microdata("headline") },
+		func() string { return p.firstText("h1") },
+	}
+	for _, source := range sources {
+		if t := normTitle(source()); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func normTitle(s string) string {
+	s = cleanText(s)
+	if foldKey(s) == "" {
+		return "" // only punctuation or symbols
+	}
+	return smartQuotes(s)
+}
+
+// ldTitle is the headline of the main JSON-LD item, or the name of a
+// content item (a video, a product) that has no headline.
+func (p *page) ldTitle() string {
+	items := p.ld.nodesUpTo(kindArticle)
+	for _, n := range items {
+		if s := p.ld.ldText(n["headline"]); strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	for _, n := range items {
+		if s := p.ld.ldText(n["name"]); strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// documentTitle is the text of the document's <title>, ignoring the <title>
+// elements of inline SVG, which name a drawing, not the page.
+func (p *page) documentTitle() string {
+	title := ""
+	p.doc.Find("title").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.ParentsFiltered("svg").Length() > 0 {
+			return true
+		}
+		if t := strings.TrimSpace(s.Text()); t != "" {
+			title = t
+			return false
+		}
+		return true
+	})
+	return title
+}
+
+// titleSeparators split a document title from the site name appended to it.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " ~ "}
+
+// stripSiteSuffix removes a trailing "| Site" from a document title when Site
+// is the publisher or the site's domain name; other suffixes may be part of
+// the title ("Part 1 - Introduction") and stay.
+func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
+	names := map[string]bool{}
+	if k := foldKey(publisher); k != "" {
+		names[k] = true
+	}
+	if h := registrableHost(pageURL); h != "" {
+		names[foldKey(h)] = true
+		d := registrableDomain(h)
+		names[foldKey(d)] = true
+		if label, _, ok := strings.Cut(d, "."); ok {
+			names[foldKey(label)] = true // "Story - Example" on example.com
+		}
+	}
+	for range 2 { // "Title | Section | Site" keeps "Title | Section"
+		cut := -1
+		sepLen := 0
+		for _, sep := range titleSeparators {
+			if i := strings.LastIndex(title, sep); i > cut {
+				cut, sepLen = i, len(sep)
+			}
+		}
+		if cut <= 0 || !names[foldKey(title[cut+sepLen:])] {
+			break
+		}
+		title = strings.TrimSpace(title[:cut])
+	}
+	return title
+}
+
+// firstText is the text of the first element matching selector that has
+// some.
+func (p *page) firstText(selector string) string {
+	text := ""
+	p.doc.Find(selector).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.ParentsFiltered("svg").Length() > 0 {
+			return true
+		}
+		text = cleanText(s.Text())
+		return text == ""
+	})
+	return text
+}
