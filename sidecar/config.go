@@ -1,0 +1,230 @@
+package sidecar
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glimpse/glimpse/sidecar/guard"
+)
+
+// Defaults of Config. New applies those whose zero value means nothing
+// sensible; RecycleAfter and RecycleMemory keep 0 as "never".
+const (
+	DefaultAddr         = ":9230"
+	DefaultRecycleAfter = 500
+	DefaultRecycleGrace = 30 * time.Second
+	DefaultStartTimeout = 30 * time.Second
+)
+
+// Config says how a Sidecar runs Chromium.
+type Config struct {
+	// Addr is where Run listens; New ignores it. Default ":9230".
+	Addr string
+	// ChromePath is the Chromium binary; "" means FindChrome.
+	ChromePath string
+	// RecycleAfter restarts Chromium after this many page targets were
+	// created in one generation; 0 means never. DefaultConfig sets 500.
+	RecycleAfter int
+	// RecycleMemory restarts Chromium once its process group uses more than
+	// this many bytes; 0 means never.
+	RecycleMemory int64
+	// RecycleGrace is how long a draining browser waits for its open pages
+	// before it is restarted anyway. Default 30s.
+	RecycleGrace time.Duration
+	// StartTimeout bounds one launch, from exec to a ready DevTools
+	// connection. Default 30s.
+	StartTimeout time.Duration
+	// ProxyAddr, when set, is the egress guard proxy every connection of the
+	// browser goes through (guard.ChromeFlags).
+	ProxyAddr string
+	// ExtraFlags are appended to Chromium's command line. A
+	// --disable-features list is merged with the built-in one.
+	ExtraFlags []string
+	// Logger receives the supervisor's log; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns the configuration the sidecar binary starts from.
+func DefaultConfig() Config {
+	return Config{
+		Addr:         DefaultAddr,
+		RecycleAfter: DefaultRecycleAfter,
+		RecycleGrace: DefaultRecycleGrace,
+		StartTimeout: DefaultStartTimeout,
+	}
+}
+
+// withDefaults validates cfg and fills in what was left empty.
+func (cfg Config) withDefaults() (Config, error) {
+	var errs []error
+	if cfg.RecycleAfter < 0 {
+		errs = append(errs, fmt.Errorf("RecycleAfter is %d; it must be 0 (never recycle) or a positive number of page targets", cfg.RecycleAfter))
+	}
+	if cfg.RecycleMemory < 0 {
+		errs = append(errs, fmt.Errorf("RecycleMemory is %d; it must be 0 (never recycle) or a positive number of bytes", cfg.RecycleMemory))
+	}
+	if cfg.RecycleGrace < 0 {
+		errs = append(errs, fmt.Errorf("RecycleGrace is %v; it must be a positive duration such as 30s", cfg.RecycleGrace))
+	}
+	if cfg.StartTimeout < 0 {
+		errs = append(errs, fmt.Errorf("StartTimeout is %v; it must be a positive duration such as 30s", cfg.StartTimeout))
+	}
+	if cfg.ProxyAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.ProxyAddr); err != nil {
+			errs = append(errs, fmt.Errorf("ProxyAddr %q is not a host:port address of the egress proxy: %w", cfg.ProxyAddr, err))
+		}
+	}
+	if len(errs) > 0 {
+		return cfg, errors.Join(errs...)
+	}
+
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.RecycleGrace == 0 {
+		cfg.RecycleGrace = DefaultRecycleGrace
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = DefaultStartTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.ChromePath == "" {
+		p, err := FindChrome()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.ChromePath = p
+	} else if err := checkExecutable(cfg.ChromePath); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// chromeCandidates are tried in order: absolute paths as they are, bare
+// names on PATH.
+var chromeCandidates = []string{
+	"/usr/lib/chromium/chromium", // the real binary; /usr/bin/chromium is a shell wrapper
+	"/usr/bin/chromium",
+	"chromium-browser",
+	"chromium",
+	"google-chrome",
+}
+
+// FindChrome returns the first Chromium binary found. The sidecar binary
+// reads GLIMPSE_CHROME_PATH itself and only falls back to this.
+func FindChrome() (string, error) {
+	return findChrome(chromeCandidates)
+}
+
+func findChrome(candidates []string) (string, error) {
+	for _, c := range candidates {
+		if p, err := exec.LookPath(c); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no Chromium binary found (looked for %s); install the Debian package \"chromium\" (apt-get install chromium) or set GLIMPSE_CHROME_PATH to the binary", strings.Join(candidates, ", "))
+}
+
+func checkExecutable(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the Chromium binary %s cannot be used: %w; install the Debian package \"chromium\" or point GLIMPSE_CHROME_PATH at the binary", path, err)
+	case fi.IsDir():
+		return fmt.Errorf("the Chromium binary %s is a directory; point GLIMPSE_CHROME_PATH at the binary inside it", path)
+	case fi.Mode().Perm()&0o111 == 0:
+		return fmt.Errorf("the Chromium binary %s is not executable (mode %v)", path, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// disabledFeatures are Chromium features that only cost time, memory or
+// network in a renderer that nobody looks at.
+var disabledFeatures = []string{"Translate", "MediaRouter", "OptimizationHints"}
+
+// baseFlags are passed to every Chromium. Besides the required headless set
+// they keep a background page from being throttled (every page of a
+// headless browser is "in the background") and keep Chromium from phoning
+// home or showing prompts nobody can answer.
+var baseFlags = []string{
+	"--headless",
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--no-default-browser-check",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-component-extensions-with-background-pages",
+	"--disable-field-trial-config", // the same features on every run, not a random trial
+	"--no-pings",
+	"--disable-sync",
+	"--disable-dev-shm-usage",
+	"--hide-scrollbars",
+	"--mute-audio",
+	"--disable-extensions",
+	"--disable-default-apps",
+	"--disable-breakpad",
+	"--disable-crash-reporter",
+	"--metrics-recording-only",
+	"--password-store=basic",
+	"--use-mock-keychain",
+	"--remote-allow-origins=*",
+	"--disable-background-timer-throttling",
+	"--disable-backgrounding-occluded-windows",
+	"--disable-renderer-backgrounding",
+	"--disable-client-side-phishing-detection",
+	"--disable-domain-reliability",
+	"--disable-hang-monitor",
+	"--disable-prompt-on-repost",
+	"--deny-permission-prompts",
+	"--noerrdialogs",
+	"--force-color-profile=srgb",
+	"--remote-debugging-address=127.0.0.1",
+	"--remote-debugging-port=0",
+}
+
+// chromeArgs builds the command line of one generation.
+func chromeArgs(cfg Config, profileDir string) []string {
+	args := append([]string(nil), baseFlags...)
+	args = append(args, "--user-data-dir="+profileDir)
+	if cfg.ProxyAddr != "" {
+		args = append(args, guard.ChromeFlags(cfg.ProxyAddr)...)
+	}
+	features := append([]string(nil), disabledFeatures...)
+	for _, f := range cfg.ExtraFlags {
+		// Chromium honours only the last --disable-features, so a second one
+		// would silently switch the built-in ones back on.
+		if list, ok := strings.CutPrefix(f, "--disable-features="); ok {
+			for item := range strings.SplitSeq(list, ",") {
+				if item = strings.TrimSpace(item); item != "" {
+					features = append(features, item)
+				}
+			}
+			continue
+		}
+		args = append(args, f)
+	}
+	args = append(args, "--disable-features="+strings.Join(features, ","))
+	// One blank page instead of the New Tab page, which loads more; it is
+	// closed once the browser is ready.
+	return append(args, "about:blank")
+}
+
+// newProfileDir creates a fresh, private profile directory for a generation.
+func newProfileDir() (string, error) {
+	dir, err := os.MkdirTemp("", "glimpse-chromium-")
+	if err != nil {
+		return "", fmt.Errorf("creating a profile directory for Chromium in %s: %w", os.TempDir(), err)
+	}
+	return filepath.Clean(dir), nil
+}

@@ -1,0 +1,185 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/glimpse/glimpse/sidecar/guard"
+)
+
+const (
+	// shutdownWait bounds how long open HTTP requests may take to finish when
+	// the sidecar stops; proxied DevTools connections are closed at once.
+	shutdownWait = 10 * time.Second
+	// readHeaderWait bounds a slow client's request headers.
+	readHeaderWait = 10 * time.Second
+)
+
+// RunConfig is everything a whole sidecar needs: the browser's supervision,
+// the egress rule it enforces, and where it is served. The sidecar binary
+// and the orchestrator's embedded mode both run it through Run.
+type RunConfig struct {
+	Sidecar Config
+	// AllowTargets exempts these prefixes from the egress rule (development
+	// and tests only).
+	AllowTargets []netip.Prefix
+	// Listener, when set, is served instead of listening on Sidecar.Addr;
+	// the embedded mode passes a loopback listener it already knows the port of.
+	Listener net.Listener
+	// Metrics, when set, is served at GET /metrics.
+	Metrics http.Handler
+}
+
+// Server is a sidecar with its egress guard, ready to Run.
+type Server struct {
+	cfg     RunConfig
+	logger  *slog.Logger
+	sidecar *Sidecar
+	guard   *guard.Proxy
+	guardLn net.Listener
+}
+
+// NewServer starts the egress guard on a loopback port of its own and
+// prepares a Sidecar whose Chromium sends every connection through it. Run
+// must follow, as it also releases the guard's port.
+func NewServer(cfg RunConfig) (*Server, error) {
+	logger := cfg.Sidecar.Logger
+	if logger == nil {
+		logger = slog.Default()
+		cfg.Sidecar.Logger = logger
+	}
+	if len(cfg.AllowTargets) > 0 {
+		logger.Warn("The egress rule is relaxed: Chromium may reach these address ranges. Use this for development and tests only.",
+			"allow_targets", fmt.Sprint(cfg.AllowTargets))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("opening a loopback port for the egress guard: %w", err)
+	}
+	proxy := guard.NewProxy(&guard.Dialer{Policy: guard.NewPolicy(cfg.AllowTargets)}, logger.With("component", "guard"))
+	cfg.Sidecar.ProxyAddr = ln.Addr().String()
+	sc, err := New(cfg.Sidecar)
+	if err != nil {
+		ln.Close()
+		_ = proxy.Close()
+		return nil, err
+	}
+	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln}, nil
+}
+
+// Sidecar is the supervised browser, for health and metrics.
+func (srv *Server) Sidecar() *Sidecar { return srv.sidecar }
+
+// Guard is the egress proxy, for its refusal count.
+func (srv *Server) Guard() *guard.Proxy { return srv.guard }
+
+// Handler serves /healthz, /devtools/browser and, when configured, /metrics.
+func (srv *Server) Handler() http.Handler {
+	if srv.cfg.Metrics == nil {
+		return srv.sidecar.Handler()
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", srv.cfg.Metrics)
+	mux.Handle("/", srv.sidecar.Handler())
+	return mux
+}
+
+// Run serves until ctx ends, then closes everything it started. Chromium is
+// started in the background and retried with backoff while it fails, so
+// /healthz explains the wait instead of the process exiting. Run returns nil
+// after a clean stop and an error when serving failed.
+func (srv *Server) Run(ctx context.Context) error {
+	guardSrv := srv.guard.NewServer()
+	guardDone := make(chan error, 1)
+	go func() { guardDone <- guardSrv.Serve(srv.guardLn) }()
+	defer func() {
+		_ = srv.guard.Close()
+		_ = guardSrv.Close()
+		<-guardDone
+	}()
+
+	ln := srv.cfg.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", srv.cfg.Sidecar.Addr); err != nil {
+			_ = srv.sidecar.Close()
+			return fmt.Errorf("listening on %s (GLIMPSE_SIDECAR_ADDR): %w", srv.cfg.Sidecar.Addr, err)
+		}
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: readHeaderWait,
+		ErrorLog:          slog.NewLogLogger(srv.logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	srv.logger.Info("The sidecar is listening.", "addr", ln.Addr().String(), "guard", srv.guardLn.Addr().String())
+
+	startCtx, stopStarting := context.WithCancel(ctx)
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		srv.startWithRetry(startCtx)
+	}()
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+		serveErr = fmt.Errorf("serving on %s: %w", ln.Addr(), serveErr)
+	}
+	srv.logger.Info("The sidecar is stopping.")
+	stopStarting()
+	<-started
+
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownWait)
+	defer cancel()
+	// Proxied DevTools connections are hijacked, so Shutdown does not wait
+	// for them; closing the sidecar ends them.
+	_ = httpSrv.Shutdown(shutdownCtx)
+	closeErr := srv.sidecar.Close()
+	if serveErr == nil {
+		<-served
+	}
+	if closeErr != nil {
+		srv.logger.Error("Chromium did not stop cleanly.", "err", closeErr)
+	}
+	return errors.Join(serveErr, closeErr)
+}
+
+// startWithRetry calls Start until it succeeds or ctx ends.
+func (srv *Server) startWithRetry(ctx context.Context) {
+	delay := time.Duration(0)
+	for {
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		err := srv.sidecar.Start(ctx)
+		if err == nil || ctx.Err() != nil || errors.Is(err, ErrClosed) {
+			return
+		}
+		delay = nextBackoff(delay)
+		srv.logger.Error("Could not start Chromium; trying again.", "retry_in", delay.String(), "err", err)
+	}
+}
+
+// Run builds a Server from cfg and runs it until ctx ends.
+func Run(ctx context.Context, cfg RunConfig) error {
+	srv, err := NewServer(cfg)
+	if err != nil {
+		return err
+	}
+	return srv.Run(ctx)
+}

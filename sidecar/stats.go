@@ -1,0 +1,18 @@
+package sidecar
+
+import "github.com/glimpse/glimpse/metrics"
+
+// Stats is the sidecar's state for its Prometheus collectors.
+func (srv *Server) Stats() metrics.SidecarStats {
+	h := srv.sidecar.Health()
+	return metrics.SidecarStats{
+		Up:            h.Status == StatusOK,
+		Draining:      h.Status == StatusDraining,
+		OpenPages:     h.OpenPages,
+		PagesCreated:  h.PagesCreated,
+		Restarts:      h.Restarts,
+		Recycles:      h.Recycles,
+		MemoryBytes:   h.MemoryBytes,
+		GuardRefusals: srv.guard.Refused(),
+	}
+}
