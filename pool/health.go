@@ -1,0 +1,274 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// state is what the pool knows of one sidecar.
+type state int
+
+const (
+	stateStarting  state = iota // discovered, not yet probed successfully
+	stateHealthy                // probes pass and the DevTools connection is up
+	stateUnhealthy              // probes fail, or the connection dropped
+	stateDraining               // the sidecar asked for no new pages (recycling)
+)
+
+// failuresBeforeUnhealthy tolerates one lost probe: a busy sidecar may
+// answer late once without being taken out of rotation.
+const failuresBeforeUnhealthy = 2
+
+// sidecar is one sidecar address and everything the pool holds on it.
+// Fields below mu are guarded by the pool's mutex.
+type sidecar struct {
+	p    *Pool
+	addr string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	kick   chan struct{} // asks for a probe now, e.g. after a dropped connection
+
+	state    state
+	removed  bool
+	inUse    int
+	fails    int
+	conn     *cdp.Conn
+	warm     []*Lease
+	warming  int
+	lastSeen string // last health status, for logs
+}
+
+func newSidecar(p *Pool, addr string) *sidecar {
+	ctx, cancel := context.WithCancel(p.ctx)
+	return &sidecar{p: p, addr: addr, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1)}
+}
+
+func (sc *sidecar) usableLocked() bool {
+	return sc.state == stateHealthy && !sc.removed && sc.conn != nil
+}
+
+func (sc *sidecar) stateNameLocked() string {
+	switch {
+	case sc.state == stateHealthy && !sc.removed:
+		return "healthy"
+	case sc.state == stateDraining || sc.removed:
+		return "draining"
+	default:
+		return "unhealthy"
+	}
+}
+
+// run probes the sidecar until it is removed or the pool closes.
+func (sc *sidecar) run() {
+	defer sc.p.wg.Done()
+	t := time.NewTicker(sc.p.cfg.HealthInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-sc.ctx.Done():
+			return
+		case <-t.C:
+		case <-sc.kick:
+		}
+		sc.probe(sc.ctx)
+	}
+}
+
+// healthReport is the part of a sidecar's /healthz answer the pool reads.
+type healthReport struct {
+	Status string `json:"status"`
+}
+
+// probe asks /healthz, connects when the sidecar is ready and no
+// connection is up, and moves the sidecar between states.
+func (sc *sidecar) probe(ctx context.Context) {
+	status, err := sc.health(ctx)
+	p := sc.p
+	if err != nil {
+		p.mu.Lock()
+		sc.fails++
+		if sc.fails >= failuresBeforeUnhealthy && sc.state != stateUnhealthy {
+			sc.state = stateUnhealthy
+			p.log.Warn("sidecar is unhealthy; no new pages go to it", "sidecar", sc.addr, "err", err)
+			sc.dropWarmLocked()
+		}
+		p.mu.Unlock()
+		return
+	}
+	switch status {
+	case "ok":
+		p.mu.Lock()
+		conn := sc.conn
+		p.mu.Unlock()
+		if conn == nil {
+			c, err := sc.dial(ctx)
+			if err != nil {
+				p.mu.Lock()
+				sc.fails++
+				if sc.fails >= failuresBeforeUnhealthy {
+					sc.state = stateUnhealthy
+				}
+				p.mu.Unlock()
+				p.log.Warn("connecting to the sidecar's browser failed", "sidecar", sc.addr, "err", err)
+				return
+			}
+			conn = c
+		}
+		p.mu.Lock()
+		was := sc.state
+		sc.fails = 0
+		sc.state = stateHealthy
+		if was != stateHealthy {
+			p.log.Info("sidecar is healthy", "sidecar", sc.addr)
+		}
+		p.dispatchLocked()
+		p.mu.Unlock()
+		sc.refill()
+	case "draining":
+		p.mu.Lock()
+		if sc.state != stateDraining {
+			p.log.Info("sidecar is recycling its browser; no new pages go to it", "sidecar", sc.addr)
+		}
+		sc.state = stateDraining
+		sc.fails = 0
+		sc.dropWarmLocked()
+		p.mu.Unlock()
+	default: // starting, down
+		p.mu.Lock()
+		sc.fails++
+		if sc.state == stateHealthy {
+			sc.state = stateUnhealthy
+			p.log.Warn("sidecar reports its browser is not ready", "sidecar", sc.addr, "status", status)
+		}
+		sc.dropWarmLocked()
+		p.mu.Unlock()
+	}
+}
+
+// health returns the status word of the sidecar's /healthz.
+func (sc *sidecar) health(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+sc.addr+"/healthz", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := sc.p.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var h healthReport
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&h); err != nil {
+		return "", fmt.Errorf("reading %s/healthz: %w", sc.addr, err)
+	}
+	if h.Status == "" {
+		return "", fmt.Errorf("%s/healthz answered %s without a status", sc.addr, resp.Status)
+	}
+	return h.Status, nil
+}
+
+// dial opens the one DevTools connection all leases on this sidecar share,
+// and watches it: when it drops, the sidecar is out of rotation until a
+// probe connects again.
+func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, err := cdp.Dial(dctx, "ws://"+sc.addr+"/devtools/browser", cdp.WithLogger(sc.p.log))
+	if err != nil {
+		return nil, err
+	}
+	p := sc.p
+	p.mu.Lock()
+	if sc.removed || p.closed {
+		p.mu.Unlock()
+		c.Close()
+		return nil, fmt.Errorf("sidecar %s was removed while connecting", sc.addr)
+	}
+	sc.conn = c
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		<-c.Done()
+		p.mu.Lock()
+		if sc.conn == c {
+			sc.conn = nil
+			if sc.state == stateHealthy {
+				sc.state = stateUnhealthy
+				p.log.Warn("the connection to the sidecar's browser dropped", "sidecar", sc.addr, "err", c.Err())
+			}
+			sc.warm = nil // their pages died with the connection
+		}
+		p.mu.Unlock()
+		select {
+		case sc.kick <- struct{}{}:
+		default:
+		}
+	}()
+	return c, nil
+}
+
+// dropWarmLocked disposes the ready contexts: a draining or sick sidecar
+// must not keep pages open that hold up its recycle.
+func (sc *sidecar) dropWarmLocked() {
+	warm := sc.warm
+	sc.warm = nil
+	for _, l := range warm {
+		sc.p.wg.Add(1)
+		go func() {
+			defer sc.p.wg.Done()
+			l.dispose()
+		}()
+	}
+}
+
+// removeLocked takes a sidecar that discovery no longer lists out of
+// rotation; its connection closes once its last lease is back.
+func (sc *sidecar) removeLocked() {
+	sc.removed = true
+	sc.cancel()
+	sc.dropWarmLocked()
+	sc.maybeForgetLocked()
+}
+
+// maybeForgetLocked deletes a removed sidecar once nothing uses it.
+func (sc *sidecar) maybeForgetLocked() {
+	if !sc.removed || sc.inUse > 0 {
+		return
+	}
+	if sc.p.sidecars[sc.addr] == sc {
+		delete(sc.p.sidecars, sc.addr)
+	}
+	if sc.conn != nil {
+		c := sc.conn
+		sc.conn = nil
+		go c.Close()
+	}
+}
+
+// shutdown is the pool's Close for one sidecar.
+func (sc *sidecar) shutdown() {
+	p := sc.p
+	p.mu.Lock()
+	sc.removed = true
+	sc.cancel()
+	warm := sc.warm
+	sc.warm = nil
+	conn := sc.conn
+	sc.conn = nil
+	p.mu.Unlock()
+	for _, l := range warm {
+		l.dispose()
+	}
+	if conn != nil {
+		conn.Close()
+	}
+}

@@ -1,0 +1,172 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// teardownTimeout bounds disposing a browser context. It runs on a fresh
+// context so that a request whose own context has ended still cleans up.
+const teardownTimeout = 5 * time.Second
+
+// Lease is one fresh browser context with one page target and a flattened
+// session attached to it, on one sidecar. Nothing of it is shared with any
+// other lease: cookies, storage and cache die with Release.
+type Lease struct {
+	// Session talks to the page.
+	Session *cdp.Session
+	// Browser talks to the browser (for commands that take a context id).
+	Browser   *cdp.Session
+	TargetID  target.ID
+	ContextID cdproto.BrowserContextID
+	// Sidecar is the address of the sidecar the page lives on.
+	Sidecar string
+
+	conn *cdp.Conn
+	sc   *sidecar
+	once sync.Once
+}
+
+// Lost is closed when the connection to the lease's browser drops: the
+// sidecar or its Chromium died, and the lease can be retried elsewhere.
+func (l *Lease) Lost() <-chan struct{} { return l.conn.Done() }
+
+// IsLost reports whether the lease's browser connection is gone.
+func (l *Lease) IsLost() bool {
+	select {
+	case <-l.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// Release disposes the browser context (closing its page) and returns the
+// slot to the pool. It is safe to call more than once and from any path;
+// the slot is freed only after the context is gone, so a sidecar never has
+// more open pages than its limit.
+func (l *Lease) Release() {
+	l.once.Do(func() {
+		p := l.sc.p
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			l.dispose()
+			p.releaseSlot(l.sc)
+		}()
+	})
+}
+
+// dispose closes the page's browser context on a fresh, short context.
+func (l *Lease) dispose() {
+	ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
+	defer cancel()
+	_, err := cdp.Execute(ctx, l.Browser, target.DisposeBrowserContext,
+		target.DisposeBrowserContextParams{BrowserContextID: l.ContextID})
+	if err != nil && !errors.Is(err, cdp.ErrClosed) {
+		l.sc.p.log.Warn("disposing a browser context failed", "sidecar", l.Sidecar, "err", err)
+	}
+}
+
+// take returns a ready lease on this sidecar, warm if one is waiting.
+func (sc *sidecar) take(ctx context.Context) (*Lease, error) {
+	p := sc.p
+	p.mu.Lock()
+	conn := sc.conn
+	var l *Lease
+	for len(sc.warm) > 0 {
+		l = sc.warm[0]
+		sc.warm = sc.warm[1:]
+		if l.conn == conn && !l.IsLost() {
+			break
+		}
+		l = nil
+	}
+	p.mu.Unlock()
+	defer sc.refill()
+	if l != nil {
+		return l, nil
+	}
+	if conn == nil {
+		return nil, fmt.Errorf("sidecar %s has no browser connection", sc.addr)
+	}
+	return sc.open(ctx, conn)
+}
+
+// open creates a browser context, a page in it, and attaches to the page.
+func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn) (*Lease, error) {
+	browser := conn.Browser()
+	disposeOnDetach := true
+	bc, err := cdp.Execute(ctx, browser, target.CreateBrowserContext,
+		target.CreateBrowserContextParams{DisposeOnDetach: &disposeOnDetach})
+	if err != nil {
+		return nil, fmt.Errorf("creating a browser context on %s: %w", sc.addr, err)
+	}
+	l := &Lease{Browser: browser, ContextID: bc.BrowserContextID, Sidecar: sc.addr, conn: conn, sc: sc}
+	fail := func(step string, err error) (*Lease, error) {
+		l.dispose()
+		return nil, fmt.Errorf("%s on %s: %w", step, sc.addr, err)
+	}
+	t, err := cdp.Execute(ctx, browser, target.CreateTarget,
+		target.CreateTargetParams{URL: "about:blank", BrowserContextID: bc.BrowserContextID})
+	if err != nil {
+		return fail("creating a page", err)
+	}
+	l.TargetID = t.TargetID
+	s, err := conn.Attach(ctx, t.TargetID)
+	if err != nil {
+		return fail("attaching to a page", err)
+	}
+	l.Session = s
+	if sc.p.cfg.Prepare != nil {
+		if err := sc.p.cfg.Prepare(ctx, l); err != nil {
+			return fail("preparing a page", err)
+		}
+	}
+	return l, nil
+}
+
+// refill keeps cfg.Warm ready leases on a healthy sidecar.
+func (sc *sidecar) refill() {
+	p := sc.p
+	p.mu.Lock()
+	if !sc.usableLocked() || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	need := p.cfg.Warm - len(sc.warm) - sc.warming
+	if need <= 0 {
+		p.mu.Unlock()
+		return
+	}
+	sc.warming += need
+	conn := sc.conn
+	p.mu.Unlock()
+	for range need {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			ctx, cancel := context.WithTimeout(sc.ctx, 10*time.Second)
+			l, err := sc.open(ctx, conn)
+			cancel()
+			p.mu.Lock()
+			sc.warming--
+			keep := err == nil && sc.usableLocked() && sc.conn == conn && !p.closed
+			if keep {
+				sc.warm = append(sc.warm, l)
+			}
+			p.mu.Unlock()
+			if err == nil && !keep {
+				l.dispose()
+			}
+		}()
+	}
+}

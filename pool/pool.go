@@ -1,0 +1,385 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/glimpse/glimpse/metrics"
+)
+
+// ErrBusy means every sidecar is at its limit and the wait queue is full.
+// The caller should answer "try again later", not wait.
+var ErrBusy = errors.New("every browser is busy and the wait queue is full")
+
+// ErrNoSidecar means no healthy sidecar came free before the caller's
+// context ended.
+var ErrNoSidecar = errors.New("no browser became available in time")
+
+// ErrClosed is returned by Lease after Close.
+var ErrClosed = errors.New("the browser pool is shut down")
+
+// Config tunes a Pool. Zero values take the defaults noted on each field.
+type Config struct {
+	// Sidecars is the GLIMPSE_SIDECARS list: host:port entries separated by
+	// commas; a name may resolve to many sidecars.
+	Sidecars string
+	// PerSidecar is how many leases one sidecar serves at once (default 4).
+	PerSidecar int
+	// QueueSize is how many callers may wait for a lease (default 64).
+	QueueSize int
+	// Warm is how many ready browser contexts each healthy sidecar keeps
+	// ahead of demand, so a lease costs a channel receive (default 1; -1 off).
+	Warm int
+	// HealthInterval is the time between two health probes (default 1s).
+	HealthInterval time.Duration
+	// ResolveInterval is the time between two lookups of the sidecar names
+	// (default 5s).
+	ResolveInterval time.Duration
+	// Prepare runs on every fresh lease before it is handed out or kept
+	// warm, for per-page set-up that does not depend on the request.
+	Prepare func(ctx context.Context, l *Lease) error
+	// Resolver looks up sidecar names (default net.DefaultResolver).
+	Resolver Resolver
+	// HTTPClient probes /healthz (default: a client with short time-outs).
+	HTTPClient *http.Client
+	Logger     *slog.Logger
+}
+
+// Pool hands out leases on healthy sidecars. It is safe for concurrent use.
+type Pool struct {
+	cfg Config
+	eps []endpoint
+	log *slog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	sidecars map[string]*sidecar
+	waiters  []*waiter
+	closed   bool
+}
+
+type waiter struct {
+	granted chan *sidecar // buffered 1: a slot is handed over under p.mu
+}
+
+// New checks the configuration; Start begins discovery and health probes.
+func New(cfg Config) (*Pool, error) {
+	eps, err := ParseSidecars(cfg.Sidecars)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.PerSidecar <= 0 {
+		cfg.PerSidecar = 4
+	}
+	if cfg.QueueSize < 0 {
+		return nil, fmt.Errorf("queue size %d is negative", cfg.QueueSize)
+	}
+	if cfg.QueueSize == 0 {
+		cfg.QueueSize = 64
+	}
+	if cfg.Warm == 0 {
+		cfg.Warm = 1
+	}
+	if cfg.Warm < 0 {
+		cfg.Warm = 0
+	}
+	if cfg.HealthInterval <= 0 {
+		cfg.HealthInterval = time.Second
+	}
+	if cfg.ResolveInterval <= 0 {
+		cfg.ResolveInterval = 5 * time.Second
+	}
+	if cfg.Resolver == nil {
+		cfg.Resolver = net.DefaultResolver
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 2 * time.Second}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Pool{
+		cfg:      cfg,
+		eps:      eps,
+		log:      cfg.Logger.With("component", "pool"),
+		ctx:      ctx,
+		cancel:   cancel,
+		sidecars: map[string]*sidecar{},
+	}, nil
+}
+
+// Start looks up the sidecars once, probes each once (so a pool whose
+// sidecars are up is usable when Start returns), then keeps both going in
+// the background until Close.
+func (p *Pool) Start(ctx context.Context) error {
+	addrs, err := resolve(ctx, p.cfg.Resolver, p.eps)
+	if err != nil {
+		p.log.Warn("the first lookup of the sidecars failed; retrying in the background", "err", err)
+	}
+	p.sync(addrs)
+	var wg sync.WaitGroup
+	for _, sc := range p.list() {
+		wg.Add(1)
+		go func() { defer wg.Done(); sc.probe(ctx) }()
+	}
+	wg.Wait()
+	p.wg.Add(1)
+	go p.discover()
+	return nil
+}
+
+// discover follows the configured names as the addresses behind them change.
+func (p *Pool) discover() {
+	defer p.wg.Done()
+	t := time.NewTicker(p.cfg.ResolveInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		addrs, err := resolve(ctx, p.cfg.Resolver, p.eps)
+		cancel()
+		if err != nil {
+			p.log.Warn("looking up the sidecars failed; keeping the ones already known", "err", err)
+			continue
+		}
+		p.sync(addrs)
+	}
+}
+
+// sync adds sidecars that appeared and drains those that are gone.
+func (p *Pool) sync(addrs []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	for _, a := range addrs {
+		if _, ok := p.sidecars[a]; ok {
+			continue
+		}
+		sc := newSidecar(p, a)
+		p.sidecars[a] = sc
+		p.log.Info("sidecar discovered", "sidecar", a)
+		p.wg.Add(1)
+		go sc.run()
+	}
+	for a, sc := range p.sidecars {
+		if slices.Contains(addrs, a) || addrs == nil {
+			continue
+		}
+		p.log.Info("sidecar is gone from discovery; draining it", "sidecar", a)
+		sc.removeLocked()
+	}
+}
+
+func (p *Pool) list() []*sidecar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*sidecar, 0, len(p.sidecars))
+	for _, sc := range p.sidecars {
+		out = append(out, sc)
+	}
+	return out
+}
+
+// Lease returns a fresh browser context with one page, attached, on a
+// healthy sidecar. It waits in the bounded queue while every sidecar is at
+// its limit, fails with ErrBusy when the queue is full, and with the
+// context's error (wrapping ErrNoSidecar) when ctx ends first. The caller
+// must Release the lease.
+func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		sc, err := p.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		l, err := sc.take(ctx)
+		if err == nil {
+			return l, nil
+		}
+		p.releaseSlot(sc)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
+		}
+		p.log.Warn("opening a page on a sidecar failed; trying again", "sidecar", sc.addr, "err", err)
+		lastErr = err
+	}
+	return nil, fmt.Errorf("opening a browser page failed three times: %w", lastErr)
+}
+
+// acquire takes one slot of a sidecar, waiting in the queue if needed.
+func (p *Pool) acquire(ctx context.Context) (*sidecar, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if len(p.waiters) == 0 {
+		if sc := p.pickLocked(); sc != nil {
+			sc.inUse++
+			p.mu.Unlock()
+			return sc, nil
+		}
+	}
+	if len(p.waiters) >= p.cfg.QueueSize {
+		p.mu.Unlock()
+		return nil, ErrBusy
+	}
+	w := &waiter{granted: make(chan *sidecar, 1)}
+	p.waiters = append(p.waiters, w)
+	p.mu.Unlock()
+
+	select {
+	case sc := <-w.granted:
+		if sc == nil {
+			return nil, ErrClosed
+		}
+		return sc, nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		if i := slices.Index(p.waiters, w); i >= 0 {
+			p.waiters = slices.Delete(p.waiters, i, i+1)
+		}
+		p.mu.Unlock()
+		// A slot granted while we were giving up goes back.
+		select {
+		case sc := <-w.granted:
+			if sc != nil {
+				p.releaseSlot(sc)
+			}
+		default:
+		}
+		return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
+	}
+}
+
+// pickLocked chooses the least loaded sidecar that can take a lease now.
+func (p *Pool) pickLocked() *sidecar {
+	var best *sidecar
+	for _, sc := range p.sidecars {
+		if !sc.usableLocked() || sc.inUse >= p.cfg.PerSidecar {
+			continue
+		}
+		if best == nil || sc.inUse < best.inUse ||
+			(sc.inUse == best.inUse && len(sc.warm) > len(best.warm)) {
+			best = sc
+		}
+	}
+	return best
+}
+
+// dispatchLocked hands free slots to waiting callers, oldest first.
+func (p *Pool) dispatchLocked() {
+	for len(p.waiters) > 0 {
+		sc := p.pickLocked()
+		if sc == nil {
+			return
+		}
+		w := p.waiters[0]
+		p.waiters = slices.Delete(p.waiters, 0, 1)
+		sc.inUse++
+		w.granted <- sc
+	}
+}
+
+func (p *Pool) releaseSlot(sc *sidecar) {
+	p.mu.Lock()
+	sc.inUse--
+	p.dispatchLocked()
+	sc.maybeForgetLocked()
+	p.mu.Unlock()
+}
+
+// Ready reports whether at least one sidecar can take leases.
+func (p *Pool) Ready() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, sc := range p.sidecars {
+		if sc.usableLocked() {
+			return true
+		}
+	}
+	return false
+}
+
+// WaitReady blocks until a sidecar is usable or ctx ends.
+func (p *Pool) WaitReady(ctx context.Context) error {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for !p.Ready() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for a healthy sidecar: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// Snapshot is the pool's live state for metrics and health endpoints.
+func (p *Pool) Snapshot() metrics.PoolSnapshot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := metrics.PoolSnapshot{Queued: len(p.waiters), QueueCap: p.cfg.QueueSize}
+	for _, sc := range p.sidecars {
+		s.Sidecars = append(s.Sidecars, metrics.SidecarState{
+			Addr:     sc.addr,
+			State:    sc.stateNameLocked(),
+			InUse:    sc.inUse,
+			Capacity: p.cfg.PerSidecar,
+			Warm:     len(sc.warm),
+		})
+	}
+	slices.SortFunc(s.Sidecars, func(a, b metrics.SidecarState) int {
+		if a.Addr < b.Addr {
+			return -1
+		}
+		if a.Addr > b.Addr {
+			return 1
+		}
+		return 0
+	})
+	return s
+}
+
+// Close stops discovery and probes, fails waiting callers, disposes warm
+// contexts and closes every connection. Leases still out fail on their
+// next call; their Release is still safe.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	for _, w := range p.waiters {
+		w.granted <- nil
+	}
+	p.waiters = nil
+	scs := make([]*sidecar, 0, len(p.sidecars))
+	for _, sc := range p.sidecars {
+		scs = append(scs, sc)
+	}
+	p.mu.Unlock()
+	for _, sc := range scs {
+		sc.shutdown()
+	}
+	p.cancel()
+	p.wg.Wait()
+}
