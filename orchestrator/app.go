@@ -1,0 +1,246 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/pool"
+	"github.com/glimpse/glimpse/sidecar"
+	"github.com/glimpse/glimpse/sidecar/guard"
+	"github.com/glimpse/glimpse/storage"
+)
+
+// App is a running front service: the HTTP API, its pool, its storage and,
+// in the embedded default, its own sidecar.
+type App struct {
+	Server   *Server
+	Pool     *pool.Pool
+	Store    storage.Store
+	Registry *prometheus.Registry
+	Sidecar  *sidecar.Sidecar // nil unless embedded
+
+	cfg      Config
+	log      *slog.Logger
+	http     *http.Server
+	ln       net.Listener
+	closers  []func()
+	serveErr chan error
+}
+
+// Start builds everything from cfg and starts serving. With no sidecars
+// configured it starts one in-process on a loopback port, behind its egress
+// guard, and uses it through the same pool code path as a cluster would.
+func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	a := &App{cfg: cfg, log: log, Registry: metrics.NewRegistry(), serveErr: make(chan error, 1)}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	if len(cfg.AllowTargets) > 0 {
+		log.Warn("GLIMPSE_ALLOW_TARGETS exempts these ranges from the public-address rule; use it for development and tests only",
+			"allow", fmt.Sprint(cfg.AllowTargets))
+	}
+	policy := guard.NewPolicy(cfg.AllowTargets)
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s (GLIMPSE_ADDR): %w", cfg.Addr, err)
+	}
+	a.ln = ln
+	a.closers = append(a.closers, func() { ln.Close() })
+
+	sidecars := cfg.Sidecars
+	if sidecars == "" {
+		addr, err := a.startEmbeddedSidecar(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sidecars = addr
+	}
+
+	store, local, err := a.openStorage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.Store = store
+
+	plans, err := LoadPlans(cfg.PlansFile)
+	if err != nil {
+		return nil, err
+	}
+
+	p, err := pool.New(pool.Config{
+		Sidecars:   sidecars,
+		PerSidecar: cfg.SidecarConcurrency,
+		QueueSize:  cfg.QueueSize,
+		Warm:       warmSetting(cfg.Warm),
+		Prepare:    PreparePage,
+		Logger:     log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("GLIMPSE_SIDECARS: %w", err)
+	}
+	a.Pool = p
+	a.closers = append(a.closers, p.Close)
+	if err := p.Start(ctx); err != nil {
+		return nil, err
+	}
+
+	a.Server = NewServer(cfg, Deps{
+		Pool: p, Store: store, Local: local, Plans: plans, Registry: a.Registry,
+		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
+	})
+	a.http = &http.Server{
+		Handler:           a.Server.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	go func() { a.serveErr <- a.http.Serve(ln) }()
+	log.Info("glimpse is serving", "addr", ln.Addr().String(), "sidecars", sidecars, "storage", store.Kind())
+	return a, nil
+}
+
+func warmSetting(n int) int {
+	if n == 0 {
+		return -1 // the pool reads 0 as "default"
+	}
+	return n
+}
+
+// Addr is the address the API listens on.
+func (a *App) Addr() string { return a.ln.Addr().String() }
+
+// URL is the API's base URL on loopback, for tests and logs.
+func (a *App) URL() string {
+	_, port, _ := net.SplitHostPort(a.Addr())
+	return "http://127.0.0.1:" + port
+}
+
+// startEmbeddedSidecar runs a whole sidecar, egress guard included, in this
+// process on a loopback port; the pool reaches it like any other.
+func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
+	addr := a.cfg.SidecarAddr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("listening for the embedded sidecar on %s (GLIMPSE_SIDECAR_ADDR): %w", addr, err)
+	}
+	scfg := sidecar.DefaultConfig()
+	scfg.Addr = ln.Addr().String()
+	scfg.ChromePath = a.cfg.ChromePath
+	scfg.RecycleAfter = a.cfg.RecycleAfter
+	scfg.Logger = a.log.With("component", "sidecar")
+	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln})
+	if err != nil {
+		ln.Close()
+		return "", fmt.Errorf("starting the embedded sidecar: %w", err)
+	}
+	a.Sidecar = srv.Sidecar()
+	metrics.RegisterSidecar(a.Registry, srv.Stats)
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Run(runCtx); err != nil {
+			a.log.Error("the embedded sidecar stopped", "err", err)
+		}
+	}()
+	a.closers = append(a.closers, func() { cancel(); <-done })
+	return ln.Addr().String(), nil
+}
+
+// openStorage picks MinIO/S3 when an endpoint is set, else the local
+// directory served by this service under /files/.
+func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, error) {
+	cfg := a.cfg
+	if cfg.S3Endpoint != "" {
+		s3, err := storage.NewS3(ctx, storage.S3Config{
+			Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey, SecretKey: cfg.S3SecretKey,
+			Region: cfg.S3Region, Secure: cfg.S3Secure, PublicBaseURL: cfg.PublicBaseURL,
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		a.closers = append(a.closers, func() { s3.Close() })
+		return s3, nil, nil
+	}
+	base := cfg.PublicBaseURL
+	if base == "" {
+		base = a.defaultPublicBase() + "/files/"
+	}
+	if _, err := url.Parse(base); err != nil {
+		return nil, nil, fmt.Errorf("GLIMPSE_PUBLIC_BASE_URL %q is not a URL: %w", base, err)
+	}
+	local, err := storage.NewLocal(storage.LocalConfig{Dir: cfg.StorageDir, PublicBaseURL: base})
+	if err != nil {
+		return nil, nil, err
+	}
+	a.closers = append(a.closers, func() { local.Close() })
+	return local, local.Handler(), nil
+}
+
+// defaultPublicBase is this service's own address as callers on this
+// machine reach it; a deployment behind a name sets GLIMPSE_PUBLIC_BASE_URL.
+func (a *App) defaultPublicBase() string {
+	host, port, _ := net.SplitHostPort(a.Addr())
+	if host == "" || host == "::" || host == "0.0.0.0" || strings.HasPrefix(host, "127.") || host == "::1" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// Shutdown stops accepting, lets in-flight requests finish within ctx,
+// then closes leases, the pool, the sidecar and storage.
+func (a *App) Shutdown(ctx context.Context) error {
+	err := a.http.Shutdown(ctx)
+	a.close()
+	return err
+}
+
+func (a *App) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// Run serves until ctx ends (SIGTERM), then shuts down gracefully.
+func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
+	a, err := Start(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-a.serveErr:
+		if !errors.Is(err, http.ErrServerClosed) {
+			a.close()
+			return err
+		}
+	}
+	grace := cfg.ShutdownGrace
+	if grace <= 0 {
+		grace = 30 * time.Second
+	}
+	log.Info("shutting down: finishing in-flight requests", "grace", grace)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return a.Shutdown(sctx)
+}

@@ -1,0 +1,153 @@
+package orchestrator
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/storage"
+)
+
+// Entry is one cached answer. Body is the finished JSON envelope, so a hit
+// is written as it is; the rest is what headers and embed need.
+type Entry struct {
+	Key       string            `json:"key"`
+	Body      []byte            `json:"body"`
+	ETag      string            `json:"etag"`
+	Created   time.Time         `json:"created"`
+	Expires   time.Time         `json:"expires"`
+	TTL       time.Duration     `json:"ttl"`
+	FetchMode string            `json:"fetch_mode"`
+	Embeds    map[string]string `json:"embeds,omitempty"` // "pdf.url" → storage key or URL
+
+	enc encoded // compressed bodies, made on first use
+}
+
+func (e *Entry) size() int64 { return int64(len(e.Body)+len(e.Key)+len(e.ETag)) + 256 }
+
+// Cache keeps answers in a bounded in-memory LRU (by bytes) in front of the
+// shared store, so every replica behind a load balancer sees the same
+// entries.
+type Cache struct {
+	max    int64
+	shared storage.Store // nil: memory only
+	log    *slog.Logger
+	m      *metrics.Orchestrator
+
+	mu    sync.Mutex
+	bytes int64
+	ll    *list.List // front = most recent
+	items map[string]*list.Element
+}
+
+// NewCache makes a cache of at most maxBytes in memory.
+func NewCache(maxBytes int64, shared storage.Store, log *slog.Logger, m *metrics.Orchestrator) *Cache {
+	return &Cache{max: maxBytes, shared: shared, log: log, m: m, ll: list.New(), items: map[string]*list.Element{}}
+}
+
+// Get returns a live entry from memory, else from the shared store.
+func (c *Cache) Get(ctx context.Context, key string, now time.Time) *Entry {
+	if e := c.getMemory(key, now); e != nil {
+		return e
+	}
+	if c.shared == nil {
+		return nil
+	}
+	rc, _, err := c.shared.Get(ctx, cacheObjectKey(key))
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			c.m.StorageErrors.WithLabelValues("get").Inc()
+			c.log.Warn("reading a shared cache entry failed; rendering instead", "err", err)
+		}
+		return nil
+	}
+	defer rc.Close()
+	var e Entry
+	if err := json.NewDecoder(rc).Decode(&e); err != nil || e.Key != key {
+		return nil
+	}
+	if !now.Before(e.Expires) {
+		return nil
+	}
+	c.putMemory(&e)
+	return &e
+}
+
+func (c *Cache) getMemory(key string, now time.Time) *Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[key]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*Entry)
+	if !now.Before(e.Expires) {
+		c.removeLocked(el)
+		return nil
+	}
+	c.ll.MoveToFront(el)
+	return e
+}
+
+// Put stores the entry in memory and, in the background, in the shared
+// store. A failure of the shared store costs a future render, never this
+// answer.
+func (c *Cache) Put(e *Entry) {
+	c.putMemory(e)
+	if c.shared == nil {
+		return
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := c.shared.Put(ctx, cacheObjectKey(e.Key), bytes.NewReader(b), int64(len(b)), "application/json"); err != nil {
+			c.m.StorageErrors.WithLabelValues("put").Inc()
+			c.log.Warn("writing a shared cache entry failed", "err", err)
+		}
+	}()
+}
+
+func (c *Cache) putMemory(e *Entry) {
+	sz := e.size()
+	if sz > c.max/4 {
+		return // one huge answer must not flush the whole cache
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[e.Key]; ok {
+		c.removeLocked(el)
+	}
+	c.items[e.Key] = c.ll.PushFront(e)
+	c.bytes += sz
+	for c.bytes > c.max && c.ll.Len() > 0 {
+		c.removeLocked(c.ll.Back())
+	}
+}
+
+func (c *Cache) removeLocked(el *list.Element) {
+	e := el.Value.(*Entry)
+	c.ll.Remove(el)
+	delete(c.items, e.Key)
+	c.bytes -= e.size()
+}
+
+// Snapshot is the cache's size for metrics.
+func (c *Cache) Snapshot() metrics.CacheSnapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return metrics.CacheSnapshot{Entries: c.ll.Len(), Bytes: c.bytes, MaxBytes: c.max}
+}
+
+// cacheObjectKey is where an entry lives in the shared store: under the
+// private prefix, never publicly readable.
+func cacheObjectKey(key string) string { return "cache/" + key + ".json" }

@@ -1,0 +1,84 @@
+package orchestrator
+
+import (
+	"bytes"
+	"compress/gzip"
+	"strings"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+)
+
+// minCompressBytes is the size below which compression costs more than it
+// saves.
+const minCompressBytes = 1024
+
+// encoded holds an entry's body compressed once, so that a cache hit
+// never compresses again.
+type encoded struct {
+	gzipOnce, brOnce sync.Once
+	gzip, br         []byte
+}
+
+func (e *Entry) gzipBody() []byte {
+	e.enc.gzipOnce.Do(func() {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		_, _ = w.Write(e.Body)
+		_ = w.Close()
+		e.enc.gzip = b.Bytes()
+	})
+	return e.enc.gzip
+}
+
+func (e *Entry) brotliBody() []byte {
+	e.enc.brOnce.Do(func() {
+		var b bytes.Buffer
+		w := brotli.NewWriterLevel(&b, 9)
+		_, _ = w.Write(e.Body)
+		_ = w.Close()
+		e.enc.br = b.Bytes()
+	})
+	return e.enc.br
+}
+
+// pickEncoding chooses br over gzip when the client accepts both; q=0
+// refuses a coding.
+func pickEncoding(acceptEncoding string) string {
+	var br, gz bool
+	for _, part := range strings.Split(acceptEncoding, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") && !strings.Contains(params, "q=0.") {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "br":
+			br = true
+		case "gzip", "x-gzip":
+			gz = true
+		case "*":
+			br = true
+		}
+	}
+	switch {
+	case br:
+		return "br"
+	case gz:
+		return "gzip"
+	}
+	return ""
+}
+
+// body returns the entry's body in the coding the client asked for.
+func (e *Entry) body(acceptEncoding string) (b []byte, coding string) {
+	if len(e.Body) < minCompressBytes {
+		return e.Body, ""
+	}
+	switch pickEncoding(acceptEncoding) {
+	case "br":
+		return e.brotliBody(), "br"
+	case "gzip":
+		return e.gzipBody(), "gzip"
+	}
+	return e.Body, ""
+}

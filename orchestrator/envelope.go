@@ -1,0 +1,83 @@
+package orchestrator
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Asset is the API's asset object (image, logo) and file object (pdf).
+// Size and dimensions are absent when unknown (ping=false).
+type Asset struct {
+	URL        string `json:"url"`
+	Type       string `json:"type"`
+	Size       int64  `json:"size,omitempty"`
+	SizePretty string `json:"size_pretty,omitempty"`
+	Width      int    `json:"width,omitempty"`
+	Height     int    `json:"height,omitempty"`
+}
+
+// field is one key of the envelope's data object. A nil value is written as
+// null: the page lacks it. A field the caller switched off is never added.
+type field struct {
+	name  string
+	value any
+}
+
+// data keeps the order of API.md (title, description, …, logo, pdf) so
+// answers are stable and diffable.
+type data []field
+
+func (d data) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range d {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.name)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshalNoEscape(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (d data) get(name string) (any, bool) {
+	for _, f := range d {
+		if f.name == name {
+			return f.value, true
+		}
+	}
+	return nil, false
+}
+
+// successBody is the JSON envelope of a successful answer.
+func successBody(d data) ([]byte, error) {
+	inner, err := d.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(inner) + 32)
+	b.WriteString(`{"status":"success","data":`)
+	b.Write(inner)
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// marshalNoEscape writes JSON without escaping <, > and &, which would turn
+// URLs in the answer into \u0026 soup for the humans reading them.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

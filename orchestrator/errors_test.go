@@ -1,0 +1,216 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/glimpse/glimpse/sidecar/guard"
+)
+
+func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
+	cases := []struct {
+		code   string
+		status int
+		body   string
+	}{
+		{CodeInvalidURL, 400, "fail"},
+		{CodeForbiddenURL, 400, "fail"},
+		{CodeInvalidQuery, 400, "fail"},
+		{CodePageRange, 400, "fail"},
+		{CodeMaxRedirects, 400, "fail"},
+		{CodeAuth, 401, "fail"},
+		{CodeRate, 429, "fail"},
+		{CodeBusy, 503, "error"},
+		{CodeTimeout, 504, "error"},
+		{CodeFatal, 500, "error"},
+		{CodeNotFound, 404, "fail"},
+		{CodeMethod, 405, "fail"},
+		{CodeFetch, 502, "error"},
+		{"EUNHEARDOF", 500, "error"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.code+" answers "+fmt.Sprint(tc.status), func(t *testing.T) {
+			e := NewError(tc.code, "Change something.")
+			if e.Status != tc.status {
+				t.Fatalf("status %d, want %d", e.Status, tc.status)
+			}
+			env := e.Envelope("local:1")
+			if env.Status != tc.body {
+				t.Errorf("envelope status %q, want %q", env.Status, tc.body)
+			}
+			if want := "https://glimpse.dev/docs/errors#" + strings.ToLower(tc.code); env.More != want {
+				t.Errorf("more is %q, want %q", env.More, want)
+			}
+		})
+	}
+}
+
+func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
+	e := NewError(CodeInvalidURL, "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.")
+	e.Data = map[string]any{"url": "no"}
+	e.Err = errors.New("internal detail that must stay in the log")
+	b, err := json.Marshal(e.Envelope("local:abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"status":  "fail",
+		"code":    "EINVALURL",
+		"message": "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.",
+		"more":    "https://glimpse.dev/docs/errors#einvalurl",
+		"data":    map[string]any{"url": "no"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("envelope is %s, want %v", b, want)
+	}
+	if strings.Contains(string(b), "internal detail") || strings.Contains(string(b), "local:abc") {
+		t.Errorf("the envelope leaks the cause or the request id: %s", b)
+	}
+}
+
+func TestEnvelopeDetails(t *testing.T) {
+	t.Run("an error without data still has a data object", func(t *testing.T) {
+		b, _ := json.Marshal(NewError(CodeAuth, "Send a known `x-api-key`.").Envelope("id"))
+		if !strings.Contains(string(b), `"data":{}`) {
+			t.Errorf("got %s", b)
+		}
+	})
+	t.Run("EFATAL's message ends with the request id", func(t *testing.T) {
+		env := Fatal(errors.New("disk on fire")).Envelope("eu:1234")
+		if !strings.HasSuffix(env.Message, "(request eu:1234)") {
+			t.Errorf("message %q does not end with the request id", env.Message)
+		}
+		if strings.Contains(env.Message, "disk on fire") {
+			t.Errorf("message %q leaks the cause", env.Message)
+		}
+		if env.Status != "error" || env.Code != CodeFatal {
+			t.Errorf("got %+v", env)
+		}
+	})
+	t.Run("EFATAL without a request id has no empty suffix", func(t *testing.T) {
+		if m := Fatal(io.EOF).Envelope("").Message; strings.Contains(m, "(request") {
+			t.Errorf("message %q", m)
+		}
+	})
+	t.Run("other codes never carry the request id in the body", func(t *testing.T) {
+		if m := NewError(CodeBusy, "Retry shortly.").Envelope("eu:1").Message; m != "Retry shortly." {
+			t.Errorf("message %q", m)
+		}
+	})
+	t.Run("an explicit status wins over the code's", func(t *testing.T) {
+		e := &Error{Code: CodeFatal, Status: 503, Message: "Storage is unreachable; retry shortly."}
+		if env := e.Envelope("x"); env.Status != "error" {
+			t.Errorf("got %+v", env)
+		}
+	})
+	t.Run("the docs base can be moved", func(t *testing.T) {
+		old := ErrorDocsBase
+		defer func() { ErrorDocsBase = old }()
+		ErrorDocsBase = "https://docs.internal/errors"
+		if m := NewError(CodeRate, "Wait.").Envelope("").More; m != "https://docs.internal/errors#erate" {
+			t.Errorf("more is %q", m)
+		}
+	})
+}
+
+func TestAsErrorMapsEveryKindOfError(t *testing.T) {
+	own := NewError(CodeInvalidQuery, "`pdf.scale` must be a number from 0.1 to 2, got `abc`.")
+	refused := &guard.RefusedError{Host: "intranet.test", Addr: netip.MustParseAddr("10.0.0.1"), Reason: "private (RFC 1918)"}
+	cases := []struct {
+		name string
+		err  error
+		code string
+		msg  string
+		same *Error
+	}{
+		{name: "an *Error is returned as it is", err: own, code: CodeInvalidQuery, same: own},
+		{name: "a wrapped *Error is found", err: fmt.Errorf("parsing: %w", own), code: CodeInvalidQuery, same: own},
+		{name: "a refusal inside a dial error is EFORBIDDENURL", err: &net.OpError{Op: "dial", Err: refused},
+			code: CodeForbiddenURL, msg: "private (RFC 1918)"},
+		{name: "a failed lookup is EINVALURL", err: fmt.Errorf("fetch: %w", &guard.LookupError{Host: "nowhere.test", Err: errors.New("no such host")}),
+			code: CodeInvalidURL, msg: "`nowhere.test` does not resolve"},
+		{name: "a passed deadline is ETIMEOUT", err: fmt.Errorf("navigate: %w", context.DeadlineExceeded), code: CodeTimeout, msg: "`timeout`"},
+		{name: "anything else is EFATAL", err: io.ErrUnexpectedEOF, code: CodeFatal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := AsError(tc.err)
+			if e.Code != tc.code || e.Status != statusOf(tc.code) {
+				t.Fatalf("got %s/%d, want %s", e.Code, e.Status, tc.code)
+			}
+			if tc.same != nil && e != tc.same {
+				t.Error("a new error was made instead of returning the one in the chain")
+			}
+			if !strings.Contains(e.Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", e.Message, tc.msg)
+			}
+			if tc.same == nil && !errors.Is(e, tc.err) {
+				t.Error("the cause is not kept for the log")
+			}
+			if strings.Contains(e.Message, "10.0.0.1") {
+				t.Errorf("message %q reveals an internal address", e.Message)
+			}
+		})
+	}
+	t.Run("nil stays nil", func(t *testing.T) {
+		if AsError(nil) != nil {
+			t.Error("AsError(nil) is not nil")
+		}
+	})
+	t.Run("an *Error built without a status gets the code's", func(t *testing.T) {
+		if e := AsError(&Error{Code: CodeRate, Message: "Wait."}); e.Status != 429 {
+			t.Errorf("status %d", e.Status)
+		}
+	})
+}
+
+func TestErrorStringIsForTheLog(t *testing.T) {
+	cause := errors.New("connection reset by peer")
+	e := Fatal(cause)
+	if !strings.Contains(e.Error(), "EFATAL") || !strings.Contains(e.Error(), "connection reset by peer") {
+		t.Errorf("Error() = %q, want the code and the cause", e.Error())
+	}
+	if !errors.Is(e, cause) || errors.Unwrap(e) != cause {
+		t.Error("Unwrap does not reach the cause")
+	}
+	if s := NewError(CodeAuth, "Unknown key.").Error(); s != "EAUTH: Unknown key." {
+		t.Errorf("Error() = %q", s)
+	}
+}
+
+func TestCallersValuesAreShownSafely(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"plain text is quoted in backticks", "abc", "`abc`"},
+		{"control bytes are made visible", "a\nb\x00c\x7f", "`a\\x0ab\\x00c\\x7f`"},
+		{"broken UTF-8 is made visible", "a\xffb", "`a\\xffb`"},
+		{"invisible characters are made visible", "a\u200bb", "`a\\u200bb`"},
+		{"non-ASCII letters stay", "bücher", "`bücher`"},
+		{"a long value is cut with an ellipsis", strings.Repeat("é", 500), "`" + strings.Repeat("é", maxShown) + "…`"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := show(tc.in); got != tc.want {
+				t.Errorf("show(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+	t.Run("clip never splits a character", func(t *testing.T) {
+		got := clip(strings.Repeat("é", 10), 5)
+		if got != "éé…" {
+			t.Errorf("clip = %q", got)
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package orchestrator
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// flight makes identical requests that arrive while one is rendering wait
+// for that one render. Each caller waits within its own context; the render
+// itself stops only when every caller has gone, so one impatient client
+// does not fail the others.
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+type call struct {
+	done    chan struct{}
+	entry   *Entry
+	err     error
+	waiters int
+	cancel  context.CancelFunc
+}
+
+func newFlight() *flight { return &flight{calls: map[string]*call{}} }
+
+// Do runs fn once for key among concurrent callers. shared reports that
+// this caller got another caller's result.
+func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
+	fn func(ctx context.Context) (*Entry, error)) (e *Entry, shared bool, err error) {
+	f.mu.Lock()
+	c, ok := f.calls[key]
+	if ok {
+		c.waiters++
+		f.mu.Unlock()
+		e, err := f.wait(ctx, key, c)
+		return e, true, err
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
+	c = &call{done: make(chan struct{}), waiters: 1, cancel: cancel}
+	f.calls[key] = c
+	f.mu.Unlock()
+
+	go func() {
+		defer cancel()
+		entry, err := fn(rctx)
+		f.mu.Lock()
+		c.entry, c.err = entry, err
+		if f.calls[key] == c {
+			delete(f.calls, key)
+		}
+		f.mu.Unlock()
+		close(c.done)
+	}()
+	e, err = f.wait(ctx, key, c)
+	return e, false, err
+}
+
+func (f *flight) wait(ctx context.Context, key string, c *call) (*Entry, error) {
+	select {
+	case <-c.done:
+		return c.entry, c.err
+	case <-ctx.Done():
+		f.mu.Lock()
+		c.waiters--
+		if c.waiters == 0 {
+			c.cancel()
+			// A newcomer must start afresh rather than join a cancelled render.
+			if f.calls[key] == c {
+				delete(f.calls, key)
+			}
+		}
+		f.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,99 @@
+package orchestrator
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/fetch"
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// forwardHeaders sends the caller's headers (cookies, authorization) with
+// the navigation and the requests to the target's own site, and with
+// nothing else: a third-party image or script on the page never sees a
+// caller's credentials. It pauses every request of the page at the request
+// stage and adds the headers where they belong; stop ends it.
+func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr http.Header) (stop func(), err error) {
+	site := siteOf(target)
+	events, cancel := sess.Subscribe("Fetch.requestPaused")
+	if _, err := cdp.Execute(ctx, sess, fetch.Enable, fetch.EnableParams{
+		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
+	}); err != nil {
+		cancel()
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case raw, ok := <-events:
+				if !ok {
+					return
+				}
+				var ev fetch.EventRequestPaused
+				if jsonv2.Unmarshal(raw, &ev) != nil || ev.Request == nil {
+					continue
+				}
+				p := fetch.ContinueRequestParams{RequestID: ev.RequestID}
+				if u, err := url.Parse(ev.Request.URL); err == nil && siteOf(u) == site {
+					p.Headers = mergeHeaders(ev.Request.Headers, hdr)
+				}
+				// Answered off this loop so one slow reply never holds the
+				// other paused requests of the page.
+				go func() {
+					cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					defer ccancel()
+					_, _ = cdp.Execute(cctx, sess, fetch.ContinueRequest, p)
+				}()
+			}
+		}
+	}()
+	return func() {
+		// Requests paused after this would wait forever: interception ends
+		// in the browser before the loop that answers it does.
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer dcancel()
+		_, _ = cdp.Execute(dctx, sess, fetch.Disable, cdproto.Empty{})
+		close(done)
+		cancel()
+	}, nil
+}
+
+// siteOf is a URL's site in the browser's sense: scheme and registrable
+// domain (eTLD+1), or the exact address for an IP host.
+func siteOf(u *url.URL) string {
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if net.ParseIP(host) == nil {
+		if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+			host = d
+		}
+	}
+	return u.Scheme + "://" + host
+}
+
+// mergeHeaders is the page's own request headers with the caller's on top.
+func mergeHeaders(page map[string]any, extra http.Header) []*fetch.HeaderEntry {
+	out := make([]*fetch.HeaderEntry, 0, len(page)+len(extra))
+	for k, v := range page {
+		if _, over := extra[http.CanonicalHeaderKey(k)]; over {
+			continue
+		}
+		if s, ok := v.(string); ok {
+			out = append(out, &fetch.HeaderEntry{Name: k, Value: s})
+		}
+	}
+	for k, vs := range extra {
+		out = append(out, &fetch.HeaderEntry{Name: k, Value: strings.Join(vs, ", ")})
+	}
+	return out
+}

@@ -1,0 +1,248 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+)
+
+var cdpEmpty = cdproto.Empty{}
+
+const articlePage = `<!doctype html><html lang="en-GB"><head>
+<title>A walk in the park | Example Times</title>
+<meta name="description" content="Somebody walked in a park and wrote about it.">
+<meta property="og:site_name" content="Example Times">
+</head><body><h1>A walk in the park</h1><p>Trees.</p></body></html>`
+
+func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/article": html(articlePage)})
+
+	a := app.get(ps.URL+"/article", "")
+	if a.HTTP != 200 || a.Status != "success" {
+		t.Fatalf("answer %d %s: %s", a.HTTP, a.Status, a.Raw)
+	}
+	if got := a.field("title"); got != "A walk in the park" {
+		t.Errorf("title = %v, want the title without the publisher suffix", got)
+	}
+	if got := a.field("lang"); got != "en" {
+		t.Errorf("lang = %v, want en", got)
+	}
+	if got := a.field("url"); got != ps.URL+"/article" {
+		t.Errorf("url = %v, want %s", got, ps.URL+"/article")
+	}
+	for _, h := range []string{"x-request-id", "x-response-time", "x-cache-status", "x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "cache-control"} {
+		if a.Header.Get(h) == "" {
+			t.Errorf("header %s is missing", h)
+		}
+	}
+	if got := a.Header.Get("x-fetch-mode"); got != "prerender" {
+		t.Errorf("x-fetch-mode = %q, want prerender", got)
+	}
+}
+
+func TestAPIRefusesLoopbackTargetsByDefault(t *testing.T) {
+	app := startApp(t, func(c *Config) { c.AllowTargets = nil })
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	a := app.get(ps.URL+"/", "")
+	if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
+		t.Fatalf("got %d %s, want 400 EFORBIDDENURL: %s", a.HTTP, a.Code, a.Raw)
+	}
+	if n := ps.hits["/"].Load(); n != 0 {
+		t.Fatalf("the refused server was hit %d times", n)
+	}
+}
+
+func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	pages0, contexts0 := app.settled(-1, -1)
+
+	for i := range 50 {
+		a := app.get(fmt.Sprintf("%s/?n=%d", ps.URL, i), "force=true")
+		if a.HTTP != 200 {
+			t.Fatalf("sequential request %d: %d %s", i, a.HTTP, a.Raw)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 50)
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The race detector slows everything several times over; the
+			// budget is for a loaded CI machine, not for speed.
+			a := app.get(fmt.Sprintf("%s/?c=%d", ps.URL, i), "force=true&timeout=60s")
+			if a.HTTP != 200 {
+				errs <- fmt.Sprintf("concurrent request %d: %d %s", i, a.HTTP, a.Raw)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	pages, contexts := app.settled(pages0, contexts0)
+	if pages != pages0 || contexts != contexts0 {
+		t.Fatalf("after 100 requests the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
+	}
+}
+
+func TestClientThatDisconnectsMidRenderLeavesNothingOpen(t *testing.T) {
+	app := startApp(t, nil)
+	release := make(chan struct{})
+	ps := newPageServer(t, map[string]http.HandlerFunc{
+		"/slow": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			case <-time.After(20 * time.Second):
+			}
+			html(articlePage)(w, r)
+		},
+	})
+	defer close(release)
+	pages0, contexts0 := app.settled(-1, -1)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, app.URL()+"/?url="+ps.URL+"/slow", nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the request finished (%d) although the client gave up", resp.StatusCode)
+	}
+	pages, contexts := app.settled(pages0, contexts0)
+	if pages != pages0 || contexts != contexts0 {
+		t.Fatalf("after a client gave up the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
+	}
+}
+
+func TestFullQueueAnswersBusyAtOnce(t *testing.T) {
+	app := startApp(t, func(c *Config) { c.SidecarConcurrency = 1; c.QueueSize = 1 })
+	gate := make(chan struct{})
+	ps := newPageServer(t, map[string]http.HandlerFunc{
+		"/slow": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-gate:
+			case <-time.After(15 * time.Second):
+			}
+			html(articlePage)(w, r)
+		},
+	})
+	results := make(chan answer, 3)
+	for i := range 2 {
+		go func() { results <- app.get(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "") }()
+		time.Sleep(300 * time.Millisecond) // one holds the browser, one waits in the queue
+	}
+	start := time.Now()
+	a := app.get(ps.URL+"/slow?i=third", "")
+	if a.HTTP != 503 || a.Code != "EBUSY" {
+		t.Fatalf("third request: %d %s, want 503 EBUSY: %s", a.HTTP, a.Code, a.Raw)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("EBUSY took %s; it must answer at once", d)
+	}
+	if a.Header.Get("retry-after") == "" {
+		t.Error("EBUSY without retry-after")
+	}
+	close(gate)
+	for range 2 {
+		if r := <-results; r.HTTP != 200 {
+			t.Errorf("an admitted request failed: %d %s", r.HTTP, r.Raw)
+		}
+	}
+}
+
+func TestMetadataSetByScriptAfterLoadIsRead(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/spa": html(`<!doctype html><html><head></head><body><div id=app></div>
+<script>
+window.addEventListener('load', () => setTimeout(() => {
+  document.title = 'Rendered by script';
+  const m = document.createElement('meta'); m.name = 'description'; m.content = 'Filled in after load.';
+  document.head.appendChild(m);
+  document.documentElement.lang = 'fr';
+}, 300));
+</script></body></html>`)})
+	a := app.get(ps.URL+"/spa", "")
+	if a.HTTP != 200 {
+		t.Fatalf("%d %s", a.HTTP, a.Raw)
+	}
+	if got := a.field("title"); got != "Rendered by script" {
+		t.Errorf("title = %v", got)
+	}
+	if got := a.field("description"); got != "Filled in after load." {
+		t.Errorf("description = %v", got)
+	}
+	if got := a.field("lang"); got != "fr" {
+		t.Errorf("lang = %v", got)
+	}
+}
+
+func TestRedirectChains(t *testing.T) {
+	app := startApp(t, nil)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/hop/", func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/hop/"), "%d", &n)
+		if n <= 0 {
+			html(articlePage)(w, r)
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
+	})
+	srv := newMuxServer(t, mux)
+	cases := []struct {
+		name string
+		hops int
+		code string
+	}{
+		{"ten hops are followed", 10, ""},
+		{"eleven hops are too many", 11, "EMAXREDIRECTS"},
+		{"endless redirects are too many", 1000, "EMAXREDIRECTS"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := app.get(fmt.Sprintf("%s/hop/%d", srv.URL, c.hops), "")
+			if c.code == "" {
+				if a.HTTP != 200 || a.field("url") != fmt.Sprintf("%s/hop/0", srv.URL) {
+					t.Fatalf("got %d %s", a.HTTP, a.Raw)
+				}
+				return
+			}
+			if a.Code != c.code || a.HTTP != 400 {
+				t.Fatalf("got %d %s, want 400 %s", a.HTTP, a.Raw, c.code)
+			}
+		})
+	}
+}
+
+func TestPageThatNeverLoadsTimesOut(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{
+		"/never": func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+		},
+	})
+	pages0, contexts0 := app.settled(-1, -1)
+	start := time.Now()
+	a := app.get(ps.URL+"/never", "timeout=2s")
+	took := time.Since(start)
+	if a.HTTP != 504 || a.Code != "ETIMEOUT" {
+		t.Fatalf("got %d %s, want 504 ETIMEOUT", a.HTTP, a.Raw)
+	}
+	if took > 2500*time.Millisecond {
+		t.Errorf("ETIMEOUT came after %s; the budget was 2s", took)
+	}
+	pages, contexts := app.settled(pages0, contexts0)
+	if pages != pages0 || contexts != contexts0 {
+		t.Fatalf("after a time-out the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
+	}
+}

@@ -1,0 +1,189 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	cdpio "github.com/chromedp/cdproto/io"
+	"github.com/chromedp/cdproto/network"
+
+	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/orchestrator/meta"
+)
+
+var errStreamDone = errors.New("stream closed")
+
+// streamReader is an io.Reader over a DevTools stream (IO.read), so a PDF
+// flows from Chromium to storage in chunks and is never held whole.
+type streamReader struct {
+	ctx    context.Context
+	sess   *cdp.Session
+	handle cdpio.StreamHandle
+	buf    []byte
+	eof    bool
+	err    error
+	closed bool
+}
+
+// readChunk is how much one IO.read asks for: big enough to keep round
+// trips few, small enough to keep memory flat.
+const readChunk = 512 << 10
+
+func newStreamReader(ctx context.Context, sess *cdp.Session, h cdpio.StreamHandle) *streamReader {
+	return &streamReader{ctx: ctx, sess: sess, handle: h}
+}
+
+// ioReadResult decodes IO.read by hand: its data is base64 only when
+// base64Encoded says so, which the generated []byte field cannot express.
+type ioReadResult struct {
+	Base64 bool   `json:"base64Encoded"`
+	Data   string `json:"data"`
+	EOF    bool   `json:"eof"`
+}
+
+func (r *streamReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.eof {
+			return 0, io.EOF
+		}
+		var res ioReadResult
+		if err := r.sess.Call(r.ctx, cdpio.CommandRead, cdpio.ReadParams{Handle: r.handle, Size: readChunk}, &res); err != nil {
+			r.err = err
+			return 0, err
+		}
+		r.eof = res.EOF
+		if res.Base64 {
+			b, err := base64.StdEncoding.DecodeString(res.Data)
+			if err != nil {
+				r.err = fmt.Errorf("decoding a stream chunk: %w", err)
+				return 0, r.err
+			}
+			r.buf = b
+		} else {
+			r.buf = []byte(res.Data)
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// Close releases the browser's stream on a fresh context, on every path.
+func (r *streamReader) Close() error {
+	if r.closed || r.handle == "" {
+		return nil
+	}
+	r.closed = true
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), 3*time.Second)
+	defer cancel()
+	_, err := cdp.Execute(ctx, r.sess, cdpio.Close, cdpio.CloseParams{Handle: r.handle})
+	return err
+}
+
+// probeBudget bounds one asset probe; a slow image must not hold the answer.
+const probeBudget = 4 * time.Second
+
+// maxAssetBytes bounds how much of an asset without a content-length is
+// read to learn its size.
+const maxAssetBytes = 32 << 20
+
+// loadResource fetches a URL through the page's browser (and so through
+// the sidecar's egress guard), never from the orchestrator directly.
+func loadResource(ctx context.Context, sess *cdp.Session, frameID, raw string) (*streamReader, network.Headers, error) {
+	res, err := cdp.Execute(ctx, sess, network.LoadNetworkResource, network.LoadNetworkResourceParams{
+		FrameID: frameIDOf(frameID), URL: raw,
+		Options: &network.LoadNetworkResourceOptions{DisableCache: false, IncludeCredentials: false},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	r := res.Resource
+	if r == nil || !r.Success {
+		name := "no answer"
+		if r != nil && r.NetErrorName != "" {
+			name = r.NetErrorName
+		}
+		if r != nil && r.Stream != "" {
+			newStreamReader(ctx, sess, r.Stream).Close()
+		}
+		return nil, nil, fmt.Errorf("fetching %s failed: %s", raw, name)
+	}
+	st := newStreamReader(ctx, sess, r.Stream)
+	if r.HTTPStatusCode >= 400 {
+		st.Close()
+		return nil, nil, fmt.Errorf("fetching %s answered HTTP %d", raw, int(r.HTTPStatusCode))
+	}
+	return st, r.Headers, nil
+}
+
+// probeAsset fetches an image candidate and fills the asset object from
+// its header bytes; anything that is not an image is refused.
+func probeAsset(ctx context.Context, sess *cdp.Session, frameID, raw string) (*Asset, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeBudget)
+	defer cancel()
+	st, headers, err := loadResource(ctx, sess, frameID, raw)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	head := make([]byte, 0, 64<<10)
+	buf := make([]byte, 32<<10)
+	for len(head) < cap(head) {
+		n, err := st.Read(buf[:min(len(buf), cap(head)-len(head))])
+		head = append(head, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	if st.err != nil {
+		return nil, st.err
+	}
+	typ, w, h, ok := meta.ImageInfo(head)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an image", raw)
+	}
+	if ct := headerValue(headers, "content-type"); typ == "" && ct != "" {
+		typ = meta.TypeFromContentType(ct)
+	}
+	size := int64(-1)
+	if cl := headerValue(headers, "content-length"); cl != "" && headerValue(headers, "content-encoding") == "" {
+		if n, err := strconv.ParseInt(strings.TrimSpace(cl), 10, 64); err == nil && n >= 0 {
+			size = n
+		}
+	}
+	if size < 0 {
+		rest, err := io.Copy(io.Discard, io.LimitReader(st, maxAssetBytes))
+		if err != nil {
+			return nil, err
+		}
+		size = int64(len(head)) + rest
+	}
+	return &Asset{URL: raw, Type: typ, Size: size, SizePretty: meta.PrettyBytes(size), Width: w, Height: h}, nil
+}
+
+// fetchText fetches a small text resource, such as a web app manifest.
+func fetchText(ctx context.Context, sess *cdp.Session, frameID, raw string, limit int64) ([]byte, *url.URL, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeBudget)
+	defer cancel()
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, _, err := loadResource(ctx, sess, frameID, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	b, err := io.ReadAll(io.LimitReader(st, limit))
+	return b, u, err
+}
