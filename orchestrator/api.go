@@ -223,7 +223,7 @@ func cacheKey(r *Request) string {
 	}
 	fmt.Fprintf(h, "v1\ntarget=%s\n", t.String())
 	fmt.Fprintf(h, "meta=%t fields=%s\n", r.MetaOff, strings.Join(r.Fields, ","))
-	fmt.Fprintf(h, "media=%s ping=%t\n", r.MediaType, r.Ping)
+	fmt.Fprintf(h, "media=%s ping=%t prerender=%s\n", r.MediaType, r.Ping, r.Prerender)
 	if p := r.PDF; p != nil {
 		fmt.Fprintf(h, "pdf=%g,%g,%g,%g,%g,%g,%g,%t,%q,%t\n", p.Width, p.Height, p.Margin.Top, p.Margin.Right,
 			p.Margin.Bottom, p.Margin.Left, p.Scale, p.Landscape, p.PageRanges, p.PrintBackground)

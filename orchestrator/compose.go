@@ -28,7 +28,12 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 	var d data
 	embeds := map[string]string{}
 	if !req.MetaOff {
-		res := meta.Extract(r.doc, r.finalURL)
+		var res meta.Result
+		if r.meta != nil {
+			res = *r.meta
+		} else {
+			res = meta.Extract(r.doc, r.finalURL)
+		}
 		want := map[string]bool{}
 		for _, f := range req.Fields {
 			want[f] = true
@@ -38,7 +43,7 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 		var wg sync.WaitGroup
 		if want["image"] {
 			wg.Add(1)
-			go func() { defer wg.Done(); image = s.pickAsset(ctx, lease, r, req.Ping, res.Image) }()
+			go func() { defer wg.Done(); image = s.pickAsset(ctx, r, req.Ping, res.Image) }()
 		}
 		if want["logo"] {
 			wg.Add(1)
@@ -46,9 +51,9 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 				defer wg.Done()
 				cands := res.Logo
 				if req.Ping {
-					cands = s.withManifestIcons(ctx, lease, r, cands)
+					cands = s.withManifestIcons(ctx, r, cands)
 				}
-				logo = s.pickAsset(ctx, lease, r, req.Ping, cands)
+				logo = s.pickAsset(ctx, r, req.Ping, cands)
 			}()
 		}
 		wg.Wait()
@@ -123,7 +128,7 @@ func assetOrNil(a *Asset) any {
 
 // pickAsset returns the first candidate that is a real image. With ping
 // off nothing is fetched: the first candidate stands with its url and type.
-func (s *Server) pickAsset(ctx context.Context, lease *pool.Lease, r *rendered, ping bool, cands []meta.Candidate) *Asset {
+func (s *Server) pickAsset(ctx context.Context, r *rendered, ping bool, cands []meta.Candidate) *Asset {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -142,7 +147,7 @@ func (s *Server) pickAsset(ctx context.Context, lease *pool.Lease, r *rendered, 
 		if i == maxCandidates || ctx.Err() != nil {
 			break
 		}
-		a, err := probeAsset(ctx, lease.Session, r.frameID, c.URL)
+		a, err := probeAsset(ctx, r.src, c.URL)
 		if err != nil {
 			s.log.Debug("an asset candidate was dropped", "err", err)
 			continue
@@ -154,12 +159,12 @@ func (s *Server) pickAsset(ctx context.Context, lease *pool.Lease, r *rendered, 
 
 // withManifestIcons ranks the web app manifest's icons in with the
 // page's own.
-func (s *Server) withManifestIcons(ctx context.Context, lease *pool.Lease, r *rendered, cands []meta.Candidate) []meta.Candidate {
+func (s *Server) withManifestIcons(ctx context.Context, r *rendered, cands []meta.Candidate) []meta.Candidate {
 	mu := meta.ManifestURL(r.doc, r.finalURL)
 	if mu == "" {
 		return cands
 	}
-	body, manifestURL, err := fetchText(ctx, lease.Session, r.frameID, mu, 256<<10)
+	body, manifestURL, err := fetchText(ctx, r.src, mu, 256<<10)
 	if err != nil {
 		return cands
 	}

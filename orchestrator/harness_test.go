@@ -213,3 +213,20 @@ func newMuxServer(t *testing.T, h http.Handler) *httptest.Server {
 	t.Cleanup(s.Close)
 	return s
 }
+
+// quietPages waits until the sidecar has created no page for half a
+// second (warm contexts refilled) and returns how many it has created.
+func (ta *testApp) quietPages() int64 {
+	ta.t.Helper()
+	last := ta.Sidecar.Health().PagesCreated
+	for range 40 {
+		time.Sleep(500 * time.Millisecond)
+		now := ta.Sidecar.Health().PagesCreated
+		if now == last {
+			return now
+		}
+		last = now
+	}
+	ta.t.Fatal("the sidecar kept creating pages for 20 s")
+	return 0
+}

@@ -23,27 +23,61 @@ const articlePage = `<!doctype html><html lang="en-GB"><head>
 func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
 	app := startApp(t, nil)
 	ps := newPageServer(t, map[string]http.HandlerFunc{"/article": html(articlePage)})
+	for _, c := range []struct {
+		name, prerender, mode string
+	}{
+		{"a static page is read without a browser by default", "auto", "fetch"},
+		{"prerender=true always uses the browser", "true", "prerender"},
+		{"prerender=false never does", "false", "fetch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			created := app.quietPages()
+			a := app.get(ps.URL+"/article", "force=true&prerender="+c.prerender)
+			if a.HTTP != 200 || a.Status != "success" {
+				t.Fatalf("answer %d %s: %s", a.HTTP, a.Status, a.Raw)
+			}
+			if got := a.field("title"); got != "A walk in the park" {
+				t.Errorf("title = %v, want the title without the publisher suffix", got)
+			}
+			if got := a.field("lang"); got != "en" {
+				t.Errorf("lang = %v, want en", got)
+			}
+			if got := a.field("url"); got != ps.URL+"/article" {
+				t.Errorf("url = %v, want %s", got, ps.URL+"/article")
+			}
+			for _, h := range []string{"x-request-id", "x-response-time", "x-cache-status", "x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "cache-control"} {
+				if a.Header.Get(h) == "" {
+					t.Errorf("header %s is missing", h)
+				}
+			}
+			if got := a.Header.Get("x-fetch-mode"); got != c.mode {
+				t.Errorf("x-fetch-mode = %q, want %s", got, c.mode)
+			}
+			// The warm pool refills after a lease, so a browser render shows
+			// up in the sidecar's page count and a plain fetch does not.
+			time.Sleep(300 * time.Millisecond)
+			leased := app.Sidecar.Health().PagesCreated != created
+			if leased != (c.mode == "prerender") {
+				t.Errorf("a browser page was created: %t, want %t", leased, c.mode == "prerender")
+			}
+		})
+	}
+}
 
-	a := app.get(ps.URL+"/article", "")
-	if a.HTTP != 200 || a.Status != "success" {
-		t.Fatalf("answer %d %s: %s", a.HTTP, a.Status, a.Raw)
+func TestScriptBuiltPageFallsBackToTheBrowser(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/shell": html(`<!doctype html><html><head></head><body><div id="root"></div>
+<script>document.title = 'Built by script'; document.getElementById('root').textContent = 'Hello';</script></body></html>`)})
+	a := app.get(ps.URL+"/shell", "")
+	if a.HTTP != 200 || a.field("title") != "Built by script" || a.Header.Get("x-fetch-mode") != "prerender" {
+		t.Fatalf("got %d, title %v, x-fetch-mode %q: %s", a.HTTP, a.field("title"), a.Header.Get("x-fetch-mode"), a.Raw)
 	}
-	if got := a.field("title"); got != "A walk in the park" {
-		t.Errorf("title = %v, want the title without the publisher suffix", got)
+	if n := ps.hits["/shell"].Load(); n != 2 {
+		t.Errorf("the page was fetched %d times, want 2 (a plain fetch, then the browser)", n)
 	}
-	if got := a.field("lang"); got != "en" {
-		t.Errorf("lang = %v, want en", got)
-	}
-	if got := a.field("url"); got != ps.URL+"/article" {
-		t.Errorf("url = %v, want %s", got, ps.URL+"/article")
-	}
-	for _, h := range []string{"x-request-id", "x-response-time", "x-cache-status", "x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "cache-control"} {
-		if a.Header.Get(h) == "" {
-			t.Errorf("header %s is missing", h)
-		}
-	}
-	if got := a.Header.Get("x-fetch-mode"); got != "prerender" {
-		t.Errorf("x-fetch-mode = %q, want prerender", got)
+	a = app.get(ps.URL+"/shell", "prerender=false&force=true")
+	if a.HTTP != 200 || a.field("title") != nil || a.Header.Get("x-fetch-mode") != "fetch" {
+		t.Fatalf("prerender=false: got %d, title %v, x-fetch-mode %q", a.HTTP, a.field("title"), a.Header.Get("x-fetch-mode"))
 	}
 }
 
@@ -65,7 +99,7 @@ func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
 	pages0, contexts0 := app.settled(-1, -1)
 
 	for i := range 50 {
-		a := app.get(fmt.Sprintf("%s/?n=%d", ps.URL, i), "force=true")
+		a := app.get(fmt.Sprintf("%s/?n=%d", ps.URL, i), "force=true&prerender=true")
 		if a.HTTP != 200 {
 			t.Fatalf("sequential request %d: %d %s", i, a.HTTP, a.Raw)
 		}
@@ -78,7 +112,7 @@ func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
 			defer wg.Done()
 			// The race detector slows everything several times over; the
 			// budget is for a loaded CI machine, not for speed.
-			a := app.get(fmt.Sprintf("%s/?c=%d", ps.URL, i), "force=true&timeout=60s")
+			a := app.get(fmt.Sprintf("%s/?c=%d", ps.URL, i), "force=true&prerender=true&timeout=60s")
 			if a.HTTP != 200 {
 				errs <- fmt.Sprintf("concurrent request %d: %d %s", i, a.HTTP, a.Raw)
 			}
@@ -113,7 +147,7 @@ func TestClientThatDisconnectsMidRenderLeavesNothingOpen(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, app.URL()+"/?url="+ps.URL+"/slow", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, app.URL()+"/?prerender=true&url="+ps.URL+"/slow", nil)
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 		t.Fatalf("the request finished (%d) although the client gave up", resp.StatusCode)
@@ -138,11 +172,11 @@ func TestFullQueueAnswersBusyAtOnce(t *testing.T) {
 	})
 	results := make(chan answer, 3)
 	for i := range 2 {
-		go func() { results <- app.get(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "") }()
+		go func() { results <- app.get(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true") }()
 		time.Sleep(300 * time.Millisecond) // one holds the browser, one waits in the queue
 	}
 	start := time.Now()
-	a := app.get(ps.URL+"/slow?i=third", "")
+	a := app.get(ps.URL+"/slow?i=third", "prerender=true")
 	if a.HTTP != 503 || a.Code != "EBUSY" {
 		t.Fatalf("third request: %d %s, want 503 EBUSY: %s", a.HTTP, a.Code, a.Raw)
 	}
@@ -209,18 +243,20 @@ func TestRedirectChains(t *testing.T) {
 		{"endless redirects are too many", 1000, "EMAXREDIRECTS"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a := app.get(fmt.Sprintf("%s/hop/%d", srv.URL, c.hops), "")
-			if c.code == "" {
-				if a.HTTP != 200 || a.field("url") != fmt.Sprintf("%s/hop/0", srv.URL) {
-					t.Fatalf("got %d %s", a.HTTP, a.Raw)
+		for _, mode := range []string{"auto", "true"} {
+			t.Run(c.name+" with prerender="+mode, func(t *testing.T) {
+				a := app.get(fmt.Sprintf("%s/hop/%d", srv.URL, c.hops), "force=true&prerender="+mode)
+				if c.code == "" {
+					if a.HTTP != 200 || a.field("url") != fmt.Sprintf("%s/hop/0", srv.URL) {
+						t.Fatalf("got %d %s", a.HTTP, a.Raw)
+					}
+					return
 				}
-				return
-			}
-			if a.Code != c.code || a.HTTP != 400 {
-				t.Fatalf("got %d %s, want 400 %s", a.HTTP, a.Raw, c.code)
-			}
-		})
+				if a.Code != c.code || a.HTTP != 400 {
+					t.Fatalf("got %d %s, want 400 %s", a.HTTP, a.Raw, c.code)
+				}
+			})
+		}
 	}
 }
 
@@ -233,7 +269,7 @@ func TestPageThatNeverLoadsTimesOut(t *testing.T) {
 	})
 	pages0, contexts0 := app.settled(-1, -1)
 	start := time.Now()
-	a := app.get(ps.URL+"/never", "timeout=2s")
+	a := app.get(ps.URL+"/never", "timeout=2s&prerender=true")
 	took := time.Since(start)
 	if a.HTTP != 504 || a.Code != "ETIMEOUT" {
 		t.Fatalf("got %d %s, want 504 ETIMEOUT", a.HTTP, a.Raw)

@@ -26,6 +26,7 @@ type Request struct {
 	Force     bool          // skip the cache
 	TTL       time.Duration // how long the answer stays cached
 	Ping      bool          // fetch image and logo to describe them
+	Prerender string        // "auto" (plain fetch first), "true" (always a browser) or "false" (never)
 }
 
 // AllFields are the metadata fields in the order of the envelope.
@@ -138,6 +139,7 @@ var topLevelNames = map[string]string{
 	"url": "url", "meta": "meta", "pdf": "pdf", "embed": "embed", "headers": "headers",
 	"mediaType": "mediaType", "media_type": "mediaType",
 	"timeout": "timeout", "force": "force", "ttl": "ttl", "ping": "ping",
+	"prerender": "prerender",
 }
 
 // hopByHop are headers that describe one connection, not the request, or
@@ -199,7 +201,7 @@ func ParseRequest(rawQuery string, lim Limits) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{Timeout: lim.DefaultTimeout, TTL: defaultTTL, Ping: true, MediaType: "screen"}
+	req := &Request{Timeout: lim.DefaultTimeout, TTL: defaultTTL, Ping: true, MediaType: "screen", Prerender: "auto"}
 
 	if req.Target, err = parseURLParam(q, lim); err != nil {
 		return nil, err
@@ -221,6 +223,16 @@ func ParseRequest(rawQuery string, lim Limits) (*Request, error) {
 			req.MediaType = "print"
 		default:
 			return nil, queryError(p.given, p.value, "`%s` must be `screen` or `print`, got %s.", p.given, show(p.value))
+		}
+	}
+	if p, ok := q.get("prerender"); ok {
+		switch v := strings.ToLower(strings.TrimSpace(p.value)); v {
+		case "auto", "true", "false":
+			req.Prerender = v
+		case "":
+			req.Prerender = "true"
+		default:
+			return nil, queryError(p.given, p.value, "`%s` must be `auto`, `true` or `false`, got %s.", p.given, show(p.value))
 		}
 	}
 	if req.Embed, err = parseEmbed(q, req); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/pool"
 )
 
@@ -39,7 +40,9 @@ type rendered struct {
 	status    int64
 	doc       *goquery.Document
 	frameID   string
-	fetchMode string
+	meta      *meta.Result // the rules' output when already computed
+	fetchMode string       // "prerender" or "fetch", for x-fetch-mode
+	src       source       // where the page's assets are fetched from
 }
 
 // PreparePage is the pool's per-page set-up that does not depend on the
@@ -60,6 +63,13 @@ func PreparePage(ctx context.Context, l *pool.Lease) error {
 // render leases a browser and produces the answer, retrying once on
 // another sidecar when the first one dies under the request.
 func (s *Server) render(ctx context.Context, req *Request, key string) (*Entry, error) {
+	if req.Prerender != "true" && req.PDF == nil && !req.MetaOff && s.static != nil {
+		e, err := s.renderStatic(ctx, req, key)
+		if !errors.Is(err, errNeedsBrowser) || req.Prerender == "false" {
+			return e, err
+		}
+		s.log.Debug("the static page is not enough; rendering it in a browser", "reason", err)
+	}
 	e, err := s.renderOnce(ctx, req, key)
 	if errors.Is(err, errLeaseLost) && ctx.Err() == nil {
 		s.m.Retries.Inc()
@@ -71,6 +81,28 @@ func (s *Server) render(ctx context.Context, req *Request, key string) (*Entry, 
 			Message: "The browser rendering the page stopped unexpectedly; try again.", Err: err}
 	}
 	return e, err
+}
+
+// renderStatic answers from a plain fetch when the page allows it. The
+// fetch gets at most 40 % of the budget, so a browser can still follow.
+func (s *Server) renderStatic(ctx context.Context, req *Request, key string) (*Entry, error) {
+	budget := time.Until(deadlineOf(ctx, req.Timeout)) * 4 / 10
+	sctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	r, err := s.fetchStatic(sctx, req)
+	if err != nil {
+		if errors.Is(err, errNeedsBrowser) && req.Prerender == "false" {
+			return nil, targetError(fmt.Sprintf("The target could not be read without a browser (%v); drop `prerender=false`.", errors.Unwrap(err)))
+		}
+		if sctx.Err() != nil && ctx.Err() == nil && req.Prerender != "false" {
+			return nil, fmt.Errorf("%w: the plain fetch was slow", errNeedsBrowser)
+		}
+		if ctx.Err() != nil {
+			return nil, s.timeoutError(ctx, "The target did not answer within the `timeout`")
+		}
+		return nil, err
+	}
+	return s.compose(ctx, nil, req, key, r)
 }
 
 func (s *Server) renderOnce(ctx context.Context, req *Request, key string) (*Entry, error) {
@@ -157,7 +189,7 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 	loadBudget := time.NewTimer(budget * 6 / 10)
 	defer loadBudget.Stop()
 
-	r := &rendered{frameID: mainFrame, fetchMode: "prerender"}
+	r := &rendered{frameID: mainFrame, fetchMode: "prerender", src: browserSource{sess: sess, frameID: mainFrame}}
 	var (
 		hops        int
 		mainReq     network.RequestID

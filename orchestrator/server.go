@@ -42,6 +42,7 @@ type Server struct {
 	cache    *Cache
 	flight   *flight
 	limiter  *Limiter
+	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
 	limits   Limits
 	now      func() time.Time
 	inflight chan struct{} // closed on shutdown: new requests are refused
@@ -87,6 +88,7 @@ func NewServer(cfg Config, d Deps) *Server {
 	metrics.RegisterCache(d.Registry, s.cache.Snapshot)
 	if d.Pool != nil {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
+		s.static = newStaticFetcher(d.Pool.EgressProxy)
 	}
 
 	e := echo.New()

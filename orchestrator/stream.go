@@ -126,64 +126,85 @@ func loadResource(ctx context.Context, sess *cdp.Session, frameID, raw string) (
 	return st, r.Headers, nil
 }
 
+// source opens a resource along the page's own egress path: through the
+// leased browser, or through a sidecar's guard for plain fetches.
+type source interface {
+	open(ctx context.Context, raw string) (body io.ReadCloser, header func(string) string, err error)
+}
+
+// browserSource loads resources as the page's frame would.
+type browserSource struct {
+	sess    *cdp.Session
+	frameID string
+}
+
+func (b browserSource) open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
+	st, headers, err := loadResource(ctx, b.sess, b.frameID, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, func(name string) string { return headerValue(headers, name) }, nil
+}
+
 // probeAsset fetches an image candidate and fills the asset object from
 // its header bytes; anything that is not an image is refused.
-func probeAsset(ctx context.Context, sess *cdp.Session, frameID, raw string) (*Asset, error) {
+func probeAsset(ctx context.Context, src source, raw string) (*Asset, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeBudget)
 	defer cancel()
-	st, headers, err := loadResource(ctx, sess, frameID, raw)
+	body, header, err := src.open(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
-	head := make([]byte, 0, 64<<10)
-	buf := make([]byte, 32<<10)
-	for len(head) < cap(head) {
-		n, err := st.Read(buf[:min(len(buf), cap(head)-len(head))])
-		head = append(head, buf[:n]...)
-		if err != nil {
-			break
-		}
-	}
-	if st.err != nil {
-		return nil, st.err
+	defer body.Close()
+	head := make([]byte, 64<<10)
+	n, err := io.ReadFull(body, head)
+	head = head[:n]
+	eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+	if err != nil && !eof {
+		return nil, err
 	}
 	typ, w, h, ok := meta.ImageInfo(head)
 	if !ok {
 		return nil, fmt.Errorf("%s is not an image", raw)
 	}
-	if ct := headerValue(headers, "content-type"); typ == "" && ct != "" {
+	if meta.Negligible(w, h) {
+		return nil, fmt.Errorf("%s is a %dx%d pixel, not an image worth showing", raw, w, h)
+	}
+	if ct := header("content-type"); typ == "" && ct != "" {
 		typ = meta.TypeFromContentType(ct)
 	}
 	size := int64(-1)
-	if cl := headerValue(headers, "content-length"); cl != "" && headerValue(headers, "content-encoding") == "" {
+	if cl := header("content-length"); cl != "" && header("content-encoding") == "" {
 		if n, err := strconv.ParseInt(strings.TrimSpace(cl), 10, 64); err == nil && n >= 0 {
 			size = n
 		}
 	}
 	if size < 0 {
-		rest, err := io.Copy(io.Discard, io.LimitReader(st, maxAssetBytes))
-		if err != nil {
-			return nil, err
+		size = int64(len(head))
+		if !eof {
+			rest, err := io.Copy(io.Discard, io.LimitReader(body, maxAssetBytes))
+			if err != nil {
+				return nil, err
+			}
+			size += rest
 		}
-		size = int64(len(head)) + rest
 	}
 	return &Asset{URL: raw, Type: typ, Size: size, SizePretty: meta.PrettyBytes(size), Width: w, Height: h}, nil
 }
 
 // fetchText fetches a small text resource, such as a web app manifest.
-func fetchText(ctx context.Context, sess *cdp.Session, frameID, raw string, limit int64) ([]byte, *url.URL, error) {
+func fetchText(ctx context.Context, src source, raw string, limit int64) ([]byte, *url.URL, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeBudget)
 	defer cancel()
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, _, err := loadResource(ctx, sess, frameID, raw)
+	body, _, err := src.open(ctx, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer st.Close()
-	b, err := io.ReadAll(io.LimitReader(st, limit))
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, limit))
 	return b, u, err
 }

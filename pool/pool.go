@@ -318,6 +318,28 @@ func (p *Pool) Ready() bool {
 	return false
 }
 
+// EgressProxy returns the address of a healthy sidecar to use as an HTTP
+// proxy: each sidecar serves its egress guard on its own port, so plain
+// fetches pass the same address rule as the browser without taking a
+// lease. ok is false when no sidecar is healthy.
+func (p *Pool) EgressProxy() (addr string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var best *sidecar
+	for _, sc := range p.sidecars {
+		if !sc.usableLocked() {
+			continue
+		}
+		if best == nil || sc.inUse < best.inUse || (sc.inUse == best.inUse && sc.addr < best.addr) {
+			best = sc
+		}
+	}
+	if best == nil {
+		return "", false
+	}
+	return best.addr, true
+}
+
 // WaitReady blocks until a sidecar is usable or ctx ends.
 func (p *Pool) WaitReady(ctx context.Context) error {
 	t := time.NewTicker(20 * time.Millisecond)

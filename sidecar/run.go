@@ -80,14 +80,24 @@ func (srv *Server) Sidecar() *Sidecar { return srv.sidecar }
 func (srv *Server) Guard() *guard.Proxy { return srv.guard }
 
 // Handler serves /healthz, /devtools/browser and, when configured, /metrics.
+// Proxy requests (CONNECT, or an absolute URL) go to the egress guard, so
+// the orchestrator's plain-HTTP fetches leave through the same guard as the
+// browser's and the orchestrator itself never needs internet egress.
 func (srv *Server) Handler() http.Handler {
-	if srv.cfg.Metrics == nil {
-		return srv.sidecar.Handler()
+	var h http.Handler = srv.sidecar.Handler()
+	if srv.cfg.Metrics != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", srv.cfg.Metrics)
+		mux.Handle("/", h)
+		h = mux
 	}
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", srv.cfg.Metrics)
-	mux.Handle("/", srv.sidecar.Handler())
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodConnect || r.URL.IsAbs() {
+			srv.guard.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Run serves until ctx ends, then closes everything it started. Chromium is

@@ -1,0 +1,194 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html/charset"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
+)
+
+// maxStaticBytes bounds a page read by the plain fetch; the head, where
+// metadata lives, comes first.
+const maxStaticBytes = 5 << 20
+
+// staticUserAgent asks for the same HTML a browser gets.
+const staticUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+
+// errNeedsBrowser says the static page is not enough: the caller leases a
+// browser instead.
+var errNeedsBrowser = errors.New("the page needs a browser")
+
+// staticFetcher is the prerender=auto fast path: a plain HTTP GET through a
+// sidecar's egress guard (the same address rule as the browser, enforced at
+// connect time), with the same redirect limit and forwarded headers.
+type staticFetcher struct {
+	client *http.Client
+	proxy  func() (string, bool)
+}
+
+func newStaticFetcher(proxy func() (string, bool)) *staticFetcher {
+	f := &staticFetcher{proxy: proxy}
+	f.client = &http.Client{
+		Transport: &http.Transport{
+			Proxy: func(*http.Request) (*url.URL, error) {
+				addr, ok := f.proxy()
+				if !ok {
+					return nil, errNoEgress
+				}
+				return &url.URL{Scheme: "http", Host: addr}, nil
+			},
+			MaxIdleConns:          64,
+			MaxIdleConnsPerHost:   16,
+			IdleConnTimeout:       60 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 15 * time.Second,
+			DisableCompression:    false,
+		},
+		// Redirects are followed by hand: each hop is counted and gets the
+		// caller's headers only if it stays on the target's site.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return f
+}
+
+var errNoEgress = errors.New("no healthy sidecar to fetch through")
+
+// httpSource fetches assets the way the static page was fetched.
+type httpSource struct {
+	f       *staticFetcher
+	site    string
+	headers http.Header
+}
+
+func (h httpSource) open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
+	resp, _, err := h.f.get(ctx, raw, h.site, h.headers, "image/avif,image/webp,image/*,*/*;q=0.8")
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode >= 400 {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("fetching %s answered HTTP %d", raw, resp.StatusCode)
+	}
+	return resp.Body, resp.Header.Get, nil
+}
+
+// get follows up to maxRedirects hops and returns the last response.
+func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Header, accept string) (*http.Response, *url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	for hop := 0; ; hop++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Header.Set("User-Agent", staticUserAgent)
+		req.Header.Set("Accept", accept)
+		req.Header.Set("Accept-Language", "en-US,en;q=0.9")
+		if siteOf(u) == site {
+			for k, vs := range hdr {
+				req.Header[k] = vs
+			}
+		}
+		resp, err := f.client.Do(req)
+		if err != nil {
+			return nil, nil, err
+		}
+		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
+			resp.Body.Close()
+			if g == "refused" || g == "unresolvable" {
+				return nil, nil, guardError(u.String(), g)
+			}
+			return nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
+		}
+		switch resp.StatusCode {
+		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+			http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		default:
+			return resp, u, nil
+		}
+		resp.Body.Close()
+		if hop+1 > maxRedirects {
+			return nil, nil, tooManyRedirects(hop + 1)
+		}
+		next, err := u.Parse(resp.Header.Get("Location"))
+		if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
+			return nil, nil, fmt.Errorf("the target redirected to an unusable location %q", resp.Header.Get("Location"))
+		}
+		u = next
+	}
+}
+
+// fetchStatic reads the target without a browser. It returns
+// errNeedsBrowser when the static page lacks the essentials: no title, a
+// client-rendered shell, not HTML, or an error status that a browser may
+// get past.
+func (s *Server) fetchStatic(ctx context.Context, req *Request) (*rendered, error) {
+	start := time.Now()
+	site := siteOf(req.Target)
+	resp, final, err := s.static.get(ctx, req.Target.String(), site, req.Headers,
+		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, e // refused or too many redirects: a browser would meet the same
+		}
+		return nil, fmt.Errorf("%w: %v", errNeedsBrowser, err)
+	}
+	defer resp.Body.Close()
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode >= 300 || (mt != "text/html" && mt != "application/xhtml+xml") {
+		return nil, fmt.Errorf("%w: HTTP %d, %s", errNeedsBrowser, resp.StatusCode, mt)
+	}
+	body, err := charset.NewReader(io.LimitReader(resp.Body, maxStaticBytes), resp.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errNeedsBrowser, err)
+	}
+	doc, err := goquery.NewDocumentFromReader(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errNeedsBrowser, err)
+	}
+	if lang := resp.Header.Get("Content-Language"); lang != "" && doc.Find("html").AttrOr("lang", "") == "" {
+		// The rules read the document; a header-only language would be lost.
+		doc.Find("html").SetAttr("lang", strings.TrimSpace(strings.Split(lang, ",")[0]))
+	}
+	res := meta.Extract(doc, final)
+	if req.Prerender == "auto" && !staticEnough(doc, res) {
+		return nil, errNeedsBrowser
+	}
+	s.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
+	final.Fragment = req.Target.Fragment
+	return &rendered{
+		finalURL: final, status: int64(resp.StatusCode), doc: doc, meta: &res, fetchMode: "fetch",
+		src: httpSource{f: s.static, site: site, headers: req.Headers},
+	}, nil
+}
+
+// staticEnough reports whether a page fetched without a browser already
+// has its essentials: a title, and content that is not a script-built shell.
+func staticEnough(doc *goquery.Document, res meta.Result) bool {
+	if res.Title == nil {
+		return false
+	}
+	body := doc.Find("body")
+	text := strings.Join(strings.Fields(body.Clone().Find("script,style,noscript,template").Remove().End().Text()), " ")
+	if len(text) >= 200 {
+		return true
+	}
+	// Little text and a mount point or a "needs JavaScript" notice: the
+	// page is built by script.
+	shell := doc.Find(`#root, #app, #__next, #__nuxt, #___gatsby, [data-reactroot], app-root, [ng-app], [ng-version]`).Length() > 0
+	noscript := strings.Contains(strings.ToLower(doc.Find("noscript").Text()), "javascript")
+	return !shell && !noscript
+}
