@@ -72,7 +72,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 		}
 		return err
 	}
-	if req.MetaOff && req.PDF == nil {
+	if req.MetaOff && req.PDF == nil && req.Screenshot == nil && len(req.Data) == 0 {
 		return s.answer(c, req, s.emptyEntry(req, key), cacheStatus(req))
 	}
 
@@ -228,6 +228,14 @@ func cacheKey(r *Request) string {
 		fmt.Fprintf(h, "pdf=%g,%g,%g,%g,%g,%g,%g,%t,%q,%t\n", p.Width, p.Height, p.Margin.Top, p.Margin.Right,
 			p.Margin.Bottom, p.Margin.Left, p.Scale, p.Landscape, p.PageRanges, p.PrintBackground)
 	}
+	if r.Screenshot != nil {
+		fmt.Fprintf(h, "screenshot=%+v\n", *r.Screenshot)
+	}
+	fmt.Fprintf(h, "controls=%+v\n", r.Controls)
+	for _, d := range r.Data {
+		fmt.Fprintf(h, "data=%+v\n", d)
+	}
+	fmt.Fprintf(h, "filter=%q\n", r.Filter)
 	if len(r.Headers) > 0 {
 		names := make([]string, 0, len(r.Headers))
 		for k := range r.Headers {

@@ -27,7 +27,7 @@ const maxCandidates = 4
 func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, key string, r *rendered) (*Entry, error) {
 	var d data
 	embeds := map[string]string{}
-	if !req.MetaOff {
+	if !req.MetaOff && r.doc != nil {
 		var res meta.Result
 		if r.meta != nil {
 			res = *r.meta
@@ -94,6 +94,9 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 			}
 		}
 	}
+	if len(req.Data) > 0 && r.doc != nil {
+		d = append(d, applyDataRules(r.doc, r.finalURL, req.Data)...)
+	}
 	if req.PDF != nil {
 		a, objKey, err := s.printPDF(ctx, lease, req, key)
 		if err != nil {
@@ -102,6 +105,15 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 		d = append(d, field{"pdf", a})
 		embeds["pdf.url"] = objKey
 	}
+	if req.Screenshot != nil {
+		a, objKey, err := s.captureScreenshot(ctx, lease, req, key)
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, field{"screenshot", a})
+		embeds["screenshot.url"] = objKey
+	}
+	d = applyFilter(d, req.Filter)
 	body, err := successBody(d)
 	if err != nil {
 		return nil, Fatal(err)

@@ -27,6 +27,12 @@ type Request struct {
 	TTL       time.Duration // how long the answer stays cached
 	Ping      bool          // fetch image and logo to describe them
 	Prerender string        // "auto" (plain fetch first), "true" (always a browser) or "false" (never)
+
+	Screenshot *ScreenshotOptions // nil: no screenshot
+	Controls   Controls           // rendering controls
+	Data       []DataRule         // custom `data.*` rules
+	Filter     []string           // `filter`: the only paths to return; nil: all
+	StaleTTL   time.Duration      // `staleTtl`: how long past its ttl an entry may be served while it refreshes; 0: never
 }
 
 // AllFields are the metadata fields in the order of the envelope.
@@ -235,6 +241,11 @@ func ParseRequest(rawQuery string, lim Limits) (*Request, error) {
 			return nil, queryError(p.given, p.value, "`%s` must be `auto`, `true` or `false`, got %s.", p.given, show(p.value))
 		}
 	}
+	for _, parse := range []func(*query, *Request) error{parseScreenshot, parseControls, parseData} {
+		if err := parse(q, req); err != nil {
+			return nil, err
+		}
+	}
 	if req.Embed, err = parseEmbed(q, req); err != nil {
 		return nil, err
 	}
@@ -351,6 +362,11 @@ func canonicalParam(name string) (string, bool) {
 	}
 	if strings.HasPrefix(name, "meta.") {
 		return name, true
+	}
+	for _, known := range []func(string) (string, bool){controlParam, screenshotParam, dataParam} {
+		if c, ok := known(name); ok {
+			return c, true
+		}
 	}
 	if rest, ok := strings.CutPrefix(name, "headers."); ok {
 		// Header names are case-insensitive, so headers.cookie and

@@ -63,7 +63,8 @@ func PreparePage(ctx context.Context, l *pool.Lease) error {
 // render leases a browser and produces the answer, retrying once on
 // another sidecar when the first one dies under the request.
 func (s *Server) render(ctx context.Context, req *Request, key string) (*Entry, error) {
-	if req.Prerender != "true" && req.PDF == nil && !req.MetaOff && s.static != nil {
+	if req.Prerender != "true" && req.PDF == nil && req.Screenshot == nil && !req.MetaOff &&
+		!req.Controls.needsBrowser() && s.static != nil {
 		e, err := s.renderStatic(ctx, req, key)
 		if !errors.Is(err, errNeedsBrowser) || req.Prerender == "false" {
 			return e, err
@@ -161,7 +162,7 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 	sess := lease.Session
 	navStart := time.Now()
 	events, stop := sess.Listen(
-		"Page.loadEventFired", "Page.javascriptDialogOpening", "Inspector.targetCrashed",
+		"Page.loadEventFired", "Page.domContentEventFired", "Page.javascriptDialogOpening", "Inspector.targetCrashed",
 		"Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
 		"Network.loadingFinished",
 	)
@@ -169,6 +170,10 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 
 	if _, err := cdp.Execute(ctx, sess, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: req.MediaType}); err != nil {
 		return nil, s.browserError(ctx, "setting the media type", err)
+	}
+
+	if err := s.beforeNavigate(ctx, lease, req); err != nil {
+		return nil, err
 	}
 
 	mainFrame := string(lease.TargetID) // the main frame's id is its page target's id
@@ -202,9 +207,33 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 	settle := time.NewTimer(time.Hour)
 	defer settle.Stop()
 
+	// waitUntil decides when the page counts as loaded. networkidle0/2 wait
+	// for at most 0/2 requests in flight for idleFor after load; auto waits
+	// for fetch/XHR around load to finish (at most a second).
+	waitUntil := req.Controls.WaitUntil
+	idleMax := -1
+	switch waitUntil {
+	case "networkidle0":
+		idleMax = 0
+	case "networkidle2":
+		idleMax = 2
+	}
+	const idleFor = 500 * time.Millisecond
+	idleSince := time.Time{}
+	idleTick := time.NewTicker(100 * time.Millisecond)
+	defer idleTick.Stop()
 	for {
-		if loaded && len(inflight) == 0 {
+		if loaded && idleMax < 0 && len(inflight) == 0 {
 			break
+		}
+		if loaded && idleMax >= 0 {
+			if len(inflight) > idleMax {
+				idleSince = time.Time{}
+			} else if idleSince.IsZero() {
+				idleSince = time.Now()
+			} else if time.Since(idleSince) >= idleFor {
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -240,6 +269,7 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 			goto extract
 		case <-settle.C:
 			goto extract
+		case <-idleTick.C:
 		case ev, ok := <-events:
 			if !ok {
 				return nil, errLeaseLost
@@ -253,13 +283,24 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 					defer cancel()
 					_, _ = cdp.Execute(dctx, sess, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 				}()
+			case "Page.domContentEventFired":
+				if mainReq != "" && waitUntil == "domcontentloaded" {
+					goto extract
+				}
 			case "Page.loadEventFired":
 				// Only the target's own load counts, not a late one of the
 				// blank page the lease started on.
 				if mainReq != "" {
+					if waitUntil == "load" {
+						goto extract
+					}
 					loaded = true
-					settleUntil = time.Now().Add(time.Second)
-					settle.Reset(time.Second)
+					quiet := time.Second // auto: fetch/XHR started around load may fill the head
+					if idleMax >= 0 {
+						quiet = 10 * time.Second // networkidle: bounded by the load budget too
+					}
+					settleUntil = time.Now().Add(quiet)
+					settle.Reset(quiet)
 				}
 			case "Network.requestWillBeSent":
 				var e network.EventRequestWillBeSent
@@ -281,7 +322,7 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 					mainReq = e.RequestID
 					finalURL = e.Request.URL
 				} else if !loaded || time.Now().Before(settleUntil) {
-					if e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch {
+					if idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch {
 						inflight[e.RequestID] = true
 					}
 				}
@@ -328,13 +369,19 @@ extract:
 		u = req.Target
 	}
 	r.finalURL = u
-	if req.MetaOff {
+	if err := s.beforeCapture(ctx, lease, req); err != nil {
+		if lease.IsLost() {
+			return nil, errLeaseLost
+		}
+		return nil, err
+	}
+	if req.MetaOff && len(req.Data) == 0 {
 		return r, nil
 	}
 	exStart := time.Now()
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), extractBudget(ctx))
 	defer cancel()
-	if !loaded || !hasEssentials(ectx, sess) {
+	if waitUntil == "auto" && (!loaded || !hasEssentials(ectx, sess)) {
 		waitForHead(ectx, sess)
 	}
 	doc, href, err := readDOM(ectx, sess)
