@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/labstack/echo/v4"
 
 	"github.com/glimpse/glimpse/storage"
@@ -35,15 +34,16 @@ func (s *Server) handleAPI(c echo.Context) error {
 	}
 	h.Set("x-pricing-plan", plan.Name)
 
+	now := s.now()
 	req, err := ParseRequest(hr.URL.RawQuery, s.limits)
 	if err != nil {
+		// A request that cannot be served is not counted, but its answer
+		// still tells the caller where their window stands.
+		setQuotaHeaders(h, s.limiter.Peek(callerID, plan, now))
 		return err
 	}
-	now := s.now()
 	q := s.limiter.Take(callerID, plan, now)
-	h.Set("x-rate-limit-limit", strconv.Itoa(q.Limit))
-	h.Set("x-rate-limit-remaining", strconv.Itoa(q.Remaining))
-	h.Set("x-rate-limit-reset", strconv.FormatInt(q.Reset.Unix(), 10))
+	setQuotaHeaders(h, q)
 	if !q.Allowed {
 		s.m.RateLimited.WithLabelValues(plan.Name).Inc()
 		return &Error{Code: "ERATE", Status: http.StatusTooManyRequests, RetryAfter: q.Reset.Sub(now),
@@ -55,34 +55,31 @@ func (s *Server) handleAPI(c echo.Context) error {
 	defer cancel()
 	key := cacheKey(req)
 	if !req.Force {
-		if e := s.cache.Get(ctx, key, now); e != nil && now.Before(e.Created.Add(req.TTL)) {
-			s.m.Cache.WithLabelValues("hit").Inc()
-			return s.answer(c, req, e, "HIT")
+		if e := s.cache.Get(ctx, key, now); e != nil {
+			fresh := e.freshUntil(req)
+			switch {
+			case now.Before(fresh):
+				s.m.Cache.WithLabelValues("hit").Inc()
+				return s.answer(c, req, e, "HIT")
+			case req.StaleTTL > 0 && now.Before(fresh.Add(req.StaleTTL)):
+				// Served at once; one background render replaces it.
+				s.m.Cache.WithLabelValues("hit").Inc()
+				s.refresh(req, key)
+				return s.answer(c, req, e, "HIT")
+			}
 		}
 		s.m.Cache.WithLabelValues("miss").Inc()
 	} else {
 		s.m.Cache.WithLabelValues("bypass").Inc()
 	}
-
-	// The address rule runs before any work: a refused target never
-	// reaches a browser.
-	if err := CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target); err != nil {
-		if AsError(err).Code == "EFORBIDDENURL" {
-			s.m.GuardRefusals.WithLabelValues("request").Inc()
-		}
-		return err
-	}
 	if req.MetaOff && req.PDF == nil && req.Screenshot == nil && len(req.Data) == 0 {
+		if err := s.checkTarget(ctx, req); err != nil {
+			return err
+		}
 		return s.answer(c, req, s.emptyEntry(req, key), cacheStatus(req))
 	}
-
 	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*Entry, error) {
-		e, err := s.render(rctx, req, key)
-		if err != nil {
-			return nil, err
-		}
-		s.cache.Put(e)
-		return e, nil
+		return s.produce(rctx, req, key)
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -95,6 +92,55 @@ func (s *Server) handleAPI(c echo.Context) error {
 		return err
 	}
 	return s.answer(c, req, e, cacheStatus(req))
+}
+
+// checkTarget applies the address rule before any work: a refused target
+// never reaches a browser.
+func (s *Server) checkTarget(ctx context.Context, req *Request) error {
+	err := CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target)
+	if err != nil && AsError(err).Code == "EFORBIDDENURL" {
+		s.m.GuardRefusals.WithLabelValues("request").Inc()
+	}
+	return err
+}
+
+// produce checks, renders and caches one answer.
+func (s *Server) produce(ctx context.Context, req *Request, key string) (*Entry, error) {
+	if err := s.checkTarget(ctx, req); err != nil {
+		return nil, err
+	}
+	e, err := s.render(ctx, req, key)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.Put(e)
+	return e, nil
+}
+
+// refresh renders a stale entry again in the background; identical
+// refreshes share one render.
+func (s *Server) refresh(req *Request, key string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), req.Timeout)
+		defer cancel()
+		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*Entry, error) {
+			return s.produce(rctx, req, key)
+		}); err != nil {
+			s.log.Warn("refreshing a stale cache entry failed; the stale one stays until it expires", "err", err)
+		}
+	}()
+}
+
+// setQuotaHeaders writes the x-rate-limit-* headers. The reset is rounded
+// up: a client that waits until it must not be refused again.
+func setQuotaHeaders(h http.Header, q Quota) {
+	h.Set("x-rate-limit-limit", strconv.Itoa(q.Limit))
+	h.Set("x-rate-limit-remaining", strconv.Itoa(q.Remaining))
+	reset := q.Reset.Unix()
+	if q.Reset.Nanosecond() > 0 {
+		reset++
+	}
+	h.Set("x-rate-limit-reset", strconv.FormatInt(reset, 10))
 }
 
 func cacheStatus(req *Request) string {
@@ -116,11 +162,7 @@ func (s *Server) answer(c echo.Context, req *Request, e *Entry, status string) e
 	c.Set(ctxCache, status)
 	h := c.Response().Header()
 	now := s.now()
-	expires := e.Created.Add(req.TTL)
-	if e.Expires.Before(expires) {
-		expires = e.Expires
-	}
-	left := int64(expires.Sub(now) / time.Second)
+	left := int64(e.freshUntil(req).Sub(now) / time.Second)
 	if left < 0 {
 		left = 0
 	}
@@ -275,5 +317,3 @@ func redactTarget(raw string) string {
 func prefixToIPNet(p netip.Prefix) *net.IPNet {
 	return &net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}
 }
-
-func frameIDOf(id string) cdproto.FrameID { return cdproto.FrameID(id) }

@@ -29,6 +29,13 @@ type Entry struct {
 	enc encoded // compressed bodies, made on first use
 }
 
+// freshUntil is when the entry stops being fresh for this request: a
+// caller asking a shorter ttl than the entry was made with gets a fresher
+// answer.
+func (e *Entry) freshUntil(req *Request) time.Time {
+	return e.Created.Add(min(e.TTL, req.TTL))
+}
+
 func (e *Entry) size() int64 { return int64(len(e.Body)+len(e.Key)+len(e.ETag)) + 256 }
 
 // Cache keeps answers in a bounded in-memory LRU (by bytes) in front of the

@@ -27,6 +27,11 @@ const maxCandidates = 4
 func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, key string, r *rendered) (*Entry, error) {
 	var d data
 	embeds := map[string]string{}
+	if lease != nil && req.PDF == nil && req.Screenshot == nil {
+		// Everything left (rules, asset probes) works without the page:
+		// the browser goes back to the pool now.
+		lease.Release()
+	}
 	if !req.MetaOff && r.doc != nil {
 		var res meta.Result
 		if r.meta != nil {
@@ -126,7 +131,7 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 	}
 	return &Entry{
 		Key: key, Body: body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
-		Created: now, Expires: now.Add(req.TTL), TTL: req.TTL, FetchMode: mode, Embeds: embeds,
+		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: mode, Embeds: embeds,
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"bytes"
 	"compress/gzip"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -48,7 +49,7 @@ func pickEncoding(acceptEncoding string) string {
 	var br, gz bool
 	for _, part := range strings.Split(acceptEncoding, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") && !strings.Contains(params, "q=0.") {
+		if refused(params) {
 			continue
 		}
 		switch strings.ToLower(strings.TrimSpace(name)) {
@@ -67,6 +68,19 @@ func pickEncoding(acceptEncoding string) string {
 		return "gzip"
 	}
 	return ""
+}
+
+// refused reports a quality of zero ("q=0", "q=0.0", "q=0.000").
+func refused(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		return err == nil && q == 0
+	}
+	return false
 }
 
 // body returns the entry's body in the coding the client asked for.

@@ -7,12 +7,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
@@ -88,6 +90,10 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 	if err != nil {
 		return nil, nil, err
 	}
+	// Cookies set along the redirect chain (a login step in the target's
+	// own query string) go with the next hops, as in a browser; the jar
+	// lives for this one fetch only.
+	jar, _ := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
 	for hop := 0; ; hop++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
@@ -101,10 +107,14 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 				req.Header[k] = vs
 			}
 		}
+		for _, ck := range jar.Cookies(u) {
+			req.AddCookie(ck)
+		}
 		resp, err := f.client.Do(req)
 		if err != nil {
 			return nil, nil, err
 		}
+		jar.SetCookies(u, resp.Cookies())
 		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
 			if g == "refused" || g == "unresolvable" {

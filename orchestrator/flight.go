@@ -2,6 +2,9 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -26,8 +29,23 @@ type call struct {
 func newFlight() *flight { return &flight{calls: map[string]*call{}} }
 
 // Do runs fn once for key among concurrent callers. shared reports that
-// this caller got another caller's result.
+// this caller got another caller's result. A caller whose own budget
+// outlasts a joined render that timed out on its first caller's budget
+// renders again within what it has left: identical requests wait within
+// their own time-outs, not the first one's.
 func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
+	fn func(ctx context.Context) (*Entry, error)) (*Entry, bool, error) {
+	e, shared, err := f.do(ctx, key, budget, fn)
+	if shared && err != nil && ctx.Err() == nil && isTimeout(err) {
+		if dl, ok := ctx.Deadline(); ok {
+			budget = time.Until(dl)
+		}
+		e, _, err = f.do(ctx, key, budget, fn)
+	}
+	return e, shared, err
+}
+
+func (f *flight) do(ctx context.Context, key string, budget time.Duration,
 	fn func(ctx context.Context) (*Entry, error)) (e *Entry, shared bool, err error) {
 	f.mu.Lock()
 	c, ok := f.calls[key]
@@ -44,7 +62,19 @@ func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
 
 	go func() {
 		defer cancel()
-		entry, err := fn(rctx)
+		var entry *Entry
+		var err error
+		func() {
+			// This goroutine is outside Echo's recovery: a panic here would
+			// take the whole service down, so it becomes every waiter's
+			// EFATAL instead.
+			defer func() {
+				if p := recover(); p != nil {
+					err = Fatal(fmt.Errorf("a render panicked: %v\n%s", p, debug.Stack()))
+				}
+			}()
+			entry, err = fn(rctx)
+		}()
 		f.mu.Lock()
 		c.entry, c.err = entry, err
 		if f.calls[key] == c {
@@ -55,6 +85,10 @@ func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
 	}()
 	e, err = f.wait(ctx, key, c)
 	return e, false, err
+}
+
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || AsError(err).Code == CodeTimeout
 }
 
 func (f *flight) wait(ctx context.Context, key string, c *call) (*Entry, error) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -280,5 +281,40 @@ func TestPageThatNeverLoadsTimesOut(t *testing.T) {
 	pages, contexts := app.settled(pages0, contexts0)
 	if pages != pages0 || contexts != contexts0 {
 		t.Fatalf("after a time-out the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
+	}
+}
+
+func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	var shift atomic.Int64
+	app.Server.now = func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
+
+	if a := app.get(ps.URL+"/", "ttl=1m&staleTtl=1h"); a.Header.Get("x-cache-status") != "MISS" {
+		t.Fatalf("first request: %s", a.Header.Get("x-cache-status"))
+	}
+	shift.Store(int64(2 * time.Minute)) // past the ttl, within staleTtl
+	start := time.Now()
+	a := app.get(ps.URL+"/", "ttl=1m&staleTtl=1h")
+	if a.HTTP != 200 || a.Header.Get("x-cache-status") != "HIT" {
+		t.Fatalf("stale request: %d %s", a.HTTP, a.Header.Get("x-cache-status"))
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("the stale answer took %s; it must not wait for the refresh", d)
+	}
+	if a.Header.Get("cache-control") != "public, immutable, max-age=0" {
+		t.Errorf("cache-control = %q for a stale answer", a.Header.Get("cache-control"))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for ps.hits["/"].Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := ps.hits["/"].Load(); n != 2 {
+		t.Fatalf("the target was fetched %d times; the stale hit must trigger exactly one refresh", n)
+	}
+	// Past the ttl without staleTtl: a normal miss.
+	shift.Store(int64(2*time.Minute + 2*time.Minute))
+	if a := app.get(ps.URL+"/", "ttl=1m"); a.Header.Get("x-cache-status") != "MISS" {
+		t.Fatalf("expired without staleTtl: %s", a.Header.Get("x-cache-status"))
 	}
 }

@@ -93,6 +93,7 @@ func ParsePlans(b []byte) (*Plans, error) {
 		}
 		byName[pl.Name] = pl
 	}
+	seen := map[[32]byte]int{}
 	for i, k := range f.Keys {
 		pl, ok := byName[k.Plan]
 		if !ok {
@@ -113,6 +114,10 @@ func ParsePlans(b []byte) (*Plans, error) {
 		default:
 			return nil, fmt.Errorf("key number %d has neither key nor key_sha256", i+1)
 		}
+		if first, dup := seen[sum]; dup {
+			return nil, fmt.Errorf("key number %d repeats key number %d; list each key once", i+1, first)
+		}
+		seen[sum] = i + 1
 		p.keys[sum] = pl
 	}
 	return p, nil
@@ -153,6 +158,28 @@ type Quota struct {
 
 func NewLimiter() *Limiter { return &Limiter{windows: map[string]*window{}} }
 
+// windowLocked is the caller's current window; a new one starts now when
+// the last has ended (kept only when store is set).
+func (l *Limiter) windowLocked(id string, plan *Plan, now time.Time, store bool) *window {
+	k := plan.Name + "|" + id
+	w, ok := l.windows[k]
+	if !ok || !now.Before(w.until) {
+		w = &window{start: now, until: now.Add(plan.Window)}
+		if store {
+			l.windows[k] = w
+		}
+	}
+	return w
+}
+
+// Peek reports the caller's window without counting a request.
+func (l *Limiter) Peek(id string, plan *Plan, now time.Time) Quota {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windowLocked(id, plan, now, false)
+	return Quota{Limit: plan.Limit, Remaining: max(plan.Limit-w.count, 0), Reset: w.until, Allowed: w.count < plan.Limit}
+}
+
 // Take counts one request of caller id under plan.
 func (l *Limiter) Take(id string, plan *Plan, now time.Time) Quota {
 	l.mu.Lock()
@@ -165,12 +192,7 @@ func (l *Limiter) Take(id string, plan *Plan, now time.Time) Quota {
 		}
 		l.sweep = now
 	}
-	k := plan.Name + "|" + id
-	w, ok := l.windows[k]
-	if !ok || !now.Before(w.until) {
-		w = &window{start: now, until: now.Add(plan.Window)}
-		l.windows[k] = w
-	}
+	w := l.windowLocked(id, plan, now, true)
 	q := Quota{Limit: plan.Limit, Reset: w.until}
 	if w.count >= plan.Limit {
 		return q

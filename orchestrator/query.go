@@ -145,7 +145,7 @@ var topLevelNames = map[string]string{
 	"url": "url", "meta": "meta", "pdf": "pdf", "embed": "embed", "headers": "headers",
 	"mediaType": "mediaType", "media_type": "mediaType",
 	"timeout": "timeout", "force": "force", "ttl": "ttl", "ping": "ping",
-	"prerender": "prerender",
+	"prerender": "prerender", "staleTtl": "staleTtl", "stale_ttl": "staleTtl",
 }
 
 // hopByHop are headers that describe one connection, not the request, or
@@ -199,8 +199,10 @@ func (q *query) get(name string) (*param, bool) {
 // `pdf.<option>` is an error (it is a typo more often than a future option)
 // while other unknown parameters are ignored for compatibility with
 // Microlink clients; `pdf.margin.<side>` overrides `pdf.margin` whatever
-// their order; `embed=screenshot.url` is refused, as glimpse takes no
-// screenshots.
+// their order; `screenshot` reads like `pdf` (a bare `screenshot` is true,
+// any `screenshot.<option>` turns it on, an unknown option is an error),
+// and `embed=screenshot.url` needs a screenshot, as `embed=pdf.url` needs a
+// PDF.
 func ParseRequest(rawQuery string, lim Limits) (*Request, error) {
 	lim = lim.withDefaults()
 	q, err := splitQuery(rawQuery)
@@ -270,6 +272,20 @@ func ParseRequest(rawQuery string, lim Limits) (*Request, error) {
 				p.given, show(p.value))
 		}
 		req.TTL = d
+	}
+	if p, ok := q.get("staleTtl"); ok {
+		switch v := strings.TrimSpace(p.value); v {
+		case "false", "0":
+			req.StaleTTL = 0
+		default:
+			d, ok := parseQueryDuration(v)
+			if !ok || d < 0 || d > maxTTL {
+				return nil, queryError(p.given, p.value,
+					"`%s` must be from 0 to 31 days, in milliseconds (`60000`) or with a unit (`1h`, `7d`), got %s.",
+					p.given, show(p.value))
+			}
+			req.StaleTTL = d
+		}
 	}
 	for _, b := range []struct {
 		name string
@@ -725,10 +741,13 @@ func parseEmbed(q *query, req *Request) (string, error) {
 		}
 		return v, nil
 	case "screenshot.url":
-		return "", queryError(p.given, p.value,
-			"`%s=screenshot.url` is not available: glimpse does not take screenshots; embed `pdf.url`, `image.url` or `logo.url`.", p.given)
+		if req.Screenshot == nil {
+			return "", queryError(p.given, p.value, "`%s=screenshot.url` needs a screenshot to embed: add `screenshot=true` to the query.", p.given)
+		}
+		return v, nil
 	}
-	return "", queryError(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(embedPaths, "`, `"), show(p.value))
+	paths := append(embedPaths[:len(embedPaths):len(embedPaths)], "screenshot.url")
+	return "", queryError(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(paths, "`, `"), show(p.value))
 }
 
 func isIn(list []string, s string) bool {

@@ -127,7 +127,7 @@ func manyHeaders(n, valueLen int) string {
 var requestCases = []requestCase{
 	// Defaults.
 	{name: "a url alone gets every default", query: "", check: func(t *testing.T, r *Request) {
-		want := &Request{Fields: AllFields, MediaType: "screen", Timeout: 28 * time.Second, TTL: 24 * time.Hour, Ping: true}
+		want := &Request{Fields: AllFields, MediaType: "screen", Timeout: 28 * time.Second, TTL: 24 * time.Hour, Ping: true, Prerender: "auto", Controls: Controls{WaitUntil: "auto"}}
 		want.Target = r.Target
 		if !reflect.DeepEqual(r, want) {
 			t.Errorf("got %+v\nwant %+v", r, want)

@@ -194,7 +194,12 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 	loadBudget := time.NewTimer(budget * 6 / 10)
 	defer loadBudget.Stop()
 
-	r := &rendered{frameID: mainFrame, fetchMode: "prerender", src: browserSource{sess: sess, frameID: mainFrame}}
+	// Assets are fetched through a sidecar's egress guard, like the page
+	// itself, with the caller's headers for the target's own site only:
+	// Network.loadNetworkResource would skip the header forwarding, and a
+	// probe need not hold the page.
+	r := &rendered{frameID: mainFrame, fetchMode: "prerender",
+		src: httpSource{f: s.static, site: siteOf(req.Target), headers: req.Headers}}
 	var (
 		hops        int
 		mainReq     network.RequestID

@@ -115,6 +115,10 @@ func NewServer(cfg Config, d Deps) *Server {
 		}}))
 	e.GET("/", s.handleAPI)
 	e.HEAD("/", s.handleAPI)
+	e.Match([]string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions,
+		http.MethodTrace, http.MethodConnect}, "/", func(c echo.Context) error {
+		return NewError("EMETHOD", "The API answers GET and HEAD requests only.")
+	})
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
 	e.GET("/metrics", echo.WrapHandler(metrics.Handler(d.Registry)))

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	cdpio "github.com/chromedp/cdproto/io"
-	"github.com/chromedp/cdproto/network"
 
 	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/orchestrator/meta"
@@ -97,53 +96,10 @@ const probeBudget = 4 * time.Second
 // read to learn its size.
 const maxAssetBytes = 32 << 20
 
-// loadResource fetches a URL through the page's browser (and so through
-// the sidecar's egress guard), never from the orchestrator directly.
-func loadResource(ctx context.Context, sess *cdp.Session, frameID, raw string) (*streamReader, network.Headers, error) {
-	res, err := cdp.Execute(ctx, sess, network.LoadNetworkResource, network.LoadNetworkResourceParams{
-		FrameID: frameIDOf(frameID), URL: raw,
-		Options: &network.LoadNetworkResourceOptions{DisableCache: false, IncludeCredentials: false},
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	r := res.Resource
-	if r == nil || !r.Success {
-		name := "no answer"
-		if r != nil && r.NetErrorName != "" {
-			name = r.NetErrorName
-		}
-		if r != nil && r.Stream != "" {
-			newStreamReader(ctx, sess, r.Stream).Close()
-		}
-		return nil, nil, fmt.Errorf("fetching %s failed: %s", raw, name)
-	}
-	st := newStreamReader(ctx, sess, r.Stream)
-	if r.HTTPStatusCode >= 400 {
-		st.Close()
-		return nil, nil, fmt.Errorf("fetching %s answered HTTP %d", raw, int(r.HTTPStatusCode))
-	}
-	return st, r.Headers, nil
-}
-
 // source opens a resource along the page's own egress path: through the
 // leased browser, or through a sidecar's guard for plain fetches.
 type source interface {
 	open(ctx context.Context, raw string) (body io.ReadCloser, header func(string) string, err error)
-}
-
-// browserSource loads resources as the page's frame would.
-type browserSource struct {
-	sess    *cdp.Session
-	frameID string
-}
-
-func (b browserSource) open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
-	st, headers, err := loadResource(ctx, b.sess, b.frameID, raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, func(name string) string { return headerValue(headers, name) }, nil
 }
 
 // probeAsset fetches an image candidate and fills the asset object from
