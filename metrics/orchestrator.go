@@ -43,7 +43,6 @@ const (
 const (
 	GuardRequest  = "request"  // the pre-check of the target before any work
 	GuardRedirect = "redirect" // a redirect hop
-	GuardEgress   = "egress"   // a connection the browser opened
 )
 
 // CodeOK is the code label of a request that succeeded; failed requests
@@ -157,7 +156,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}, []string{"op"}),
 		GuardRefusals: f.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "guard", Name: "refusals_total",
-			Help: "Target addresses refused by the address rule, by where the check ran: request, redirect, egress.",
+			Help: "Target addresses the orchestrator refused by the address rule, by where the check ran: request (before any work) or redirect (a hop of the page). Connections the browser opens are counted by glimpse_sidecar_guard_refusals_total.",
 		}, []string{"where"}),
 	}
 
@@ -174,7 +173,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	for _, op := range []string{StoragePut, StorageGet, StorageStat, StoragePing} {
 		o.StorageErrors.WithLabelValues(op)
 	}
-	for _, w := range []string{GuardRequest, GuardRedirect, GuardEgress} {
+	for _, w := range []string{GuardRequest, GuardRedirect} {
 		o.GuardRefusals.WithLabelValues(w)
 	}
 	return o

@@ -84,6 +84,17 @@ func NewServer(cfg Config, d Deps) *Server {
 	if cacheBytes <= 0 {
 		cacheBytes = 64 << 20
 	}
+	// Every series a dashboard or alert rates starts at zero, so the first
+	// error of a kind after a restart is seen as a rise.
+	for code, status := range codeStatus {
+		s.m.Requests.WithLabelValues(code, metrics.StatusClass(status))
+	}
+	if d.Plans != nil {
+		s.m.RateLimited.WithLabelValues(d.Plans.Anonymous.Name)
+		for _, p := range d.Plans.keys {
+			s.m.RateLimited.WithLabelValues(p.Name)
+		}
+	}
 	s.cache = NewCache(cacheBytes, d.Store, s.log, s.m)
 	metrics.RegisterCache(d.Registry, s.cache.Snapshot)
 	if d.Pool != nil {
