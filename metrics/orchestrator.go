@@ -13,6 +13,7 @@ const (
 	PhaseProbe     = "probe"
 	PhasePDF       = "pdf"
 	PhaseUpload    = "upload"
+	PhaseShot      = "screenshot"
 )
 
 // Values of the cache label of glimpse_http_request_duration_seconds; they
@@ -118,7 +119,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}, []string{"cache"}),
 		Phase: f.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Subsystem: "render", Name: "phase_duration_seconds",
-			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, upload.",
+			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, screenshot, upload.",
 			Buckets: phaseBuckets,
 		}, []string{"phase"}),
 		LeaseWait: f.NewHistogram(prometheus.HistogramOpts{
@@ -164,7 +165,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	for _, c := range []string{CacheStatusHit, CacheStatusMiss, CacheStatusBypass, CacheStatusNone} {
 		o.RequestDuration.WithLabelValues(c)
 	}
-	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseUpload} {
+	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseUpload} {
 		o.Phase.WithLabelValues(p)
 	}
 	for _, r := range []string{CacheHit, CacheMiss, CacheBypass} {

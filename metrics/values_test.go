@@ -70,7 +70,7 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 	t.Run("series with a fixed label set exist before their first event", func(t *testing.T) {
 		for name, want := range map[string]int{
 			"glimpse_http_requests_total":           2, // OK/2xx, plus the EBUSY observed above
-			"glimpse_render_phase_duration_seconds": 6,
+			"glimpse_render_phase_duration_seconds": 7,
 			"glimpse_cache_requests_total":          3,
 			"glimpse_storage_errors_total":          4,
 			"glimpse_guard_refusals_total":          2,

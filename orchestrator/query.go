@@ -20,7 +20,7 @@ type Request struct {
 	MetaOff   bool          // meta=false, or every field switched off
 	PDF       *PDFOptions   // nil: no PDF
 	MediaType string        // "screen" or "print"
-	Embed     string        // "", "pdf.url", "image.url" or "logo.url"
+	Embed     string        // "", "pdf.url", "image.url", "logo.url" or "screenshot.url"
 	Headers   http.Header   // headers.<name> forwarded to the target, canonical names; nil when none
 	Timeout   time.Duration // budget of the whole request
 	Force     bool          // skip the cache
@@ -122,7 +122,7 @@ var durationUnits = map[string]time.Duration{
 }
 
 // embedPaths are the field paths `embed` accepts.
-var embedPaths = []string{"pdf.url", "image.url", "logo.url"}
+var embedPaths = []string{"pdf.url", "image.url", "logo.url", "screenshot.url"}
 
 // pdfOptionNames maps every accepted spelling of a pdf option to its
 // camelCase name.
@@ -746,8 +746,7 @@ func parseEmbed(q *query, req *Request) (string, error) {
 		}
 		return v, nil
 	}
-	paths := append(embedPaths[:len(embedPaths):len(embedPaths)], "screenshot.url")
-	return "", queryError(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(paths, "`, `"), show(p.value))
+	return "", queryError(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(embedPaths, "`, `"), show(p.value))
 }
 
 func isIn(list []string, s string) bool {

@@ -357,8 +357,8 @@ var requestCases = []requestCase{
 	{name: "embed the image after dropping it", query: "meta.image=false&embed=image.url", code: CodeInvalidQuery, param: "embed",
 		msg: []string{"remove `meta.image=false`"}},
 	{name: "embed a field that is not an asset", query: "embed=title", code: CodeInvalidQuery, param: "embed",
-		msg: []string{"`embed` must be one of `pdf.url`, `image.url`, `logo.url`, got `title`."}},
-	{name: "embed a screenshot", query: "embed=screenshot.url", code: CodeInvalidQuery, param: "embed", msg: []string{"does not take screenshots"}},
+		msg: []string{"`embed` must be one of `pdf.url`, `image.url`, `logo.url`, `screenshot.url`, got `title`."}},
+	{name: "embed a screenshot", query: "embed=screenshot.url", code: CodeInvalidQuery, param: "embed", msg: []string{"needs a screenshot to embed: add `screenshot=true`"}},
 	{name: "an empty embed", query: "embed=", code: CodeInvalidQuery, param: "embed"},
 
 	// headers.
