@@ -233,6 +233,25 @@ func (s *S3) URL(key string) string {
 // part in memory at a time. A failed multipart upload is aborted, so no
 // object and no stray parts are left.
 func (s *S3) Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (Object, error) {
+	obj, err := s.put(ctx, key, r, size, contentType)
+	if err == nil {
+		// Storage answers again: uploads whose abort failed during an
+		// outage are cleaned up now, not only when /readyz is asked.
+		s.mu.Lock()
+		orphans := len(s.orphans)
+		s.mu.Unlock()
+		if orphans > 0 {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				s.abortOrphans(ctx)
+			}()
+		}
+	}
+	return obj, err
+}
+
+func (s *S3) put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (Object, error) {
 	if err := ValidKey(key); err != nil {
 		return Object{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -25,6 +26,9 @@ func main() {
 		os.Exit(2)
 	}
 	log := orchestrator.NewLogger(cfg.LogFormat, cfg.LogLevel, os.Stderr)
+	// Packages that log without a logger of their own (storage) follow the
+	// configured format too.
+	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	if err := orchestrator.Run(ctx, cfg, log); err != nil {
