@@ -45,10 +45,19 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 		}
 		var image, logo *Asset
 		probeStart := time.Now()
+		// Probes get what is left of the request's budget minus a reserve
+		// for answering: an image that never answers costs the image, not
+		// the whole answer.
+		pctx, cancelProbes := context.WithCancel(ctx)
+		if dl, ok := ctx.Deadline(); ok {
+			reserve := max(500*time.Millisecond, req.Timeout/10)
+			pctx, cancelProbes = context.WithDeadline(ctx, dl.Add(-reserve))
+		}
+		defer cancelProbes()
 		var wg sync.WaitGroup
 		if want["image"] {
 			wg.Add(1)
-			go func() { defer wg.Done(); image = s.pickAsset(ctx, r, req.Ping, res.Image) }()
+			go func() { defer wg.Done(); image = s.pickAsset(pctx, r, req.Ping, res.Image) }()
 		}
 		if want["logo"] {
 			wg.Add(1)
@@ -56,9 +65,9 @@ func (s *Server) compose(ctx context.Context, lease *pool.Lease, req *Request, k
 				defer wg.Done()
 				cands := res.Logo
 				if req.Ping {
-					cands = s.withManifestIcons(ctx, r, cands)
+					cands = s.withManifestIcons(pctx, r, cands)
 				}
-				logo = s.pickAsset(ctx, r, req.Ping, cands)
+				logo = s.pickAsset(pctx, r, req.Ping, cands)
 			}()
 		}
 		wg.Wait()

@@ -146,6 +146,9 @@ func (s *Server) leaseError(ctx context.Context, err error) error {
 		s.m.BusyRejections.Inc()
 		return &Error{Code: "EBUSY", Status: 503, RetryAfter: 2 * time.Second, Err: err,
 			Message: "Every browser is busy and the queue is full; retry after a short wait."}
+	case errors.Is(err, pool.ErrClosed):
+		return &Error{Code: "EBUSY", Status: 503, RetryAfter: time.Second, Err: err,
+			Message: "This glimpse instance is shutting down; retry, and another one will answer."}
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &Error{Code: "ETIMEOUT", Status: 504, Err: err,
 			Message: "No browser became free within the request's `timeout`; retry, or raise `timeout`."}
@@ -568,7 +571,9 @@ func (s *Server) timeoutError(ctx context.Context, msg string) error {
 // browserError wraps a failed DevTools call: a time-out when the request's
 // budget ran out, else a service fault.
 func (s *Server) browserError(ctx context.Context, step string, err error) error {
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// The step may run on its own shorter context (reading the DOM does), whose
+	// deadline can pass before the request's own timer fires.
+	if (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) || errors.Is(err, context.DeadlineExceeded) {
 		return s.timeoutError(ctx, "The page did not finish "+step+" within the `timeout`")
 	}
 	if errors.Is(err, cdp.ErrClosed) || errors.Is(err, cdp.ErrSessionClosed) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/glimpse/glimpse/cdp"
@@ -35,6 +36,8 @@ type sidecar struct {
 	cancel context.CancelFunc
 	kick   chan struct{} // asks for a probe now, e.g. after a dropped connection
 
+	probeMu sync.Mutex // one probe at a time, so two never both connect
+
 	state    state
 	removed  bool
 	inUse    int
@@ -51,7 +54,31 @@ func newSidecar(p *Pool, addr string) *sidecar {
 }
 
 func (sc *sidecar) usableLocked() bool {
-	return sc.state == stateHealthy && !sc.removed && sc.conn != nil
+	if sc.state != stateHealthy || sc.removed || sc.conn == nil {
+		return false
+	}
+	select {
+	case <-sc.conn.Done(): // dropped; the watcher has not caught up yet
+		return false
+	default:
+		return true
+	}
+}
+
+// lost takes the sidecar out of rotation after its connection failed under
+// a caller, before the watcher notices, and asks for a probe.
+func (sc *sidecar) lost() {
+	p := sc.p
+	p.mu.Lock()
+	if sc.state == stateHealthy {
+		sc.state = stateUnhealthy
+	}
+	sc.warm = nil
+	p.mu.Unlock()
+	select {
+	case sc.kick <- struct{}{}:
+	default:
+	}
 }
 
 func (sc *sidecar) stateNameLocked() string {
@@ -67,7 +94,6 @@ func (sc *sidecar) stateNameLocked() string {
 
 // run probes the sidecar until it is removed or the pool closes.
 func (sc *sidecar) run() {
-	defer sc.p.wg.Done()
 	t := time.NewTicker(sc.p.cfg.HealthInterval)
 	defer t.Stop()
 	for {
@@ -89,6 +115,8 @@ type healthReport struct {
 // probe asks /healthz, connects when the sidecar is ready and no
 // connection is up, and moves the sidecar between states.
 func (sc *sidecar) probe(ctx context.Context) {
+	sc.probeMu.Lock()
+	defer sc.probeMu.Unlock()
 	status, err := sc.health(ctx)
 	p := sc.p
 	if err != nil {
@@ -192,11 +220,15 @@ func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 		c.Close()
 		return nil, fmt.Errorf("sidecar %s was removed while connecting", sc.addr)
 	}
+	if sc.conn != nil {
+		// Another probe connected first; one connection per sidecar.
+		existing := sc.conn
+		p.mu.Unlock()
+		c.Close()
+		return existing, nil
+	}
 	sc.conn = c
-	p.mu.Unlock()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.goLocked(func() {
 		<-c.Done()
 		p.mu.Lock()
 		if sc.conn == c {
@@ -212,7 +244,8 @@ func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 		case sc.kick <- struct{}{}:
 		default:
 		}
-	}()
+	})
+	p.mu.Unlock()
 	return c, nil
 }
 
@@ -222,11 +255,7 @@ func (sc *sidecar) dropWarmLocked() {
 	warm := sc.warm
 	sc.warm = nil
 	for _, l := range warm {
-		sc.p.wg.Add(1)
-		go func() {
-			defer sc.p.wg.Done()
-			l.dispose()
-		}()
+		sc.p.goLocked(l.dispose)
 	}
 }
 

@@ -56,12 +56,10 @@ func (l *Lease) IsLost() bool {
 func (l *Lease) Release() {
 	l.once.Do(func() {
 		p := l.sc.p
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
+		p.spawn(func() {
 			l.dispose()
 			p.releaseSlot(l.sc)
-		}()
+		})
 	})
 }
 
@@ -96,9 +94,22 @@ func (sc *sidecar) take(ctx context.Context) (*Lease, error) {
 		return l, nil
 	}
 	if conn == nil {
-		return nil, fmt.Errorf("sidecar %s has no browser connection", sc.addr)
+		return nil, fmt.Errorf("sidecar %s has no browser connection: %w", sc.addr, cdp.ErrClosed)
 	}
-	return sc.open(ctx, conn)
+	// The page is opened on a context the caller cannot cancel: Chromium
+	// creates a browser context even when the caller gives up mid-call,
+	// and only a finished open knows its id to dispose of it.
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	l, err := sc.open(octx, conn)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		l.dispose()
+		return nil, ctx.Err()
+	}
+	return l, nil
 }
 
 // open creates a browser context, a page in it, and attaches to the page.
@@ -151,9 +162,7 @@ func (sc *sidecar) refill() {
 	conn := sc.conn
 	p.mu.Unlock()
 	for range need {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
+		p.spawn(func() {
 			ctx, cancel := context.WithTimeout(sc.ctx, 10*time.Second)
 			l, err := sc.open(ctx, conn)
 			cancel()
@@ -167,6 +176,6 @@ func (sc *sidecar) refill() {
 			if err == nil && !keep {
 				l.dispose()
 			}
-		}()
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/metrics"
 )
 
@@ -134,14 +135,12 @@ func (p *Pool) Start(ctx context.Context) error {
 		go func() { defer wg.Done(); sc.probe(ctx) }()
 	}
 	wg.Wait()
-	p.wg.Add(1)
-	go p.discover()
+	p.spawn(p.discover)
 	return nil
 }
 
 // discover follows the configured names as the addresses behind them change.
 func (p *Pool) discover() {
-	defer p.wg.Done()
 	t := time.NewTicker(p.cfg.ResolveInterval)
 	defer t.Stop()
 	for {
@@ -175,8 +174,7 @@ func (p *Pool) sync(addrs []string) {
 		sc := newSidecar(p, a)
 		p.sidecars[a] = sc
 		p.log.Info("sidecar discovered", "sidecar", a)
-		p.wg.Add(1)
-		go sc.run()
+		p.goLocked(sc.run)
 	}
 	for a, sc := range p.sidecars {
 		if slices.Contains(addrs, a) || addrs == nil {
@@ -185,6 +183,28 @@ func (p *Pool) sync(addrs []string) {
 		p.log.Info("sidecar is gone from discovery; draining it", "sidecar", a)
 		sc.removeLocked()
 	}
+}
+
+// goLocked runs fn in a goroutine that Close waits for. The caller holds
+// p.mu, which orders the WaitGroup's Add before Close's Wait; once the pool
+// is closed fn runs untracked, as Close no longer waits.
+func (p *Pool) goLocked(fn func()) {
+	if p.closed {
+		go fn()
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		fn()
+	}()
+}
+
+// spawn is goLocked for a caller that does not hold p.mu.
+func (p *Pool) spawn(fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.goLocked(fn)
 }
 
 func (p *Pool) list() []*sidecar {
@@ -204,7 +224,8 @@ func (p *Pool) list() []*sidecar {
 // must Release the lease.
 func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
 	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
+	failures := 0
+	for tries := 0; failures < 3 && tries < 10; tries++ {
 		sc, err := p.acquire(ctx)
 		if err != nil {
 			return nil, err
@@ -213,6 +234,14 @@ func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
 		if err == nil {
 			return l, nil
 		}
+		if errors.Is(err, cdp.ErrClosed) {
+			// The browser went away under us: out of rotation at once, and
+			// the caller queues again for a sidecar that works, without
+			// spending one of its attempts.
+			sc.lost()
+		} else {
+			failures++
+		}
 		p.releaseSlot(sc)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
@@ -220,7 +249,7 @@ func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
 		p.log.Warn("opening a page on a sidecar failed; trying again", "sidecar", sc.addr, "err", err)
 		lastErr = err
 	}
-	return nil, fmt.Errorf("opening a browser page failed three times: %w", lastErr)
+	return nil, fmt.Errorf("opening a browser page failed repeatedly: %w", lastErr)
 }
 
 // acquire takes one slot of a sidecar, waiting in the queue if needed.
