@@ -389,8 +389,12 @@ extract:
 	exStart := time.Now()
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), extractBudget(ctx))
 	defer cancel()
-	if waitUntil == "auto" && (!loaded || !hasEssentials(ectx, sess)) {
-		waitForHead(ectx, sess)
+	// The wait runs on the page's own timers, which never fire with its
+	// scripts off and may not on a busy main thread: bounded either way.
+	if waitUntil == "auto" && !req.Controls.JavaScriptOff && (!loaded || !hasEssentials(ectx, sess)) {
+		hctx, hcancel := context.WithTimeout(ectx, 2*time.Second)
+		waitForHead(hctx, sess)
+		hcancel()
 	}
 	doc, href, err := readDOM(ectx, sess)
 	if err != nil {

@@ -1,0 +1,104 @@
+package orchestrator
+
+import (
+	"regexp"
+	"strings"
+)
+
+// device is a `device` preset: the screen of a common phone, tablet or
+// computer in CSS pixels (portrait for phones and tablets), and the user
+// agent its usual browser sends.
+type device struct {
+	Name          string
+	Width, Height int64
+	Scale         float64 // device pixels per CSS pixel
+	Mobile        bool    // mobile viewport rules: the viewport meta tag, overlay scrollbars
+	Touch         bool
+	// UserAgent holds {chrome} where the running Chromium's major version
+	// goes, so that a Chrome user agent never claims a version the
+	// rendering engine does not have.
+	UserAgent string
+	Platform  string // navigator.platform
+}
+
+const (
+	uaIOS     = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+	uaIPad    = "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+	uaAndroid = "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{chrome}.0.0.0 Mobile Safari/537.36"
+	// Android tablets send no "Mobile" token, which is how sites tell them
+	// from phones.
+	uaAndroidTablet = "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{chrome}.0.0.0 Safari/537.36"
+	uaMac           = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{chrome}.0.0.0 Safari/537.36"
+	uaWindows       = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{chrome}.0.0.0 Safari/537.36"
+)
+
+// devices are the presets, phones first. Sizes are the CSS viewport each
+// device's browser reports at its default zoom.
+var devices = []device{
+	{"iPhone SE", 375, 667, 2, true, true, uaIOS, "iPhone"},
+	{"iPhone 15", 393, 852, 3, true, true, uaIOS, "iPhone"},
+	{"iPhone 15 Pro Max", 430, 932, 3, true, true, uaIOS, "iPhone"},
+	{"Pixel 8", 412, 915, 2.625, true, true, uaAndroid, "Linux armv81"},
+	{"Galaxy S24", 360, 780, 3, true, true, uaAndroid, "Linux armv81"},
+	{"iPad Mini", 744, 1133, 2, true, true, uaIPad, "iPad"},
+	{"iPad Air", 820, 1180, 2, true, true, uaIPad, "iPad"},
+	{"iPad Pro 12.9", 1024, 1366, 2, true, true, uaIPad, "iPad"},
+	{"Galaxy Tab S9", 800, 1280, 2, true, true, uaAndroidTablet, "Linux armv81"},
+	{"Laptop", 1366, 768, 1, false, false, uaWindows, "Win32"},
+	{"MacBook Air 13", 1440, 900, 2, false, false, uaMac, "MacIntel"},
+	{"MacBook Pro 14", 1512, 982, 2, false, false, uaMac, "MacIntel"},
+	{"Desktop", 1920, 1080, 1, false, false, uaWindows, "Win32"},
+	{"Desktop 1440p", 2560, 1440, 1, false, false, uaWindows, "Win32"},
+}
+
+// deviceKey folds a device name so that `iPhone 15 Pro Max`,
+// `iphone-15-pro-max` and `iPhone15ProMax` name the same preset.
+func deviceKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// lookupDevice finds a preset by any spelling of its name.
+func lookupDevice(name string) (device, bool) {
+	key := deviceKey(name)
+	if key == "" {
+		return device{}, false
+	}
+	for _, d := range devices {
+		if deviceKey(d.Name) == key {
+			return d, true
+		}
+	}
+	return device{}, false
+}
+
+// deviceNames lists the presets for messages: "`iPhone SE`, … or `Desktop`".
+func deviceNames() string {
+	names := make([]string, len(devices))
+	for i, d := range devices {
+		names[i] = "`" + d.Name + "`"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+var chromeMajor = regexp.MustCompile(`Chrome/(\d+)`)
+
+// userAgentFor fills in the running Chromium's major version, read from
+// Browser.getVersion's product ("HeadlessChrome/156.0.8078.79"). An
+// unreadable version falls back to the one the plain fetch claims.
+func (d device) userAgentFor(product string) string {
+	m := chromeMajor.FindStringSubmatch(product)
+	if m == nil {
+		m = chromeMajor.FindStringSubmatch(staticUserAgent)
+	}
+	major := "0"
+	if m != nil {
+		major = m[1]
+	}
+	return strings.ReplaceAll(d.UserAgent, "{chrome}", major)
+}
