@@ -28,14 +28,15 @@ vet:
 # Every test, unit and integration, with the race detector; then a short
 # fuzzing run of the query parser.
 test: deps vet
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
 	$(GO) test -run='^$$' -fuzz=FuzzParseRequest -fuzztime=20s ./orchestrator/
 
 test-short:
 	$(GO) test -short -count=1 ./...
 
-bench: deps build
-	$(GO) run ./orchestrator/cmd/bench
+bench: build
+	./.ci/deps.sh bench
+	$(GO) run ./orchestrator/cmd/bench $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin data

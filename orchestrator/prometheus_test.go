@@ -788,7 +788,7 @@ var panelWants = map[string]panelWant{
 
 	"Rate-limit refusals/A": {above: map[string][]string{"plan": {monTinyPlan}}},
 	"Guard refusals/A": {above: map[string][]string{"where": {"request"}},
-		present: map[string][]string{"where": {"redirect", "egress"}}},
+		present: map[string][]string{"where": {"redirect"}}},
 	"Guard refusals/B": {positive: true},
 
 	// The external sidecar runs inside the test's process, so its process and
