@@ -1,0 +1,158 @@
+package procmem
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Root is where /proc is mounted; tests point it at a fixture.
+var Root = "/proc"
+
+// Tree returns pid and every process below it, parents before children.
+func Tree(pid int) ([]int, error) {
+	parents, err := parentsOf()
+	if err != nil {
+		return nil, err
+	}
+	children := map[int][]int{}
+	for p, pp := range parents {
+		children[pp] = append(children[pp], p)
+	}
+	if _, ok := parents[pid]; !ok {
+		return nil, fmt.Errorf("process %d is not running", pid)
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out, nil
+}
+
+// parentsOf maps every running process to its parent.
+func parentsOf() (map[int]int, error) {
+	entries, err := os.ReadDir(Root)
+	if err != nil {
+		return nil, fmt.Errorf("listing processes in %s: %w", Root, err)
+	}
+	out := map[int]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(Root, e.Name(), "stat"))
+		if err != nil {
+			continue // it ended while we looked
+		}
+		if ppid, ok := parseParent(b); ok {
+			out[pid] = ppid
+		}
+	}
+	return out, nil
+}
+
+// parseParent reads the ppid from /proc/<pid>/stat, whose second field (the
+// command name, in parentheses) may itself hold spaces and parentheses.
+func parseParent(stat []byte) (int, bool) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// PSS is a process's proportional set size in bytes.
+func PSS(pid int) (int64, error) {
+	return field(filepath.Join(Root, strconv.Itoa(pid), "smaps_rollup"), "Pss:")
+}
+
+// RSS is a process's resident set size in bytes.
+func RSS(pid int) (int64, error) {
+	return field(filepath.Join(Root, strconv.Itoa(pid), "status"), "VmRSS:")
+}
+
+// Usage is the memory of a tree of processes.
+type Usage struct {
+	PSS       int64 // bytes, summed over the tree
+	Processes int
+}
+
+// TreePSS sums PSS over pid and every process below it. A process that ends
+// while it is read is left out rather than failing the reading.
+func TreePSS(pid int) (Usage, error) {
+	pids, err := Tree(pid)
+	if err != nil {
+		return Usage{}, err
+	}
+	var u Usage
+	for _, p := range pids {
+		n, err := PSS(p)
+		if err != nil {
+			if p == pid {
+				return Usage{}, err
+			}
+			continue
+		}
+		u.PSS += n
+		u.Processes++
+	}
+	return u, nil
+}
+
+// field reads a "Name:   1234 kB" line.
+func field(path, name string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("reading memory: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, name) {
+			continue
+		}
+		fs := strings.Fields(line[len(name):])
+		if len(fs) == 0 {
+			break
+		}
+		n, err := strconv.ParseInt(fs[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s in %s is %q, not a number", name, path, fs[0])
+		}
+		if len(fs) > 1 && fs[1] == "kB" {
+			n *= 1024
+		}
+		return n, nil
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return 0, fmt.Errorf("%s has no %s line", path, strings.TrimSuffix(name, ":"))
+}
+
+// ChromiumKind names what a Chromium process is from its --type flag:
+// "renderer", "zygote", "gpu-process", "utility"…, "browser" without one,
+// and "gone" when it ended before it could be read.
+func ChromiumKind(pid int) string {
+	b, err := os.ReadFile(filepath.Join(Root, strconv.Itoa(pid), "cmdline"))
+	if err != nil {
+		return "gone"
+	}
+	for _, arg := range bytes.Split(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(arg, []byte("--type=")); ok {
+			return string(v)
+		}
+	}
+	return "browser"
+}
