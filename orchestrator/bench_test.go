@@ -7,10 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,40 +36,17 @@ type benchApp struct {
 
 func startBenchApp(b *testing.B) *benchApp {
 	b.Helper()
-	if testing.Short() {
-		b.Skip("benchmark with a real Chromium; skipped with -short")
-	}
 	if _, err := sidecar.FindChrome(); err != nil {
 		b.Fatalf("this benchmark needs Chromium: %v", err)
 	}
-	dir := b.TempDir()
-	plans := filepath.Join(dir, "plans.yaml")
-	if err := os.WriteFile(plans, []byte("anonymous: {name: bench, limit: 1000000000, window: 24h}\n"), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := LoadConfig(nil, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Addr = "127.0.0.1:0"
-	cfg.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
-	cfg.StorageDir = filepath.Join(dir, "data")
-	cfg.PlansFile = plans
-	cfg.RecycleAfter = 0 // a restart would cut the baseline's connection
+	a := launchApp(b, slog.New(slog.NewTextHandler(io.Discard, nil)),
+		"anonymous: {name: bench, limit: 1000000000, window: 24h}\n",
+		func(c *Config) {
+			c.Warm = 2
+			c.RecycleAfter = 0 // a restart would cut the baseline's connection
+		})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	a, err := Start(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		b.Fatalf("starting glimpse: %v", err)
-	}
-	b.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = a.Shutdown(sctx)
-	})
-	if err := a.Pool.WaitReady(ctx); err != nil {
-		b.Fatal(err)
-	}
 	site, err := pages.Start("")
 	if err != nil {
 		b.Fatal(err)

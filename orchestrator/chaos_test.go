@@ -99,45 +99,11 @@ func (ta *testApp) tryDo(rawQuery string, hdr ...string) reply {
 	return r
 }
 
-// startAppLogging is startApp with the caller's logger, for tests that read
-// what glimpse logs.
+// startAppLogging is startApp with the caller's logger and plans, for
+// tests that read what glimpse logs.
 func startAppLogging(t *testing.T, log *slog.Logger, plans string, mutate func(*Config)) *testApp {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("integration test with a real Chromium; skipped with -short")
-	}
-	dir := t.TempDir()
-	plansFile := filepath.Join(dir, "plans.yaml")
-	if err := os.WriteFile(plansFile, []byte(plans), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(nil, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Addr = "127.0.0.1:0"
-	cfg.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
-	cfg.StorageDir = filepath.Join(dir, "data")
-	cfg.PlansFile = plansFile
-	cfg.Warm = 1
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	a, err := Start(ctx, cfg, log)
-	if err != nil {
-		t.Fatalf("starting glimpse: %v", err)
-	}
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = a.Shutdown(sctx)
-	})
-	if err := a.Pool.WaitReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &testApp{App: a, t: t}
+	return &testApp{App: launchApp(t, log, plans, mutate), t: t}
 }
 
 // externalSidecar is a whole sidecar run in this process on its own port,

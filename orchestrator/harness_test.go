@@ -31,46 +31,55 @@ type testApp struct {
 // generous quotas; mutate adjusts the configuration.
 func startApp(t *testing.T, mutate func(*Config)) *testApp {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("integration test with a real Chromium; skipped with -short")
-	}
-	dir := t.TempDir()
-	plans := filepath.Join(dir, "plans.yaml")
-	if err := os.WriteFile(plans, []byte("anonymous: {name: test, limit: 1000000, window: 1h}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(nil, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Addr = "127.0.0.1:0"
-	cfg.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
-	cfg.StorageDir = filepath.Join(dir, "data")
-	cfg.PlansFile = plans
-	cfg.Warm = 1
-	if mutate != nil {
-		mutate(&cfg)
-	}
 	level := slog.LevelWarn
 	if os.Getenv("GLIMPSE_TEST_LOG") != "" {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	return &testApp{App: launchApp(t, log, "anonymous: {name: test, limit: 1000000, window: 1h}\n", mutate), t: t}
+}
+
+// launchApp is the one way tests and benchmarks start a whole glimpse: the
+// embedded sidecar, loopback targets allowed, storage in a temporary
+// directory, the given plans file and logger, then mutate. It is shut down
+// when the test ends.
+func launchApp(tb testing.TB, log *slog.Logger, plans string, mutate func(*Config)) *App {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("integration test with a real Chromium; skipped with -short")
+	}
+	dir := tb.TempDir()
+	plansFile := filepath.Join(dir, "plans.yaml")
+	if err := os.WriteFile(plansFile, []byte(plans), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	cfg, err := LoadConfig(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Addr = "127.0.0.1:0"
+	cfg.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	cfg.StorageDir = filepath.Join(dir, "data")
+	cfg.PlansFile = plansFile
+	cfg.Warm = 1
+	if mutate != nil {
+		mutate(&cfg)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	a, err := Start(ctx, cfg, log)
 	if err != nil {
-		t.Fatalf("starting glimpse: %v", err)
+		tb.Fatalf("starting glimpse: %v", err)
 	}
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		_ = a.Shutdown(sctx)
 	})
 	if err := a.Pool.WaitReady(ctx); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return &testApp{App: a, t: t}
+	return a
 }
 
 // answer is a decoded API answer.
