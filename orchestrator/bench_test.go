@@ -22,7 +22,8 @@ import (
 // Chromium beside glimpse, so the ratio of the two sub-benchmarks' ns/op in
 // one run is the figure to read, not either one alone:
 //
-//	go test -run '^$' -bench 'Metadata|PDF|OverLoopback' -benchtime 20x -benchmem ./orchestrator
+//	go test -run '^$' -bench 'Metadata|PDF' -benchtime 20x -benchmem ./orchestrator
+//	go test -run '^$' -bench 'OverLoopback' -benchtime 3s -benchmem ./orchestrator
 
 // benchApp is a whole glimpse, the benchmark's page server and the
 // baseline's own connection to the same Chromium.

@@ -149,7 +149,9 @@ func ChromiumKind(pid int) string {
 	if err != nil {
 		return "gone"
 	}
-	for _, arg := range bytes.Split(b, []byte{0}) {
+	// Chromium rewrites its command line for ps, joining the arguments
+	// with spaces, so both separators are looked for.
+	for _, arg := range bytes.FieldsFunc(b, func(r rune) bool { return r == 0 || r == ' ' }) {
 		if v, ok := bytes.CutPrefix(arg, []byte("--type=")); ok {
 			return string(v)
 		}

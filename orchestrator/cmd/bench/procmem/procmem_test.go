@@ -61,8 +61,11 @@ func fakeProc(t *testing.T) {
 		}
 		write(t, filepath.Join(dir, "status"), "Name:\tproc\nVmPeak:\t 9999 kB\nVmRSS:\t    2048 kB\n")
 		cmdline := "/usr/lib/chromium/chromium\x00--headless\x00"
-		if p.pid == 11 {
+		switch p.pid {
+		case 11:
 			cmdline = "/usr/lib/chromium/chromium\x00--type=renderer\x00--lang=en\x00"
+		case 13: // as Chromium rewrites it: one string, spaces between
+			cmdline = "/usr/lib/chromium/chromium --type=zygote --no-sandbox\x00\x00\x00"
 		}
 		write(t, filepath.Join(dir, "cmdline"), cmdline)
 	}
@@ -118,6 +121,9 @@ func TestTreeAndMemoryFromAFakeProc(t *testing.T) {
 	t.Run("a Chromium process is named by its --type, the browser by having none", func(t *testing.T) {
 		if k := ChromiumKind(11); k != "renderer" {
 			t.Errorf("kind of 11 = %q", k)
+		}
+		if k := ChromiumKind(13); k != "zygote" {
+			t.Errorf("kind of 13, whose command line Chromium rewrote = %q", k)
 		}
 		if k := ChromiumKind(10); k != "browser" {
 			t.Errorf("kind of 10 = %q", k)
