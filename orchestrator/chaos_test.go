@@ -1300,7 +1300,9 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 		t.Errorf("after the soak the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 	pid := app.Sidecar.BrowserPID()
-	if !eventually(15*time.Second, func() bool { return liveCount(generationProcesses(pid, "")) == fresh }) {
+	// A leak shows as more processes than a fresh browser runs; one fewer
+	// is Chromium not having started a spare renderer or utility process yet.
+	if !eventually(15*time.Second, func() bool { return liveCount(generationProcesses(pid, "")) <= fresh }) {
 		t.Errorf("after the soak the browser runs %d processes; a fresh one runs %d", liveCount(generationProcesses(pid, "")), fresh)
 	}
 	http.DefaultClient.CloseIdleConnections()
