@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -467,43 +466,7 @@ var requestCases = []requestCase{
 }
 
 func TestParseRequestAppliesTheRulesOfEveryParameter(t *testing.T) {
-	for _, tc := range requestCases {
-		t.Run(tc.name, func(t *testing.T) {
-			q := tc.query
-			if !tc.raw {
-				q = exampleTarget + "&" + q
-			}
-			req, err := ParseRequest(q, tc.lim)
-			if tc.code == "" {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				tc.check(t, req)
-				return
-			}
-			if err == nil {
-				t.Fatalf("accepted %+v, want %s", req, tc.code)
-			}
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("got %T (%v), want *Error", err, err)
-			}
-			if e.Code != tc.code || e.Status != 400 {
-				t.Fatalf("got %s/%d (%s), want %s", e.Code, e.Status, e.Message, tc.code)
-			}
-			if e.Param != tc.param {
-				t.Errorf("param %q, want %q (message %q)", e.Param, tc.param, e.Message)
-			}
-			if tc.code == CodeInvalidQuery && tc.param != "headers" && !strings.Contains(e.Message, "`"+tc.param) {
-				t.Errorf("message %q does not name `%s`", e.Message, tc.param)
-			}
-			for _, m := range tc.msg {
-				if !strings.Contains(e.Message, m) {
-					t.Errorf("message %q does not contain %q", e.Message, m)
-				}
-			}
-		})
-	}
+	checkRequestCases(t, requestCases)
 }
 
 func TestEveryPaperFormatHasPuppeteersSize(t *testing.T) {
