@@ -180,7 +180,7 @@ func (s *Server) fetchStatic(ctx context.Context, req *Request) (*rendered, erro
 	s.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
 	return &rendered{
-		finalURL: final, status: int64(resp.StatusCode), doc: doc, meta: &res, fetchMode: "fetch",
+		finalURL: final, doc: doc, meta: &res, fetchMode: "fetch",
 		src: httpSource{f: s.static, site: site, headers: req.Headers},
 	}, nil
 }

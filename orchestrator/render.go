@@ -37,9 +37,7 @@ var errLeaseLost = errors.New("the browser went away during the render")
 // rendered is what one visit of the target produced.
 type rendered struct {
 	finalURL  *url.URL
-	status    int64
 	doc       *goquery.Document
-	frameID   string
 	meta      *meta.Result // the rules' output when already computed
 	fetchMode string       // "prerender" or "fetch", for x-fetch-mode
 	src       source       // where the page's assets are fetched from
@@ -201,7 +199,7 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 	// itself, with the caller's headers for the target's own site only:
 	// Network.loadNetworkResource would skip the header forwarding, and a
 	// probe need not hold the page.
-	r := &rendered{frameID: mainFrame, fetchMode: "prerender",
+	r := &rendered{fetchMode: "prerender",
 		src: httpSource{f: s.static, site: siteOf(req.Target), headers: req.Headers}}
 	var (
 		hops        int
@@ -343,7 +341,6 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 					if g := headerValue(e.Response.Headers, "x-glimpse-guard"); g != "" {
 						return nil, guardError(e.Response.URL, g)
 					}
-					r.status = e.Response.Status
 					finalURL = e.Response.URL
 				}
 			case "Network.loadingFinished", "Network.loadingFailed":
