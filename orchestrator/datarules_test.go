@@ -312,18 +312,7 @@ func TestDataRulesAndFilterChangeTheCacheKey(t *testing.T) {
 		exampleTarget + "&filter=title",
 		exampleTarget + "&filter=title,url",
 	}
-	seen := map[string]string{}
-	for _, q := range queries {
-		req, err := ParseRequest(q, Limits{})
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		k := cacheKey(req)
-		if prev, ok := seen[k]; ok {
-			t.Errorf("%q and %q share a cache key", prev, q)
-		}
-		seen[k] = q
-	}
+	wantDistinctCacheKeys(t, queries)
 }
 
 func TestRulesPrintUnambiguouslyForTheCacheKey(t *testing.T) {

@@ -174,18 +174,7 @@ func TestEveryScreenshotOptionChangesTheCacheKey(t *testing.T) {
 		base + "&screenshot.element=%23b",
 		base + "&screenshot.omitBackground=true",
 	}
-	seen := map[string]string{}
-	for _, q := range queries {
-		req, err := ParseRequest(q, Limits{})
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		k := cacheKey(req)
-		if prev, ok := seen[k]; ok {
-			t.Errorf("%q and %q share a cache key", prev, q)
-		}
-		seen[k] = q
-	}
+	wantDistinctCacheKeys(t, queries)
 	a, _ := ParseRequest(base+"&screenshot.type=jpg", Limits{})
 	b, _ := ParseRequest(base+"&screenshot.type=jpeg&screenshot.quality=80", Limits{})
 	if cacheKey(a) != cacheKey(b) {
@@ -571,5 +560,22 @@ func TestScreenshotOfAPageReadWithoutABrowserIsAServiceFault(t *testing.T) {
 	_, _, err := (&Server{}).captureScreenshot(t.Context(), nil, req, "k")
 	if e := AsError(err); e == nil || e.Code != CodeFatal {
 		t.Errorf("got %v, want EFATAL: compose must never ask a plain fetch for a screenshot", err)
+	}
+}
+
+// wantDistinctCacheKeys fails when two of the queries share a cache key.
+func wantDistinctCacheKeys(t *testing.T, queries []string) {
+	t.Helper()
+	seen := map[string]string{}
+	for _, q := range queries {
+		req, err := ParseRequest(q, Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		k := cacheKey(req)
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%q and %q share a cache key", prev, q)
+		}
+		seen[k] = q
 	}
 }
