@@ -109,12 +109,15 @@ var leaders sync.Map
 func chromeEnv(environ []string, profileDir string) []string {
 	env := make([]string, 0, len(environ)+2)
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "XDG_CONFIG_HOME=") || strings.HasPrefix(kv, "XDG_CACHE_HOME=") {
+		if strings.HasPrefix(kv, "XDG_CONFIG_HOME=") || strings.HasPrefix(kv, "XDG_CACHE_HOME=") || strings.HasPrefix(kv, "TMPDIR=") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "XDG_CONFIG_HOME="+profileDir, "XDG_CACHE_HOME="+filepath.Join(profileDir, "cache"))
+	// TMPDIR inside the profile too: Chromium's socket directory and the
+	// hidden temporary files it writes then go with the profile, even when
+	// a killed browser never cleans them up.
+	return append(env, "XDG_CONFIG_HOME="+profileDir, "XDG_CACHE_HOME="+filepath.Join(profileDir, "cache"), "TMPDIR="+profileDir)
 }
 
 // noteStrays remembers the processes of the generation that left its process
