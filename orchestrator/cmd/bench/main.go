@@ -46,6 +46,7 @@ type options struct {
 	timeLimit     time.Duration
 	keep          bool
 	verbose       bool
+	params        string // added to glimpse's metadata and PDF queries
 }
 
 func parseOptions(args []string, getenv func(string) string, usage io.Writer) (options, error) {
@@ -68,6 +69,7 @@ func parseOptions(args []string, getenv func(string) string, usage io.Writer) (o
 	fs.DurationVar(&o.timeLimit, "time-limit", 4*time.Minute+30*time.Second, "the whole run's limit; hitting it fails the run")
 	fs.BoolVar(&o.keep, "keep", false, "keep the working folder (logs, stored PDFs) instead of removing it")
 	fs.BoolVar(&o.verbose, "v", false, "print each step as it starts")
+	fs.StringVar(&o.params, "params", "", "query parameters added to every rendering request of glimpse, such as adblock=false, to see what a control costs")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "bench: glimpse against the raw DevTools baseline on the same Chromium. Flags:")
 		fs.PrintDefaults()

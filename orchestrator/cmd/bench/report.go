@@ -184,6 +184,7 @@ func (b *bench) report() {
 
 	b.reportGaps()
 	b.reportPhases()
+	b.reportCPU()
 
 	fmt.Fprintln(w, "\nmemory (PSS summed over each process tree, from /proc/<pid>/smaps_rollup)")
 	m := b.mem

@@ -68,6 +68,7 @@ type row struct {
 	server   scrape.Histogram // glimpse's own request duration
 	rawPhase rawPhases
 	gaps     []pageGap // the pages glimpse lagged most on, at c1
+	cpu      cpuUse
 }
 
 // rawPhases adds up where the baseline's time went.
@@ -488,7 +489,11 @@ func (b *bench) glimpseJob(k kind, list []pages.Page) load.Job {
 		p := list[i%len(list)]
 		target := b.site.URL(p, int(b.seq.Add(1)))
 		start := time.Now()
-		a, err := b.api.do(rctx, k.method, k.query(target))
+		q := k.query(target)
+		if b.o.params != "" {
+			q += "&" + strings.TrimPrefix(b.o.params, "&")
+		}
+		a, err := b.api.do(rctx, k.method, q)
 		took := time.Since(start)
 		if err != nil {
 			return took, aborted(ctx, fmt.Errorf("%s of %s: %w", k.name, p.Path, err))
@@ -525,14 +530,17 @@ rounds:
 			// second.
 			hctx, cancel := context.WithTimeout(ctx, plan.Duration+halfGrace)
 			var res load.Result
+			cpu := b.cpuNow()
 			if (s == 0) == (r%2 == 0) {
 				b.step("baseline %s at concurrency %d, round %d", k.name, conc, r+1)
 				res, err = load.Run(hctx, plan, b.baselineJob(k, list, &base.rawPhase))
 				baseRuns = append(baseRuns, res)
+				base.cpu.add(cpu, b.cpuNow(), res.Requests)
 			} else {
 				b.step("glimpse %s at concurrency %d, round %d", k.name, conc, r+1)
 				res, err = b.glimpseRun(hctx, gl, plan, b.glimpseJob(k, list))
 				glRuns = append(glRuns, res)
+				gl.cpu.add(cpu, b.cpuNow(), res.Requests)
 			}
 			cancel()
 			if err == nil {
@@ -569,21 +577,23 @@ func (b *bench) interleaved(ctx context.Context, k kind, list []pages.Page, budg
 	perPage := map[string][]float64{}
 	end := time.Now().Add(budget)
 	for i := 0; i < n && time.Now().Before(end) && ctx.Err() == nil; i++ {
-		one := func(job load.Job, res *load.Result) (time.Duration, error) {
+		one := func(job load.Job, res *load.Result, rw *row) (time.Duration, error) {
+			cpu := b.cpuNow()
 			start := time.Now()
 			d, err := job(ctx, i)
 			res.Elapsed += time.Since(start)
 			res.Add(d, err)
+			rw.cpu.add(cpu, b.cpuNow(), 1)
 			return d, err
 		}
 		var bd, gd time.Duration
 		var berr, gerr error
 		if i%2 == 0 {
-			bd, berr = one(baseJob, &br)
-			gd, gerr = one(glJob, &gr)
+			bd, berr = one(baseJob, &br, base)
+			gd, gerr = one(glJob, &gr, gl)
 		} else {
-			gd, gerr = one(glJob, &gr)
-			bd, berr = one(baseJob, &br)
+			gd, gerr = one(glJob, &gr, gl)
+			bd, berr = one(baseJob, &br, base)
 		}
 		if berr == nil && gerr == nil && bd > 0 {
 			r := float64(gd) / float64(bd)

@@ -3,11 +3,13 @@ package procmem
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Root is where /proc is mounted; tests point it at a fixture.
@@ -157,4 +159,61 @@ func ChromiumKind(pid int) string {
 		}
 	}
 	return "browser"
+}
+
+// ticksPerSecond is USER_HZ, the unit of CPU times in /proc/<pid>/stat;
+// it is 100 on every Linux that glimpse runs on.
+const ticksPerSecond = 100
+
+// CPU is the processor time pid has used, with that of its children that
+// ended and were reaped: utime, stime, cutime and cstime of /proc/<pid>/stat.
+func CPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join(Root, strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, fmt.Errorf("reading CPU time: %w", err)
+	}
+	return parseCPU(b)
+}
+
+func parseCPU(stat []byte) (time.Duration, error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, errors.New("a stat line without a command name")
+	}
+	// After the name: state(0) ppid … utime(11) stime(12) cutime(13) cstime(14).
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 15 {
+		return 0, fmt.Errorf("a stat line of %d fields", len(f))
+	}
+	var ticks int64
+	for _, s := range f[11:15] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("a CPU time of %q", s)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / ticksPerSecond, nil
+}
+
+// TreeCPU sums CPU over pid and every process below it. A process of the
+// tree that ended counts once its parent reaps it, in the parent's share;
+// one that ends between the listing and the reading is left out.
+func TreeCPU(pid int) (time.Duration, error) {
+	pids, err := Tree(pid)
+	if err != nil {
+		return 0, err
+	}
+	var sum time.Duration
+	for _, p := range pids {
+		d, err := CPU(p)
+		if err != nil {
+			if p == pid {
+				return 0, err
+			}
+			continue
+		}
+		sum += d
+	}
+	return sum, nil
 }

@@ -179,3 +179,49 @@ func TestRealProcesses(t *testing.T) {
 		}
 	})
 }
+
+func TestParseCPU(t *testing.T) {
+	// pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
+	// majflt cmajflt utime stime cutime cstime …
+	ok := "42 (a (b) c) S 1 42 42 0 -1 4194304 10 0 0 0 150 50 30 20 20 0 1"
+	got, err := parseCPU([]byte(ok))
+	if err != nil || got != 2500*time.Millisecond {
+		t.Errorf("parseCPU = %v, %v; want 2.5s (250 ticks)", got, err)
+	}
+	for _, bad := range []string{"42 (x) S 1 42", "42 x S 1 42 42 0 -1 0 0 0 0 0 1 1 1 1", "42 (x) S 1 42 42 0 -1 0 0 0 0 0 1 z 1 1"} {
+		if d, err := parseCPU([]byte(bad)); err == nil {
+			t.Errorf("parseCPU(%q) = %v, want an error", bad, d)
+		}
+	}
+}
+
+// A process that spins has a CPU time that grows, and its tree's is at
+// least its own.
+func TestCPUOfThisProcess(t *testing.T) {
+	self := os.Getpid()
+	before, err := CPU(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after time.Duration
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		x := 0
+		for i := range 10_000_000 {
+			x += i
+		}
+		_ = x
+		if after, err = CPU(self); err != nil {
+			t.Fatal(err)
+		}
+		if after >= before+50*time.Millisecond {
+			break
+		}
+	}
+	if after < before+50*time.Millisecond {
+		t.Fatalf("CPU went from %v to %v after 5 s of spinning", before, after)
+	}
+	tree, err := TreeCPU(self)
+	if err != nil || tree < after {
+		t.Fatalf("TreeCPU = %v, %v; want at least %v", tree, err, after)
+	}
+}
