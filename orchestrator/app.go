@@ -147,7 +147,8 @@ func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
 	scfg.ChromePath = a.cfg.ChromePath
 	scfg.RecycleAfter = a.cfg.RecycleAfter
 	scfg.Logger = a.log.With("component", "sidecar")
-	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln})
+	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln,
+		Blocks: adblockListed})
 	if err != nil {
 		ln.Close()
 		return "", fmt.Errorf("starting the embedded sidecar: %w", err)

@@ -489,11 +489,6 @@ func (s *Server) beforeNavigate(ctx context.Context, lease *pool.Lease, req *Req
 			return s.browserError(ctx, "turning JavaScript off", err)
 		}
 	}
-	if !c.AdblockOff {
-		if err := blockAds(ctx, sess, req.Target, string(lease.TargetID), len(req.Headers) > 0); err != nil {
-			return s.browserError(ctx, "installing the ad block list", err)
-		}
-	}
 	return nil
 }
 

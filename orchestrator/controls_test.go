@@ -281,134 +281,48 @@ func TestDevicePresets(t *testing.T) {
 	})
 }
 
-func TestAdblockList(t *testing.T) {
-	l, bad := parseHostList(adblockHostsText)
-	t.Run("every line of the embedded list is a host name", func(t *testing.T) {
-		if len(bad) > 0 {
-			t.Errorf("lines that are not host names: %q", bad)
-		}
-		if n := len(l.hosts); n < 500 || n > 5000 {
-			t.Errorf("%d hosts; the list should hold hundreds to a few thousand", n)
-		}
-		if len(l.patterns) != len(l.hosts) {
-			t.Errorf("%d patterns for %d hosts", len(l.patterns), len(l.hosts))
-		}
-	})
+func TestAdblockDecidesTheLease(t *testing.T) {
+	blockTestHosts(t, "ads-test.localhost")
 	cases := []struct {
-		host  string
-		block bool
+		name, target, query string
+		unfiltered          bool
 	}{
-		{"doubleclick.net", true},
-		{"securepubads.g.doubleclick.net", true},
-		{"www.google-analytics.com", true},
-		{"cdn.cookielaw.org", true},
-		{"geolocation.onetrust.com", true},
-		{"consent.cookiebot.com", true},
-		{"app.usercentrics.eu", true},
-		{"sdk.privacy-center.org", true},
-		{"cmp.quantcast.com", true},
-		{"quantcast.mgr.consensu.org", true},
-		{"consent.trustarc.com", true},
-		{"static.hotjar.com", true},
-		{"Static.Hotjar.COM.", true},
-		{"notdoubleclick.net", false},
-		{"doubleclick.net.example.com", false},
-		{"www.yahoo.com", false},
-		{"www.linkedin.com", false},
-		{"example.com", false},
-		{"net", false},
-		{"", false},
-	}
-	for _, tc := range cases {
-		t.Run(fmt.Sprintf("%q is blocked: %t", tc.host, tc.block), func(t *testing.T) {
-			if got := l.blocks(tc.host); got != tc.block {
-				t.Errorf("blocks(%q) = %t", tc.host, got)
-			}
-		})
-	}
-	t.Run("lines that are not hosts are reported and left out", func(t *testing.T) {
-		l, bad := parseHostList("# comment\n\nads.example\n*.wild.example\nhttp://x.example/\nsingle\n-dash.example\nADS.example\n")
-		if want := []string{"*.wild.example", "http://x.example/", "single", "-dash.example"}; !reflect.DeepEqual(bad, want) {
-			t.Errorf("bad lines %q, want %q", bad, want)
-		}
-		if len(l.hosts) != 1 || !l.blocks("x.ads.example") {
-			t.Errorf("hosts %v", l.hosts)
-		}
-	})
-}
-
-func TestAdblockRulesSpareTheTargetsOwnSite(t *testing.T) {
-	base := adblockHosts()
-	cases := []struct {
-		name, target string
-		spare        string
-		blocked      []string
-		allowed      []string
-	}{
-		{"an ordinary target blocks every listed host", "https://news.example.com/a", "",
-			[]string{"doubleclick.net", "www.google-analytics.com"}, []string{"news.example.com", "cdn.example.com"}},
-		{"a listed company's own page spares its whole site", "https://www.hotjar.com/pricing", "hotjar.com",
-			[]string{"doubleclick.net"}, []string{"www.hotjar.com", "static.hotjar.com", "hotjar.com"}},
-		{"an address target spares nothing", "http://127.0.0.1:8080/", "",
-			[]string{"doubleclick.net"}, []string{"127.0.0.1"}},
+		{"an ordinary target goes through the list", "https://news.example.com/a", "", false},
+		{"adblock=false skips the list", "https://news.example.com/a", "adblock=false", true},
+		{"a listed company's own page skips the list", "https://www.hotjar.com/pricing", "", true},
+		{"a target on a test host skips the list", "http://www.ads-test.localhost:8080/", "", true},
+		{"an address target goes through the list", "http://127.0.0.1:8080/", "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newAdblockRules(mustURL(t, tc.target))
-			if r.spare != tc.spare {
-				t.Errorf("spared site %q, want %q", r.spare, tc.spare)
+			q := "url=" + url.QueryEscape(tc.target)
+			if tc.query != "" {
+				q += "&" + tc.query
 			}
-			for _, h := range tc.blocked {
-				if !r.blocks(h) {
-					t.Errorf("%s is not blocked", h)
-				}
+			req, err := ParseRequest(q, Limits{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, h := range tc.allowed {
-				if r.blocks(h) {
-					t.Errorf("%s is blocked", h)
-				}
-			}
-			patterns, globs := r.blockPatterns(), r.fetchPatterns()
-			if len(globs) != len(base.globs) || &globs[0] != &base.globs[0] {
-				t.Errorf("%d interception patterns, want the shared %d", len(globs), len(base.globs))
-			}
-			if tc.spare == "" {
-				if len(patterns) != len(base.patterns) || &patterns[0] != &base.patterns[0] {
-					t.Errorf("%d blocked URL patterns, want the shared %d", len(patterns), len(base.patterns))
-				}
-				return
-			}
-			if len(patterns) != len(base.patterns)+1 {
-				t.Fatalf("%d blocked URL patterns, want %d", len(patterns), len(base.patterns)+1)
-			}
-			if p := patterns[0]; p.Block || p.URLPattern != "*://{*.}?"+tc.spare+":*/*" {
-				t.Errorf("first pattern %+v, want %s allowed before any block", p, tc.spare)
+			if got := renderUnfiltered(req); got != tc.unfiltered {
+				t.Errorf("renderUnfiltered = %t, want %t", got, tc.unfiltered)
 			}
 		})
 	}
-	t.Run("the patterns match a host and its subdomains on any port", func(t *testing.T) {
-		if got := hostPattern("ads.example"); got != "*://{*.}?ads.example:*/*" {
-			t.Errorf("URLPattern %q", got)
-		}
-		if got := hostGlob("ads.example"); got.URLPattern != "*://*ads.example*" || got.RequestStage != "Request" {
-			t.Errorf("interception pattern %+v", got)
-		}
-	})
-	t.Run("test hosts are added by suffix", func(t *testing.T) {
-		blockTestHosts(t, "ads-test.localhost")
-		r := newAdblockRules(mustURL(t, "http://page.localhost/"))
-		if !r.blocks("pixel.ads-test.localhost") || r.blocks("page.localhost") {
+	t.Run("test hosts block by suffix", func(t *testing.T) {
+		if !adblockListed("pixel.ads-test.localhost") || !adblockListed("ADS-TEST.localhost.") || adblockListed("page.localhost") {
 			t.Error("the test host does not block by suffix")
 		}
-		if last := r.blockPatterns()[len(r.blockPatterns())-1]; !last.Block || last.URLPattern != "*://{*.}?ads-test.localhost:*/*" {
-			t.Errorf("last blocked URL pattern %+v", last)
+		if !adblockListed("securepubads.g.doubleclick.net") {
+			t.Error("the embedded list is not consulted")
 		}
-		if last := r.fetchPatterns()[len(r.fetchPatterns())-1]; last.URLPattern != "*://*ads-test.localhost*" {
-			t.Errorf("last interception pattern %+v", last)
+	})
+	t.Run("a failed tunnel is a listed document only on a listed host", func(t *testing.T) {
+		if !listedDocument("net::ERR_TUNNEL_CONNECTION_FAILED", "https://ad.doubleclick.net/x") {
+			t.Error("a refused tunnel to a listed host is not recognised")
 		}
-		r = newAdblockRules(mustURL(t, "http://www.ads-test.localhost/"))
-		if r.spare != "ads-test.localhost" || r.blocks("pixel.ads-test.localhost") {
-			t.Errorf("a target on a test host does not spare its site (spare %q)", r.spare)
+		if listedDocument("net::ERR_TUNNEL_CONNECTION_FAILED", "https://example.com/") ||
+			listedDocument("net::ERR_CONNECTION_REFUSED", "https://ad.doubleclick.net/x") {
+			t.Error("another failure counts as a listed document")
 		}
 	})
 }

@@ -34,6 +34,11 @@ const maxDOMChars = 8 << 20
 // it is worth one retry on another sidecar.
 var errLeaseLost = errors.New("the browser went away during the render")
 
+// errListedDocument marks a render whose page itself (the target, or a
+// redirect of it) was refused by the ad-block list of the egress guard; it
+// is rendered again without the list.
+var errListedDocument = errors.New("the page is on a host of the ad-block list")
+
 // rendered is what one visit of the target produced.
 type rendered struct {
 	finalURL  *url.URL
@@ -69,11 +74,20 @@ func (s *Server) render(ctx context.Context, req *Request, key string) (*Entry, 
 		}
 		s.log.Debug("the static page is not enough; rendering it in a browser", "reason", err)
 	}
-	e, err := s.renderOnce(ctx, req, key)
+	unfiltered := renderUnfiltered(req)
+	e, err := s.renderOnce(ctx, req, key, unfiltered)
+	if errors.Is(err, errListedDocument) && ctx.Err() == nil {
+		// The caller asked for that page: render it again without the list.
+		s.log.Debug("the target led to a host on the ad-block list; rendering it without the list", "err", err)
+		e, err = s.renderOnce(ctx, req, key, true)
+	}
 	if errors.Is(err, errLeaseLost) && ctx.Err() == nil {
 		s.m.Retries.Inc()
 		s.log.Warn("the browser died during a render; retrying once", "err", err)
-		e, err = s.renderOnce(ctx, req, key)
+		e, err = s.renderOnce(ctx, req, key, unfiltered)
+	}
+	if errors.Is(err, errListedDocument) {
+		return nil, targetError("The target led to a host on the ad-block list, which glimpse could not render; try `adblock=false`.")
 	}
 	if errors.Is(err, errLeaseLost) {
 		return nil, &Error{Code: "EFATAL", Status: 502,
@@ -104,9 +118,9 @@ func (s *Server) renderStatic(ctx context.Context, req *Request, key string) (*E
 	return s.compose(ctx, nil, req, key, r)
 }
 
-func (s *Server) renderOnce(ctx context.Context, req *Request, key string) (*Entry, error) {
+func (s *Server) renderOnce(ctx context.Context, req *Request, key string, unfiltered bool) (*Entry, error) {
 	start := time.Now()
-	lease, err := s.deps.Pool.Lease(ctx)
+	lease, err := s.deps.Pool.LeaseWith(ctx, pool.LeaseOptions{Unfiltered: unfiltered})
 	s.m.LeaseWait.Observe(time.Since(start).Seconds())
 	s.m.Phase.WithLabelValues("lease_wait").Observe(time.Since(start).Seconds())
 	if err != nil {
@@ -264,6 +278,9 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 				if hops > maxRedirects {
 					return nil, tooManyRedirects(hops)
 				}
+				if listedDocument(n.res.ErrorText, finalURL) {
+					return nil, fmt.Errorf("%w: %s", errListedDocument, finalURL)
+				}
 				return nil, navigationError(n.res.ErrorText)
 			}
 			navigated = true
@@ -338,7 +355,10 @@ func (s *Server) visit(ctx context.Context, lease *pool.Lease, req *Request) (*r
 					continue
 				}
 				if e.RequestID == mainReq && e.Type == network.ResourceTypeDocument {
-					if g := headerValue(e.Response.Headers, "x-glimpse-guard"); g != "" {
+					if g := headerValue(e.Response.Headers, "x-glimpse-guard"); g == "blocked" {
+						_, _ = cdp.Execute(ctx, sess, page.StopLoading, cdproto.Empty{})
+						return nil, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
+					} else if g != "" {
 						return nil, guardError(e.Response.URL, g)
 					}
 					finalURL = e.Response.URL
@@ -515,6 +535,17 @@ func (s *Server) checkHop(ctx context.Context, raw string) error {
 		}
 	}
 	return nil
+}
+
+// listedDocument reports whether a failed navigation was the egress
+// guard refusing the page's own https host for the ad-block list: the
+// browser sees only a tunnel that failed, so the host decides.
+func listedDocument(errorText, pageURL string) bool {
+	if !strings.Contains(errorText, "ERR_TUNNEL_CONNECTION_FAILED") {
+		return false
+	}
+	u, err := url.Parse(pageURL)
+	return err == nil && adblockListed(u.Hostname())
 }
 
 func headerValue(h network.Headers, name string) string {

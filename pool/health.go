@@ -46,6 +46,9 @@ type sidecar struct {
 	warm     []*Lease
 	warming  int
 	lastSeen string // last health status, for logs
+	// unfilteredProxy is the sidecar's egress guard without its ad-block
+	// list, as the browser reaches it, from /healthz; "" when it has none.
+	unfilteredProxy string
 }
 
 func newSidecar(p *Pool, addr string) *sidecar {
@@ -109,7 +112,8 @@ func (sc *sidecar) run() {
 
 // healthReport is the part of a sidecar's /healthz answer the pool reads.
 type healthReport struct {
-	Status string `json:"status"`
+	Status          string `json:"status"`
+	UnfilteredProxy string `json:"unfiltered_proxy"`
 }
 
 // probe asks /healthz, connects when the sidecar is ready and no
@@ -117,7 +121,8 @@ type healthReport struct {
 func (sc *sidecar) probe(ctx context.Context) {
 	sc.probeMu.Lock()
 	defer sc.probeMu.Unlock()
-	status, err := sc.health(ctx)
+	report, err := sc.health(ctx)
+	status := report.Status
 	p := sc.p
 	if err != nil {
 		p.mu.Lock()
@@ -134,6 +139,7 @@ func (sc *sidecar) probe(ctx context.Context) {
 	case "ok":
 		p.mu.Lock()
 		conn := sc.conn
+		sc.unfilteredProxy = report.UnfilteredProxy
 		p.mu.Unlock()
 		if conn == nil {
 			c, err := sc.dial(ctx)
@@ -180,27 +186,27 @@ func (sc *sidecar) probe(ctx context.Context) {
 	}
 }
 
-// health returns the status word of the sidecar's /healthz.
-func (sc *sidecar) health(ctx context.Context) (string, error) {
+// health reads the sidecar's /healthz.
+func (sc *sidecar) health(ctx context.Context) (healthReport, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+sc.addr+"/healthz", nil)
 	if err != nil {
-		return "", err
+		return healthReport{}, err
 	}
 	resp, err := sc.p.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return "", err
+		return healthReport{}, err
 	}
 	defer resp.Body.Close()
 	var h healthReport
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&h); err != nil {
-		return "", fmt.Errorf("reading %s/healthz: %w", sc.addr, err)
+		return healthReport{}, fmt.Errorf("reading %s/healthz: %w", sc.addr, err)
 	}
 	if h.Status == "" {
-		return "", fmt.Errorf("%s/healthz answered %s without a status", sc.addr, resp.Status)
+		return healthReport{}, fmt.Errorf("%s/healthz answered %s without a status", sc.addr, resp.Status)
 	}
-	return h.Status, nil
+	return h, nil
 }
 
 // dial opens the one DevTools connection all leases on this sidecar share,

@@ -74,13 +74,18 @@ func (l *Lease) dispose() {
 	}
 }
 
-// take returns a ready lease on this sidecar, warm if one is waiting.
-func (sc *sidecar) take(ctx context.Context) (*Lease, error) {
+// take returns a ready lease on this sidecar, warm if one is waiting and
+// o asks for nothing a warm one lacks.
+func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	p := sc.p
 	p.mu.Lock()
 	conn := sc.conn
+	proxy := ""
+	if o.Unfiltered {
+		proxy = sc.unfilteredProxy
+	}
 	var l *Lease
-	for len(sc.warm) > 0 {
+	for !o.Unfiltered && len(sc.warm) > 0 {
 		l = sc.warm[0]
 		sc.warm = sc.warm[1:]
 		if l.conn == conn && !l.IsLost() {
@@ -89,19 +94,24 @@ func (sc *sidecar) take(ctx context.Context) (*Lease, error) {
 		l = nil
 	}
 	p.mu.Unlock()
-	defer sc.refill()
+	if !o.Unfiltered {
+		defer sc.refill()
+	}
 	if l != nil {
 		return l, nil
 	}
 	if conn == nil {
 		return nil, fmt.Errorf("sidecar %s has no browser connection: %w", sc.addr, cdp.ErrClosed)
 	}
+	if o.Unfiltered && proxy == "" {
+		return nil, fmt.Errorf("sidecar %s names no unfiltered egress in /healthz, so it cannot render with adblock off", sc.addr)
+	}
 	// The page is opened on a context the caller cannot cancel: Chromium
 	// creates a browser context even when the caller gives up mid-call,
 	// and only a finished open knows its id to dispose of it.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	l, err := sc.open(octx, conn)
+	l, err := sc.open(octx, conn, proxy)
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +123,18 @@ func (sc *sidecar) take(ctx context.Context) (*Lease, error) {
 }
 
 // open creates a browser context, a page in it, and attaches to the page.
-func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn) (*Lease, error) {
+// A proxy ("host:port") replaces the browser's own for the context.
+func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy string) (*Lease, error) {
 	browser := conn.Browser()
 	disposeOnDetach := true
-	bc, err := cdp.Execute(ctx, browser, target.CreateBrowserContext,
-		target.CreateBrowserContextParams{DisposeOnDetach: &disposeOnDetach})
+	params := target.CreateBrowserContextParams{DisposeOnDetach: &disposeOnDetach}
+	if proxy != "" {
+		// The same bypass rule as the browser's own proxy flags: loopback
+		// is not exempt, every connection goes through the guard.
+		params.ProxyServer = "http://" + proxy
+		params.ProxyBypassList = "<-loopback>"
+	}
+	bc, err := cdp.Execute(ctx, browser, target.CreateBrowserContext, params)
 	if err != nil {
 		return nil, fmt.Errorf("creating a browser context on %s: %w", sc.addr, err)
 	}
@@ -164,7 +181,7 @@ func (sc *sidecar) refill() {
 	for range need {
 		p.spawn(func() {
 			ctx, cancel := context.WithTimeout(sc.ctx, 10*time.Second)
-			l, err := sc.open(ctx, conn)
+			l, err := sc.open(ctx, conn, "")
 			cancel()
 			p.mu.Lock()
 			sc.warming--

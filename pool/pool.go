@@ -223,6 +223,19 @@ func (p *Pool) list() []*sidecar {
 // context's error (wrapping ErrNoSidecar) when ctx ends first. The caller
 // must Release the lease.
 func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
+	return p.LeaseWith(ctx, LeaseOptions{})
+}
+
+// LeaseOptions ask for a page that differs from the ready default.
+type LeaseOptions struct {
+	// Unfiltered opens a page whose connections go through the sidecar's
+	// egress guard without its ad-block list (adblock=false). Such a page
+	// is never one of the warm ones, so it costs the opening round trips.
+	Unfiltered bool
+}
+
+// LeaseWith is Lease with options.
+func (p *Pool) LeaseWith(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	var lastErr error
 	failures := 0
 	for tries := 0; failures < 3 && tries < 10; tries++ {
@@ -230,7 +243,7 @@ func (p *Pool) Lease(ctx context.Context) (*Lease, error) {
 		if err != nil {
 			return nil, err
 		}
-		l, err := sc.take(ctx)
+		l, err := sc.take(ctx, o)
 		if err == nil {
 			return l, nil
 		}

@@ -44,6 +44,11 @@ type Config struct {
 	// ProxyAddr, when set, is the egress guard proxy every connection of the
 	// browser goes through (guard.ChromeFlags).
 	ProxyAddr string
+	// UnfilteredProxyAddr, when set, is a second address of the egress
+	// guard, without the ad-block list, that /healthz names so that a client
+	// can create browser contexts that use it (Target.createBrowserContext's
+	// proxyServer) for renders with adblock off.
+	UnfilteredProxyAddr string
 	// ExtraFlags are appended to Chromium's command line. A
 	// --disable-features list is merged with the built-in one.
 	ExtraFlags []string

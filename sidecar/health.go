@@ -18,6 +18,9 @@ type Health struct {
 	Recycles      int64   `json:"recycles"`       // planned recycles, ever
 	Generation    int     `json:"generation"`     // 1 for the first browser, +1 for each one after
 	MemoryBytes   int64   `json:"memory_bytes"`   // PSS (else RSS) summed over the browser's process group
+	// UnfilteredProxy is the loopback address, as the browser reaches it, of
+	// the egress guard without the ad-block list; "" when there is none.
+	UnfilteredProxy string `json:"unfiltered_proxy,omitempty"`
 }
 
 // Health reports the sidecar's state now. The browser's memory is read from
@@ -29,6 +32,8 @@ func (s *Sidecar) Health() Health {
 		Restarts:   s.restarts,
 		Recycles:   s.recycles,
 		Generation: s.gens,
+
+		UnfilteredProxy: s.cfg.UnfilteredProxyAddr,
 	}
 	g := s.cur
 	s.mu.Unlock()

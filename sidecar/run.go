@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/sidecar/guard"
+	"github.com/glimpse/glimpse/sidecar/guard/adblock"
 )
 
 const (
@@ -34,6 +35,11 @@ type RunConfig struct {
 	Listener net.Listener
 	// Metrics, when set, is served at GET /metrics.
 	Metrics http.Handler
+	// Blocks decides which hosts the browser's default egress refuses (the
+	// ad-block list); nil means the embedded list, adblock.Default. Browser
+	// contexts created with the unfiltered proxy of /healthz are not
+	// filtered.
+	Blocks func(host string) bool
 }
 
 // Server is a sidecar with its egress guard, ready to Run.
@@ -42,7 +48,8 @@ type Server struct {
 	logger  *slog.Logger
 	sidecar *Sidecar
 	guard   *guard.Proxy
-	guardLn net.Listener
+	guardLn net.Listener // filtered: Chromium's default proxy
+	plainLn net.Listener // unfiltered: for contexts rendering with adblock off
 }
 
 // NewServer starts the egress guard on a loopback port of its own and
@@ -58,19 +65,29 @@ func NewServer(cfg RunConfig) (*Server, error) {
 		logger.Warn("The egress rule is relaxed: Chromium may reach these address ranges. Use this for development and tests only.",
 			"allow_targets", fmt.Sprint(cfg.AllowTargets))
 	}
+	if cfg.Blocks == nil {
+		cfg.Blocks = adblock.Default().Blocks
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("opening a loopback port for the egress guard: %w", err)
 	}
+	plain, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("opening a loopback port for the egress guard: %w", err)
+	}
 	proxy := guard.NewProxy(&guard.Dialer{Policy: guard.NewPolicy(cfg.AllowTargets)}, logger.With("component", "guard"))
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
+	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
 	sc, err := New(cfg.Sidecar)
 	if err != nil {
 		ln.Close()
+		plain.Close()
 		_ = proxy.Close()
 		return nil, err
 	}
-	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln}, nil
+	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain}, nil
 }
 
 // Sidecar is the supervised browser, for health and metrics.
@@ -105,12 +122,16 @@ func (srv *Server) Handler() http.Handler {
 // /healthz explains the wait instead of the process exiting. Run returns nil
 // after a clean stop and an error when serving failed.
 func (srv *Server) Run(ctx context.Context) error {
-	guardSrv := srv.guard.NewServer()
-	guardDone := make(chan error, 1)
+	guardSrv := srv.guard.ServerFor(srv.guard.Filter(srv.cfg.Blocks))
+	plainSrv := srv.guard.NewServer()
+	guardDone := make(chan error, 2)
 	go func() { guardDone <- guardSrv.Serve(srv.guardLn) }()
+	go func() { guardDone <- plainSrv.Serve(srv.plainLn) }()
 	defer func() {
 		_ = srv.guard.Close()
 		_ = guardSrv.Close()
+		_ = plainSrv.Close()
+		<-guardDone
 		<-guardDone
 	}()
 
@@ -129,7 +150,7 @@ func (srv *Server) Run(ctx context.Context) error {
 	}
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
-	srv.logger.Info("The sidecar is listening.", "addr", ln.Addr().String(), "guard", srv.guardLn.Addr().String())
+	srv.logger.Info("The sidecar is listening.", "addr", ln.Addr().String(), "guard", srv.guardLn.Addr().String(), "unfiltered_guard", srv.plainLn.Addr().String())
 
 	startCtx, stopStarting := context.WithCancel(ctx)
 	started := make(chan struct{})

@@ -614,3 +614,73 @@ func TestChromeFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestFilterBlocksListedHostsBeforeDialling(t *testing.T) {
+	d := &Dialer{
+		Policy: NewPolicy([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}),
+		Resolver: staticResolver(map[string][]string{
+			"allowed.test":   {"127.0.0.1"},
+			"ads.test":       {"127.0.0.1"},
+			"pixel.ads.test": {"127.0.0.1"},
+		}),
+	}
+	p := NewProxy(d, slog.New(slog.DiscardHandler))
+	blocks := func(host string) bool { return host == "ads.test" || strings.HasSuffix(host, ".ads.test") }
+	ln := listen(t, "127.0.0.1:0")
+	srv := p.ServerFor(p.Filter(blocks))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ln)
+	}()
+	t.Cleanup(func() {
+		p.Close()
+		srv.Close()
+		<-done
+	})
+	f := &proxyFixture{proxy: p, addr: ln.Addr().String(), url: &url.URL{Scheme: "http", Host: ln.Addr().String()}}
+	target := newTrackedServer(t, "127.0.0.1", false, http.HandlerFunc(hello))
+	port := target.port()
+
+	blocked := []struct{ name, request string }{
+		{"a plain request to a listed host", "GET http://ads.test:" + port + "/ad.gif HTTP/1.1\r\nHost: ads.test\r\n\r\n"},
+		{"a plain request to a subdomain of a listed host", "GET http://pixel.ads.test:" + port + "/p HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"a CONNECT to a listed host", "CONNECT pixel.ads.test:" + port + " HTTP/1.1\r\nHost: pixel.ads.test:" + port + "\r\n\r\n"},
+	}
+	for i, tc := range blocked {
+		t.Run(tc.name+" answers 403 blocked", func(t *testing.T) {
+			resp, body, _, _ := f.raw(t, tc.request)
+			if resp.StatusCode != http.StatusForbidden || resp.Header.Get(Header) != "blocked" {
+				t.Fatalf("got %d with %s=%q; want 403 with %s=blocked", resp.StatusCode, Header, resp.Header.Get(Header), Header)
+			}
+			if !strings.Contains(body, "ad-block list") {
+				t.Errorf("body %q does not say why", body)
+			}
+			if got := p.Blocked(); got != int64(i+1) {
+				t.Errorf("Blocked() = %d; want %d", got, i+1)
+			}
+		})
+	}
+	if n := target.requests.Load(); n != 0 {
+		t.Errorf("the target served %d requests for listed hosts; want none", n)
+	}
+	target.ln.assertNoConnection(t)
+
+	t.Run("a host that is not listed passes", func(t *testing.T) {
+		resp, err := f.client(t, target).Get("http://allowed.test:" + port + "/page")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK || string(body) != "hello from allowed.test:"+port+"/page" {
+			t.Fatalf("got %d %q", resp.StatusCode, body)
+		}
+	})
+	t.Run("the address rule still applies behind the filter", func(t *testing.T) {
+		resp, _, _, _ := f.raw(t, "GET http://127.0.0.2:"+port+"/ HTTP/1.1\r\nHost: x\r\n\r\n")
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get(Header) != "refused" {
+			t.Fatalf("got %d with %s=%q; want 403 refused", resp.StatusCode, Header, resp.Header.Get(Header))
+		}
+	})
+}
