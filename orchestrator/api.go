@@ -35,7 +35,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 	h.Set("x-pricing-plan", plan.Name)
 
 	now := s.now()
-	req, err := ParseRequest(hr.URL.RawQuery, s.limits)
+	req, key, err := s.parsed.parse(hr.URL.RawQuery, s.limits)
 	if err != nil {
 		// A request that cannot be served is not counted, but its answer
 		// still tells the caller where their window stands.
@@ -53,7 +53,6 @@ func (s *Server) handleAPI(c echo.Context) error {
 
 	ctx, cancel := context.WithTimeout(hr.Context(), req.Timeout)
 	defer cancel()
-	key := cacheKey(req)
 	if !req.Force {
 		if e := s.cache.Get(ctx, key, now); e != nil {
 			fresh := e.freshUntil(req)

@@ -44,6 +44,7 @@ type Server struct {
 	limiter  *Limiter
 	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
 	limits   Limits
+	parsed   parseMemo
 	now      func() time.Time
 	inflight chan struct{} // closed on shutdown: new requests are refused
 }
