@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/glimpse/glimpse/orchestrator"
 )
@@ -25,7 +26,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "orchestrator:", err)
 		os.Exit(2)
 	}
-	log := orchestrator.NewLogger(cfg.LogFormat, cfg.LogLevel, os.Stderr)
+	// Log lines leave in batches (a tenth of a second at most); warnings
+	// and errors at once.
+	out := orchestrator.NewLogBuffer(os.Stderr, 100*time.Millisecond)
+	defer out.Close()
+	log := orchestrator.NewLogger(cfg.LogFormat, cfg.LogLevel, out)
 	// Packages that log without a logger of their own (storage) follow the
 	// configured format too.
 	slog.SetDefault(log)
@@ -33,6 +38,7 @@ func main() {
 	defer stop()
 	if err := orchestrator.Run(ctx, cfg, log); err != nil {
 		log.Error("orchestrator stopped", "err", err)
+		out.Close()
 		os.Exit(1)
 	}
 }
