@@ -36,7 +36,7 @@ type LogBuffer struct {
 	w      *bufio.Writer
 	closed bool
 	stop   chan struct{}
-	done chan struct{}
+	done   chan struct{}
 }
 
 // NewLogBuffer buffers writes to w and flushes them every interval until

@@ -113,7 +113,8 @@ func measured(metaRatio, pdfRatio, rpsRatio float64, cacheRPS float64, cacheP99 
 	add(kindMetadata.name, 4, 300, 10, 1, rpsRatio)
 	add(kindPDF.name, 1, 900, 1, pdfRatio, 1)
 	add(kindPDF.name, 4, 1500, 2, 1, rpsRatio)
-	b.rows = append(b.rows, &row{label: "cache hits", side: "glimpse", conc: 64, sum: load.Summary{Requests: 1000, RPS: cacheRPS, P99: cacheP99}})
+	b.rows = append(b.rows, &row{label: "cache hits", side: "glimpse", conc: 64, sum: load.Summary{Requests: 1000, RPS: cacheRPS, P99: 4 * cacheP99}},
+		&row{label: cacheRateLabel, side: "glimpse", conc: 64, sum: load.Summary{Requests: 100000, Elapsed: 10 * time.Second, RPS: 10000, P99: cacheP99}})
 	b.mem = memory{orchPeakRSS: 60 << 20, chromeBefore: chromeUsage{Usage: procmem.Usage{PSS: 400 << 20}}, chromeAfter: chromeUsage{Usage: procmem.Usage{PSS: 420 << 20}}}
 	b.leaks = leakCheck{before: rawcdp.Counts{Targets: 2, Pages: 2, Contexts: 2}, after: rawcdp.Counts{Targets: 2, Pages: 2, Contexts: 2}, done: true}
 	return b
@@ -154,6 +155,18 @@ func TestBudgets(t *testing.T) {
 			name:       "low throughput and slow cache hits fail their budgets",
 			b:          measured(1.00, 1.00, 0.80, 9000, 7*time.Millisecond),
 			wantFailed: []string{"metadata req/s", "PDF req/s", "cache hits ≥", "cache hits p99"},
+			wantExit:   0,
+			strictExit: 1,
+		},
+		{
+			name: "a fixed-rate run that fell behind fails the p99 budget whatever its p99",
+			b: func() *bench {
+				b := measured(1, 1, 1, 12000, time.Millisecond)
+				r := b.rows[len(b.rows)-1]
+				r.sum.Requests, r.sum.RPS = 60000, 6000
+				return b
+			}(),
+			wantFailed: []string{"cache hits p99"},
 			wantExit:   0,
 			strictExit: 1,
 		},

@@ -57,10 +57,18 @@ func (b *bench) budgets() []budget {
 
 	if c := b.findRow("cache hits", "glimpse", b.o.cacheConns); c != nil {
 		out = append(out,
-			budget{name: fmt.Sprintf("cache hits ≥ %d req/s", minCacheRPS), measured: fmt.Sprintf("%.0f req/s", c.sum.RPS), pass: c.sum.RPS >= minCacheRPS},
-			budget{name: fmt.Sprintf("cache hits p99 < %s", maxCacheP99), measured: ms(c.sum.P99), pass: c.sum.P99 < maxCacheP99})
+			budget{name: fmt.Sprintf("cache hits ≥ %d req/s", minCacheRPS), measured: fmt.Sprintf("%.0f req/s (p99 %s at full speed)", c.sum.RPS, ms(c.sum.P99)), pass: c.sum.RPS >= minCacheRPS})
 	} else {
 		out = append(out, budget{name: "cache hits", measured: "not measured", missing: true})
+	}
+	if c := b.findRow(cacheRateLabel, "glimpse", b.o.cacheConns); c != nil {
+		// The rate must have been kept too: a server that fell behind
+		// answers fewer requests than were due in the time.
+		kept := c.sum.Elapsed > 0 && float64(c.sum.Requests)/c.sum.Elapsed.Seconds() >= 0.95*minCacheRPS
+		out = append(out, budget{name: fmt.Sprintf("cache hits p99 < %s at %d req/s", maxCacheP99, minCacheRPS),
+			measured: fmt.Sprintf("%s (%.0f req/s kept)", ms(c.sum.P99), c.sum.RPS), pass: kept && c.sum.P99 < maxCacheP99})
+	} else {
+		out = append(out, budget{name: "cache hits p99 at a fixed rate", measured: "not measured", missing: true})
 	}
 	if b.mem.orchPeakRSS > 0 {
 		mb := float64(b.mem.orchPeakRSS) / (1 << 20)
