@@ -533,7 +533,7 @@ func (s *Server) beforeCapture(ctx context.Context, lease *pool.Lease, req *Requ
 		}
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
-		s.tidyPage(tctx, sess, c)
+		s.tidyPage(tctx, sess, req)
 		return nil
 	}
 
@@ -554,7 +554,7 @@ func (s *Server) beforeCapture(ctx context.Context, lease *pool.Lease, req *Requ
 			return errLeaseLost
 		}
 	}
-	s.tidyPage(ctx, sess, c)
+	s.tidyPage(ctx, sess, req)
 	for _, css := range c.Styles {
 		if err := adoptStyleSheet(ctx, sess, css); err != nil {
 			return s.browserError(ctx, "adding `styles`", err)
@@ -599,7 +599,16 @@ func settle(ctx context.Context) {
 
 // tidyPage hides consent banners and stops animations. Both are best
 // effort: a page that refuses them is still worth capturing.
-func (s *Server) tidyPage(ctx context.Context, sess *cdp.Session, c Controls) {
+//
+// Neither changes the document that metadata and data rules read, so a
+// render that captures nothing and acts on nothing skips them: a new
+// stylesheet makes the browser restyle the whole page, which on a large
+// page is tens of milliseconds of its CPU for nothing.
+func (s *Server) tidyPage(ctx context.Context, sess *cdp.Session, req *Request) {
+	c := req.Controls
+	if req.PDF == nil && req.Screenshot == nil && !c.actsOnPage() {
+		return
+	}
 	var css string
 	if !c.AdblockOff {
 		css = consentCSS
