@@ -344,19 +344,19 @@ func (b *bench) measure(ctx context.Context) error {
 			b.mem.chromeBefore = b.chromeMemory()
 			return err
 		}},
-		{"metadata c1", 2, 0, func(ctx context.Context, d time.Duration) (err error) {
+		{"metadata c1", 1.5, 0, func(ctx context.Context, d time.Duration) (err error) {
 			meta1, err = b.pair(ctx, kindMetadata, b.metaPages, 1, d)
 			return err
 		}},
-		{"metadata c4", 2, 0, func(ctx context.Context, d time.Duration) error {
+		{"metadata c4", 4, 0, func(ctx context.Context, d time.Duration) error {
 			_, err := b.pair(ctx, kindMetadata, b.metaPages, 4, d)
 			return err
 		}},
-		{"PDF c1", 3, 0, func(ctx context.Context, d time.Duration) error {
+		{"PDF c1", 2, 0, func(ctx context.Context, d time.Duration) error {
 			_, err := b.pair(ctx, kindPDF, b.pdfPages, 1, d)
 			return err
 		}},
-		{"PDF c4", 3, 0, func(ctx context.Context, d time.Duration) error {
+		{"PDF c4", 2.5, 0, func(ctx context.Context, d time.Duration) error {
 			_, err := b.pair(ctx, kindPDF, b.pdfPages, 4, d)
 			return err
 		}},
@@ -370,6 +370,11 @@ func (b *bench) measure(ctx context.Context) error {
 	}
 	if b.o.profileDir != "" {
 		steps = append(steps, step{"profiles", 0, 25 * time.Second, b.profileRenders})
+	}
+	if len(b.o.steps) > 0 {
+		steps = slices.DeleteFunc(steps, func(st step) bool {
+			return st.name != "warm-up" && st.name != "readings before" && !slices.Contains(b.o.steps, st.name)
+		})
 	}
 	end := time.Now().Add(b.o.timeLimit - reserve)
 	if dl, ok := ctx.Deadline(); ok {
