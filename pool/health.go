@@ -46,6 +46,9 @@ type sidecar struct {
 	warm     []*Lease
 	warming  int
 	lastSeen string // last health status, for logs
+	// disposing counts released leases whose contexts are still being
+	// torn down (Lease.Release).
+	disposing int
 	// unfilteredProxy is the sidecar's egress guard without its ad-block
 	// list, as the browser reaches it, from /healthz; "" when it has none.
 	unfilteredProxy string
@@ -276,7 +279,7 @@ func (sc *sidecar) removeLocked() {
 
 // maybeForgetLocked deletes a removed sidecar once nothing uses it.
 func (sc *sidecar) maybeForgetLocked() {
-	if !sc.removed || sc.inUse > 0 {
+	if !sc.removed || sc.inUse > 0 || sc.disposing > 0 {
 		return
 	}
 	if sc.p.sidecars[sc.addr] == sc {

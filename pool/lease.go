@@ -50,15 +50,35 @@ func (l *Lease) IsLost() bool {
 }
 
 // Release disposes the browser context (closing its page) and returns the
-// slot to the pool. It is safe to call more than once and from any path;
-// the slot is freed only after the context is gone, so a sidecar never has
-// more open pages than its limit.
+// slot to the pool. It is safe to call more than once and from any path.
+//
+// The slot is free at once, while the context is torn down in the
+// background: the next render need not wait for Chromium to close this
+// one. Teardowns are bounded too: while a sidecar has as many contexts
+// being disposed as it has slots, a released slot stays taken until its
+// own context is gone, so a sidecar holds at most twice its limit of pages.
 func (l *Lease) Release() {
 	l.once.Do(func() {
 		p := l.sc.p
+		p.mu.Lock()
+		early := l.sc.disposing < p.cfg.PerSidecar
+		l.sc.disposing++
+		p.mu.Unlock()
+		if early {
+			p.releaseSlot(l.sc)
+		}
 		p.spawn(func() {
 			l.dispose()
-			p.releaseSlot(l.sc)
+			p.mu.Lock()
+			l.sc.disposing--
+			p.mu.Unlock()
+			if !early {
+				p.releaseSlot(l.sc)
+				return
+			}
+			p.mu.Lock()
+			l.sc.maybeForgetLocked()
+			p.mu.Unlock()
 		})
 	})
 }

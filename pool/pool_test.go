@@ -1020,3 +1020,48 @@ func eventually(d time.Duration, cond func() bool) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func TestReleaseFreesTheSlotBeforeTheTeardown(t *testing.T) {
+	requireChromium(t)
+	live := startSidecar(t, nil)
+	p := newTestPool(t, Config{Sidecars: live.addr, PerSidecar: 1, Warm: -1})
+	inUse := func() int { s, _ := stateOf(p, live.addr); return s.InUse }
+	sc := func() *sidecar {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.sidecars[live.addr]
+	}()
+	disposing := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return sc.disposing
+	}
+
+	t.Run("the slot is free when Release returns, and the context goes after", func(t *testing.T) {
+		l := mustLease(t, p, 20*time.Second)
+		l.Release()
+		if n := inUse(); n != 0 {
+			t.Fatalf("%d leases in use right after Release; the next render would wait for the teardown", n)
+		}
+		waitFor(t, 10*time.Second, "the teardown to finish", func() bool { return disposing() == 0 })
+		if _, contexts := live.browserCounts(t); contexts != 0 {
+			t.Errorf("%d browser contexts left after the teardown", contexts)
+		}
+	})
+	t.Run("with as many teardowns running as slots, a slot waits for its own", func(t *testing.T) {
+		l := mustLease(t, p, 20*time.Second)
+		p.mu.Lock()
+		sc.disposing += p.cfg.PerSidecar // teardowns that have not finished
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			sc.disposing -= p.cfg.PerSidecar
+			p.mu.Unlock()
+		}()
+		l.Release()
+		if n := inUse(); n != 1 {
+			t.Fatalf("%d leases in use right after Release behind full teardowns, want the slot still held", n)
+		}
+		waitFor(t, 10*time.Second, "the slot to come back after its teardown", func() bool { return inUse() == 0 })
+	})
+}
