@@ -74,11 +74,12 @@ func (l *Lease) Release() {
 			p.mu.Unlock()
 			if !early {
 				p.releaseSlot(l.sc)
-				return
+			} else {
+				p.mu.Lock()
+				l.sc.maybeForgetLocked()
+				p.mu.Unlock()
 			}
-			p.mu.Lock()
-			l.sc.maybeForgetLocked()
-			p.mu.Unlock()
+			l.sc.refillWhenIdle()
 		})
 	})
 }
@@ -182,6 +183,22 @@ func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy string) (*Lea
 	return l, nil
 }
 
+// refillIdle is how long a freed slot stays free before a warm page is
+// opened in it: under steady load the next render takes the slot at once,
+// and the page is opened for it instead.
+const refillIdle = 100 * time.Millisecond
+
+// refillWhenIdle refills once a freed slot has stayed free for refillIdle.
+func (sc *sidecar) refillWhenIdle() {
+	t := time.NewTimer(refillIdle)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		sc.refill()
+	case <-sc.ctx.Done():
+	}
+}
+
 // refill keeps cfg.Warm ready leases on a healthy sidecar.
 func (sc *sidecar) refill() {
 	p := sc.p
@@ -190,7 +207,10 @@ func (sc *sidecar) refill() {
 		p.mu.Unlock()
 		return
 	}
-	need := p.cfg.Warm - len(sc.warm) - sc.warming
+	// Warm pages and renders together stay within the sidecar's limit: at
+	// full load a warm page saves no time (the browser's CPU is the limit)
+	// and costs it more, as every page kept open competes with the renders.
+	need := min(p.cfg.Warm, p.cfg.PerSidecar-sc.inUse) - len(sc.warm) - sc.warming
 	if need <= 0 {
 		p.mu.Unlock()
 		return

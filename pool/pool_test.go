@@ -1065,3 +1065,28 @@ func TestReleaseFreesTheSlotBeforeTheTeardown(t *testing.T) {
 		waitFor(t, 10*time.Second, "the slot to come back after its teardown", func() bool { return inUse() == 0 })
 	})
 }
+
+func TestWarmPagesStayWithinTheSidecarsLimit(t *testing.T) {
+	requireChromium(t)
+	live := startSidecar(t, nil)
+	p := newTestPool(t, Config{Sidecars: live.addr, PerSidecar: 2, Warm: 2})
+	waitFor(t, 20*time.Second, "two warm contexts", func() bool { s, _ := stateOf(p, live.addr); return s.Warm == 2 })
+
+	a := mustLease(t, p, 20*time.Second)
+	// One render leaves room for one warm page next to it.
+	waitFor(t, 20*time.Second, "one warm page beside one render", func() bool { s, _ := stateOf(p, live.addr); return s.Warm == 1 })
+	b := mustLease(t, p, 20*time.Second)
+	time.Sleep(500 * time.Millisecond) // time for a refill that should not happen
+	if s := mustState(t, p, live.addr); s.Warm != 0 || s.InUse != 2 {
+		t.Fatalf("with every slot rendering the sidecar shows %+v, want no warm page", s)
+	}
+	if pages, _ := live.browserCounts(t); pages != 2 {
+		t.Errorf("the browser has %d pages for two renders at the limit", pages)
+	}
+	a.Release()
+	b.Release()
+	waitFor(t, 20*time.Second, "the warm pages back once the slots are idle", func() bool {
+		s, _ := stateOf(p, live.addr)
+		return s.Warm == 2 && s.InUse == 0
+	})
+}
