@@ -131,7 +131,7 @@ func (c *Config) settings() []setting {
 		{"recycle-after", "GLIMPSE_RECYCLE_AFTER", "embedded sidecar: restart Chromium after this many pages (0 never)", "500", integer(&c.RecycleAfter, 0)},
 		{"sidecar-concurrency", "GLIMPSE_SIDECAR_CONCURRENCY", "pages one sidecar renders at once", "4", integer(&c.SidecarConcurrency, 1)},
 		{"queue-size", "GLIMPSE_QUEUE_SIZE", "requests that may wait for a browser before EBUSY", "64", integer(&c.QueueSize, 1)},
-		{"warm", "GLIMPSE_WARM", "ready browser contexts kept per sidecar", "2", integer(&c.Warm, 0)},
+		{"warm", "GLIMPSE_WARM", "ready browser contexts kept per sidecar, in slots no render uses", "2", integer(&c.Warm, 0)},
 		{"max-timeout", "GLIMPSE_MAX_TIMEOUT", "largest `timeout` a caller may ask for", "60s", duration(&c.MaxTimeout)},
 		{"cache-bytes", "GLIMPSE_CACHE_BYTES", "memory for cached answers, in bytes", "67108864", func(v string) error {
 			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
