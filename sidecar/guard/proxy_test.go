@@ -30,11 +30,19 @@ type proxyFixture struct {
 
 func startProxy(t *testing.T, configure func(*Proxy)) *proxyFixture {
 	t.Helper()
+	return startProxyWith(t, configure, nil)
+}
+
+// startProxyWith is startProxy behind a Filter of blocks, when it is set.
+func startProxyWith(t *testing.T, configure func(*Proxy), blocks func(host string) bool) *proxyFixture {
+	t.Helper()
 	d := &Dialer{
 		Policy: NewPolicy([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}),
 		Resolver: staticResolver(map[string][]string{
-			"allowed.test":  {"127.0.0.1"},
-			"internal.test": {"127.0.0.2"},
+			"allowed.test":   {"127.0.0.1"},
+			"internal.test":  {"127.0.0.2"},
+			"ads.test":       {"127.0.0.1"},
+			"pixel.ads.test": {"127.0.0.1"},
 		}),
 	}
 	p := NewProxy(d, slog.New(slog.DiscardHandler))
@@ -43,6 +51,9 @@ func startProxy(t *testing.T, configure func(*Proxy)) *proxyFixture {
 	}
 	ln := listen(t, "127.0.0.1:0")
 	srv := p.NewServer()
+	if blocks != nil {
+		srv = p.ServerFor(p.Filter(blocks))
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -616,29 +627,9 @@ func TestChromeFlags(t *testing.T) {
 }
 
 func TestFilterBlocksListedHostsBeforeDialling(t *testing.T) {
-	d := &Dialer{
-		Policy: NewPolicy([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}),
-		Resolver: staticResolver(map[string][]string{
-			"allowed.test":   {"127.0.0.1"},
-			"ads.test":       {"127.0.0.1"},
-			"pixel.ads.test": {"127.0.0.1"},
-		}),
-	}
-	p := NewProxy(d, slog.New(slog.DiscardHandler))
 	blocks := func(host string) bool { return host == "ads.test" || strings.HasSuffix(host, ".ads.test") }
-	ln := listen(t, "127.0.0.1:0")
-	srv := p.ServerFor(p.Filter(blocks))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		srv.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		p.Close()
-		srv.Close()
-		<-done
-	})
-	f := &proxyFixture{proxy: p, addr: ln.Addr().String(), url: &url.URL{Scheme: "http", Host: ln.Addr().String()}}
+	f := startProxyWith(t, nil, blocks)
+	p := f.proxy
 	target := newTrackedServer(t, "127.0.0.1", false, http.HandlerFunc(hello))
 	port := target.port()
 
