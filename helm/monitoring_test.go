@@ -310,6 +310,7 @@ func TestDashboard(t *testing.T) {
 			"rate-limit refusals":                 "glimpse_ratelimit_rejections_total",
 			"guard refusals":                      "glimpse_guard_refusals_total",
 			"the sidecars' egress guard refusals": "glimpse_sidecar_guard_refusals_total",
+			"requests the ad-block list refused":  "glimpse_sidecar_adblock_blocked_total",
 		} {
 			if !used[metric] {
 				t.Errorf("no panel shows %s (%s)", need, metric)

@@ -52,6 +52,7 @@ var contract = []contractMetric{
 	{"glimpse_sidecar_chromium_recycles_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_chromium_memory_bytes", dto.MetricType_GAUGE, nil},
 	{"glimpse_sidecar_guard_refusals_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_sidecar_adblock_blocked_total", dto.MetricType_COUNTER, nil},
 }
 
 func gatherPopulated(t *testing.T) map[string]*dto.MetricFamily {

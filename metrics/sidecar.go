@@ -12,14 +12,16 @@ type SidecarStats struct {
 	Recycles      int64 // planned Chromium restarts (after N pages or too much memory), ever
 	MemoryBytes   int64 // memory of Chromium's process group
 	GuardRefusals int64 // connections refused by the egress guard, ever
+	AdsBlocked    int64 // requests refused for the ad-block list, ever
 }
 
 // RegisterSidecar exports glimpse_sidecar_up, glimpse_sidecar_draining,
 // glimpse_sidecar_open_pages, glimpse_sidecar_pages_created_total,
 // glimpse_sidecar_chromium_restarts_total,
 // glimpse_sidecar_chromium_recycles_total,
-// glimpse_sidecar_chromium_memory_bytes and
-// glimpse_sidecar_guard_refusals_total, read from stats at scrape time.
+// glimpse_sidecar_chromium_memory_bytes,
+// glimpse_sidecar_guard_refusals_total and
+// glimpse_sidecar_adblock_blocked_total, read from stats at scrape time.
 // The running totals are exported as counters, so rate() and increase()
 // work on them and survive a sidecar restart. stats must be safe to call
 // from several goroutines at once. A nil reg registers nothing; a second
@@ -38,6 +40,7 @@ type sidecarCollector struct {
 	stats                                   func() SidecarStats
 	up, draining, open, created             *prometheus.Desc
 	restarts, recycles, memory, guardRefuse *prometheus.Desc
+	adsBlocked                              *prometheus.Desc
 }
 
 func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
@@ -54,11 +57,12 @@ func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
 		recycles:    d("chromium_recycles_total", "Times Chromium was restarted on purpose, after a number of pages or too much memory."),
 		memory:      d("chromium_memory_bytes", "Resident memory of Chromium's process group."),
 		guardRefuse: d("guard_refusals_total", "Connections from the browser refused by the egress guard."),
+		adsBlocked:  d("adblock_blocked_total", "Requests from the browser refused by the egress guard for the ad-block list."),
 	}
 }
 
 func (c *sidecarCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse} {
+	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked} {
 		ch <- d
 	}
 }
@@ -79,6 +83,7 @@ func (c *sidecarCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.restarts, s.Restarts)
 	counter(c.recycles, s.Recycles)
 	counter(c.guardRefuse, s.GuardRefusals)
+	counter(c.adsBlocked, s.AdsBlocked)
 }
 
 func boolValue(b bool) float64 {

@@ -254,13 +254,13 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 	}{
 		{
 			name:  "a sidecar whose browser is ready",
-			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7},
-			want:  sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7),
+			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7, AdsBlocked: 31},
+			want:  sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31),
 		},
 		{
 			name:  "a sidecar that is draining with its browser down",
 			stats: metrics.SidecarStats{Draining: true, PagesCreated: 9},
-			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0),
+			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0),
 		},
 	}
 	for _, tc := range cases {
@@ -274,7 +274,7 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 	}
 }
 
-func sidecarText(up, draining, open, created, restarts, recycles int, memory string, refusals int) string {
+func sidecarText(up, draining, open, created, restarts, recycles int, memory string, refusals, blocked int) string {
 	return `
 # HELP glimpse_sidecar_up 1 when the sidecar's Chromium is ready for pages, 0 otherwise.
 # TYPE glimpse_sidecar_up gauge
@@ -300,6 +300,9 @@ glimpse_sidecar_chromium_memory_bytes ` + memory + `
 # HELP glimpse_sidecar_guard_refusals_total Connections from the browser refused by the egress guard.
 # TYPE glimpse_sidecar_guard_refusals_total counter
 glimpse_sidecar_guard_refusals_total ` + itoa(refusals) + `
+# HELP glimpse_sidecar_adblock_blocked_total Requests from the browser refused by the egress guard for the ad-block list.
+# TYPE glimpse_sidecar_adblock_blocked_total counter
+glimpse_sidecar_adblock_blocked_total ` + itoa(blocked) + `
 `
 }
 

@@ -623,11 +623,15 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 	t.Run("adblock blocks a request to a listed host", func(t *testing.T) {
 		ad, own := ps.hits["/ad.gif"], ps.hits["/own.gif"]
 		ad0, own0 := ad.Load(), own.Load()
+		blocked0 := monGathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total")
 		if got := title(t, render(t, "/ads", "")); got != "page with an ad" {
 			t.Errorf("title %q", got)
 		}
 		if n := ad.Load() - ad0; n != 0 {
 			t.Errorf("the listed host was asked %d times, want 0", n)
+		}
+		if monGathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total") <= blocked0 {
+			t.Error("glimpse_sidecar_adblock_blocked_total did not count the blocked request")
 		}
 		if own.Load() == own0 {
 			t.Error("the page's own image was not loaded; blocking is too broad")

@@ -14,5 +14,6 @@ func (srv *Server) Stats() metrics.SidecarStats {
 		Recycles:      h.Recycles,
 		MemoryBytes:   h.MemoryBytes,
 		GuardRefusals: srv.guard.Refused(),
+		AdsBlocked:    srv.guard.Blocked(),
 	}
 }
