@@ -1090,3 +1090,50 @@ func TestWarmPagesStayWithinTheSidecarsLimit(t *testing.T) {
 		return s.Warm == 2 && s.InUse == 0
 	})
 }
+
+func TestUnfilteredLeases(t *testing.T) {
+	requireChromium(t)
+	live := startSidecar(t, nil)
+	p := newTestPool(t, Config{Sidecars: live.addr, PerSidecar: 2, Warm: 1, HealthInterval: time.Hour})
+	sc := func() *sidecar {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.sidecars[live.addr]
+	}()
+	waitFor(t, 20*time.Second, "one warm context", func() bool { s, _ := stateOf(p, live.addr); return s.Warm == 1 })
+
+	t.Run("an unfiltered lease is a fresh page, never a warm one", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		l, err := p.LeaseWith(ctx, LeaseOptions{Unfiltered: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Release()
+		if s := mustState(t, p, live.addr); s.Warm != 1 {
+			t.Errorf("the warm page was spent on an unfiltered lease: %+v", s)
+		}
+	})
+	t.Run("a sidecar that names no unfiltered egress refuses such a lease", func(t *testing.T) {
+		p.mu.Lock()
+		saved := sc.unfilteredProxy
+		sc.unfilteredProxy = ""
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			sc.unfilteredProxy = saved
+			p.mu.Unlock()
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		l, err := p.LeaseWith(ctx, LeaseOptions{Unfiltered: true})
+		if err == nil {
+			l.Release()
+			t.Fatal("a lease that skips the ad-block list was opened through the filtered egress")
+		}
+		if !strings.Contains(err.Error(), "unfiltered egress") {
+			t.Errorf("error %q does not say what is missing", err)
+		}
+		waitFor(t, 10*time.Second, "the refused lease's slot back", func() bool { s, _ := stateOf(p, live.addr); return s.InUse == 0 })
+	})
+}
