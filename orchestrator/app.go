@@ -9,21 +9,26 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/orchestrator/api"
+	"github.com/glimpse/glimpse/orchestrator/quota"
+	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/pool"
 	"github.com/glimpse/glimpse/sidecar"
 	"github.com/glimpse/glimpse/sidecar/guard"
+	"github.com/glimpse/glimpse/sidecar/guard/adblock"
 	"github.com/glimpse/glimpse/storage"
 )
 
 // App is a running front service: the HTTP API, its pool, its storage and,
 // in the embedded default, its own sidecar.
 type App struct {
-	Server   *Server
+	Server   *api.Server
 	Pool     *pool.Pool
 	Store    storage.Store
 	Registry *prometheus.Registry
@@ -78,7 +83,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	}
 	a.Store = store
 
-	plans, err := LoadPlans(cfg.PlansFile)
+	plans, err := quota.LoadPlans(cfg.PlansFile)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +93,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		PerSidecar: cfg.SidecarConcurrency,
 		QueueSize:  cfg.QueueSize,
 		Warm:       warmSetting(cfg.Warm),
-		Prepare:    PreparePage,
+		Prepare:    render.PreparePage,
 		Logger:     log,
 	})
 	if err != nil {
@@ -100,7 +105,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		return nil, err
 	}
 
-	a.Server = NewServer(cfg, Deps{
+	a.Server = api.NewServer(apiConfig(cfg), api.Deps{
 		Pool: p, Store: store, Local: local, Plans: plans, Registry: a.Registry,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
 	})
@@ -115,11 +120,40 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	return a, nil
 }
 
+// apiConfig is the part of the configuration the HTTP layer reads.
+func apiConfig(c Config) api.Config {
+	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
+		CacheBytes: c.CacheBytes, Pprof: c.Pprof}
+}
+
 func warmSetting(n int) int {
 	if n == 0 {
 		return -1 // the pool reads 0 as "default"
 	}
 	return n
+}
+
+// adblockTestHosts are hosts added to the embedded guard's ad-block list
+// by tests, which serve their "ads" from names such as
+// `tracker.localhost` that resolve to loopback without DNS: no real list
+// can contain such a name. It is nil in the service.
+var adblockTestHosts atomic.Pointer[[]string]
+
+// adblockListed is what the embedded sidecar's egress guard refuses on
+// pages rendered with adblock on: the list, plus the test hosts.
+func adblockListed(host string) bool {
+	if adblock.Default().Blocks(host) {
+		return true
+	}
+	if p := adblockTestHosts.Load(); p != nil {
+		host = strings.TrimSuffix(strings.ToLower(host), ".")
+		for _, h := range *p {
+			if host == h || strings.HasSuffix(host, "."+h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Addr is the address the API listens on.

@@ -1,7 +1,7 @@
-// Package orchestrator owns glimpse's HTTP API: parsing and validating the
-// query (dot notation, the target URL rules), the JSON envelope, the error
-// codes and their messages, response headers, the answer cache, plans and
-// quotas, and the render steps (navigate, wait, extract metadata, print).
-// Which browsers exist and how they are leased is left to package pool;
-// where blobs are kept and their public addresses, to package storage.
+// Package orchestrator wires glimpse's front service: Config (flags and
+// their environment twins), the logger, and App, which starts the pool,
+// storage, the embedded sidecar when no sidecars are configured, and the
+// HTTP API of package api. Behaviour lives in its subpackages: api (HTTP),
+// query (parsing), render (the browser), answer (the data object), cache,
+// quota, apierr and meta. Nothing imports this package but its command.
 package orchestrator

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -159,64 +161,6 @@ func checkAnswerHeaders(t *testing.T, region, kind string, h http.Header) {
 		if now := time.Now().Unix(); n < now-1 || n > now+32*24*3600 {
 			t.Errorf("%s answer: x-rate-limit-reset %d is not a moment of the current window (now is %d)", kind, n, now)
 		}
-	}
-}
-
-func TestResponseTimeReadsLikeMillisecondsOrSeconds(t *testing.T) {
-	cases := []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "0ms"},
-		{450 * time.Microsecond, "0ms"},
-		{87 * time.Millisecond, "87ms"},
-		{999*time.Millisecond + 900*time.Microsecond, "999ms"},
-		{time.Second, "1.0s"},
-		{1400 * time.Millisecond, "1.4s"},
-		{1449 * time.Millisecond, "1.4s"},
-		{12300 * time.Millisecond, "12.3s"},
-	}
-	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s is written %s", c.d, c.want), func(t *testing.T) {
-			got := formatResponseTime(c.d)
-			if got != c.want {
-				t.Errorf("got %q", got)
-			}
-			if !headerFormats["x-response-time"].MatchString(got) {
-				t.Errorf("%q does not have the header's format", got)
-			}
-		})
-	}
-}
-
-func TestPickEncodingHonoursWhatTheClientAccepts(t *testing.T) {
-	cases := []struct {
-		name, accept, want string
-	}{
-		{"nothing accepted", "", ""},
-		{"identity only", "identity", ""},
-		{"gzip", "gzip", "gzip"},
-		{"gzip in capitals", "GZIP", "gzip"},
-		{"the old x-gzip", "x-gzip", "gzip"},
-		{"br", "br", "br"},
-		{"what browsers send", "gzip, deflate, br, zstd", "br"},
-		{"any coding", "*", "br"},
-		{"br with a low but positive quality", "br;q=0.1, gzip", "br"},
-		{"br refused with q=0", "br;q=0, gzip", "gzip"},
-		{"br refused with spaces around q=0", "br ; q=0 , gzip", "gzip"},
-		{"br refused with q=0.0", "br;q=0.0, gzip", "gzip"},
-		{"br refused with q=0.000", "br;q=0.000, gzip", "gzip"},
-		{"everything refused", "gzip;q=0, br;q=0", ""},
-		{"any coding refused", "*;q=0", ""},
-		{"deflate alone, which glimpse does not make", "deflate", ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name+": "+strconv.Quote(c.accept), func(t *testing.T) {
-			if got := pickEncoding(c.accept); got != c.want {
-				t.Errorf("pickEncoding(%q) = %q, want %q (RFC 9110 12.5.3: a quality of 0, written 0, 0.0 or 0.000, "+
-					"means not acceptable)", c.accept, got, c.want)
-			}
-		})
 	}
 }
 
@@ -540,7 +484,7 @@ func TestForwardedHeaders(t *testing.T) {
 			"upgrade", "proxy-authorization", "proxy-connection", "content-length"} {
 			t.Run(name, func(t *testing.T) {
 				a := app.get(site.URL+"/hop", forward(name, "x"))
-				if a.HTTP != 400 || a.Code != CodeInvalidQuery {
+				if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery {
 					t.Fatalf("got %d %s, want 400 EINVALQUERY", a.HTTP, a.Raw)
 				}
 				if !strings.Contains(a.Message, "headers."+name) {
@@ -672,21 +616,21 @@ func TestResponseHeaders(t *testing.T) {
 			code      string
 			kind      string
 		}{
-			{"EINVALQUERY for a ttl under a minute", api(ps.URL+"/plain", "ttl=59s"), "GET", nil, 400, CodeInvalidQuery, "error"},
-			{"EINVALQUERY for a ttl over 31 days", api(ps.URL+"/plain", "ttl=32d"), "GET", nil, 400, CodeInvalidQuery, "error"},
-			{"EINVALQUERY for an embed the page cannot fill", api(ps.URL+"/plain", "embed=image.url"), "GET", nil, 400, CodeInvalidQuery, "error"},
-			{"EINVALURL for a URL without a protocol", app.URL() + "/?url=no", "GET", nil, 400, CodeInvalidURL, "error"},
-			{"EINVALURL without a url", app.URL() + "/", "GET", nil, 400, CodeInvalidURL, "error"},
-			{"EFORBIDDENURL for a private address", api("http://10.1.2.3/", ""), "GET", nil, 400, CodeForbiddenURL, "error"},
-			{"ETIMEOUT for a page that never answers", api(ps.URL+"/never", "timeout=1s"), "GET", nil, 504, CodeTimeout, "error"},
+			{"EINVALQUERY for a ttl under a minute", api(ps.URL+"/plain", "ttl=59s"), "GET", nil, 400, apierr.CodeInvalidQuery, "error"},
+			{"EINVALQUERY for a ttl over 31 days", api(ps.URL+"/plain", "ttl=32d"), "GET", nil, 400, apierr.CodeInvalidQuery, "error"},
+			{"EINVALQUERY for an embed the page cannot fill", api(ps.URL+"/plain", "embed=image.url"), "GET", nil, 400, apierr.CodeInvalidQuery, "error"},
+			{"EINVALURL for a URL without a protocol", app.URL() + "/?url=no", "GET", nil, 400, apierr.CodeInvalidURL, "error"},
+			{"EINVALURL without a url", app.URL() + "/", "GET", nil, 400, apierr.CodeInvalidURL, "error"},
+			{"EFORBIDDENURL for a private address", api("http://10.1.2.3/", ""), "GET", nil, 400, apierr.CodeForbiddenURL, "error"},
+			{"ETIMEOUT for a page that never answers", api(ps.URL+"/never", "timeout=1s"), "GET", nil, 504, apierr.CodeTimeout, "error"},
 			{"an error to HEAD", app.URL() + "/?url=no", "HEAD", nil, 400, "", "error"},
-			{"EAUTH for an unknown key", api(ps.URL+"/plain", ""), "GET", http.Header{"X-Api-Key": {"k-nobody-knows"}}, 401, CodeAuth, "bare"},
-			{"ENOTFOUND for another path", app.URL() + "/nothing-here", "GET", nil, 404, CodeNotFound, "bare"},
-			{"EMETHOD for a POST", app.URL() + "/?url=no", "POST", nil, 405, CodeMethod, "bare"},
+			{"EAUTH for an unknown key", api(ps.URL+"/plain", ""), "GET", http.Header{"X-Api-Key": {"k-nobody-knows"}}, 401, apierr.CodeAuth, "bare"},
+			{"ENOTFOUND for another path", app.URL() + "/nothing-here", "GET", nil, 404, apierr.CodeNotFound, "bare"},
+			{"EMETHOD for a POST", app.URL() + "/?url=no", "POST", nil, 405, apierr.CodeMethod, "bare"},
 		}
 		for _, c := range errorCases {
 			t.Run(c.name, func(t *testing.T) {
-				if c.code == CodeMethod {
+				if c.code == apierr.CodeMethod {
 					// Reported on its own: the generic check would only say 404.
 					a, err := wireDo(c.method, c.url, c.h)
 					if err != nil {

@@ -288,7 +288,7 @@ func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
 	app := startApp(t, nil)
 	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
 	var shift atomic.Int64
-	app.Server.now = func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
+	app.Server.SetClock(func() time.Time { return time.Now().Add(time.Duration(shift.Load())) })
 
 	if a := app.get(ps.URL+"/", "ttl=1m&staleTtl=1h"); a.Header.Get("x-cache-status") != "MISS" {
 		t.Fatalf("first request: %s", a.Header.Get("x-cache-status"))

@@ -31,6 +31,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
+	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/storage"
 	"github.com/glimpse/glimpse/storage/miniotest"
 )
@@ -445,13 +446,13 @@ const (
 // pdfObjectKey is the storage key of a request's PDF, worked out the way
 // the service names it. MinIO lists unfinished uploads of one exact key
 // only, so the outage tests need it before the request has an answer.
-func pdfObjectKey(t *testing.T, env *pdfEnv, path, query string) string {
+func pdfObjectKey(t *testing.T, env *pdfEnv, path, rawQuery string) string {
 	t.Helper()
-	req, err := ParseRequest("url="+url.QueryEscape(env.ps.URL+path)+"&"+query, DefaultLimits())
+	req, err := query.Parse("url="+url.QueryEscape(env.ps.URL+path)+"&"+rawQuery, query.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return storage.PublicPrefix + "pdf/" + cacheKey(req) + ".pdf"
+	return storage.PublicPrefix + "pdf/" + query.Key(req) + ".pdf"
 }
 
 func testPDFFormats(t *testing.T, env *pdfEnv) {
@@ -1012,8 +1013,8 @@ func (env *pdfEnv) abortLeftovers(t *testing.T, left []minio.ObjectMultipartInfo
 // pdfCheckStorageError checks the answer to a request whose upload failed.
 func pdfCheckStorageError(t *testing.T, a answer) {
 	t.Helper()
-	if a.HTTP < 500 || a.Status != "error" || a.Code != "EFATAL" {
-		t.Fatalf("with storage down the answer is %d %s %s, want a 5xx error EFATAL: %s", a.HTTP, a.Status, a.Code, a.Raw)
+	if a.HTTP < 500 || a.Status != "error" || a.Code != "ESTORAGE" {
+		t.Fatalf("with storage down the answer is %d %s %s, want a 503 error ESTORAGE: %s", a.HTTP, a.Status, a.Code, a.Raw)
 	}
 	if !strings.Contains(strings.ToLower(a.Message), "storage") {
 		t.Errorf("the message does not say that storage failed: %q", a.Message)

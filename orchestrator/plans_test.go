@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,316 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/api"
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
-
-func sha256Hex(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
-// The keys below are written into plans files; no message may repeat them.
-const (
-	keyPlain  = "k-live-plain-7f3a"
-	keyHashed = "k-live-hashed-91bc"
-)
-
-func TestParsePlans(t *testing.T) {
-	good := []struct {
-		name, file string
-		check      func(t *testing.T, p *Plans)
-	}{
-		{"a YAML file with an anonymous plan, plans, and plain and hashed keys", `
-anonymous: {name: walk-in, limit: 10, window: 1m}
-plans:
-  - {name: pro, limit: 100000, window: 24h}
-  - name: team
-    limit: 500
-    window: 1h30m
-keys:
-  - {key: ` + keyPlain + `, plan: pro}
-  - {key_sha256: ` + sha256Hex(keyHashed) + `, plan: team}
-`, func(t *testing.T, p *Plans) {
-			if p.Anonymous.Name != "walk-in" || p.Anonymous.Limit != 10 || p.Anonymous.Window != time.Minute {
-				t.Errorf("anonymous plan %+v", p.Anonymous)
-			}
-			wantPlan(t, p, keyPlain, "pro", 100000, 24*time.Hour)
-			wantPlan(t, p, keyHashed, "team", 500, 90*time.Minute)
-		}},
-		{"the same file as JSON", `{"anonymous": {"name": "walk-in", "limit": 10, "window": "1m"},
- "plans": [{"name": "pro", "limit": 100000, "window": "24h"}],
- "keys": [{"key": "` + keyPlain + `", "plan": "pro"}, {"key_sha256": "` + sha256Hex(keyHashed) + `", "plan": "pro"}]}`,
-			func(t *testing.T, p *Plans) {
-				if p.Anonymous.Name != "walk-in" {
-					t.Errorf("anonymous plan %+v", p.Anonymous)
-				}
-				wantPlan(t, p, keyPlain, "pro", 100000, 24*time.Hour)
-				wantPlan(t, p, keyHashed, "pro", 100000, 24*time.Hour)
-			}},
-		{"a file without an anonymous plan keeps the default one", `
-plans: [{name: pro, limit: 5, window: 1h}]
-keys: [{key: ` + keyPlain + `, plan: pro}]
-`, func(t *testing.T, p *Plans) {
-			if p.Anonymous != DefaultAnonymousPlan {
-				t.Errorf("anonymous plan %+v, want the default %+v", p.Anonymous, DefaultAnonymousPlan)
-			}
-		}},
-		{"an empty file gives the defaults", ``, func(t *testing.T, p *Plans) {
-			if p.Anonymous != DefaultAnonymousPlan {
-				t.Errorf("anonymous plan %+v", p.Anonymous)
-			}
-			if _, _, ok := p.Lookup(keyPlain); ok {
-				t.Error("an empty file knows a key")
-			}
-		}},
-		{"a hashed key in upper case with spaces around it", `
-plans: [{name: pro, limit: 5, window: 1h}]
-keys: [{key_sha256: "  ` + strings.ToUpper(sha256Hex(keyHashed)) + ` ", plan: pro}]
-`, func(t *testing.T, p *Plans) { wantPlan(t, p, keyHashed, "pro", 5, time.Hour) }},
-	}
-	for _, c := range good {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := ParsePlans([]byte(c.file))
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
-			c.check(t, p)
-		})
-	}
-
-	bad := []struct {
-		name, file, want string
-	}{
-		{"text that is neither YAML nor JSON", "plans: [unclosed", "not valid YAML or JSON"},
-		{"a limit that is not a number", "plans: [{name: pro, limit: lots, window: 1h}]", "not valid YAML or JSON"},
-		{"a plan without a name", "plans: [{limit: 5, window: 1h}]", "plan number 1 has no name"},
-		{"an anonymous plan without a name", "anonymous: {limit: 5, window: 1h}", "the anonymous plan has no name"},
-		{"a limit of zero", "plans: [{name: pro, limit: 0, window: 1h}]", `plan "pro": limit must be a whole number of at least 1, got 0`},
-		{"a negative limit", "plans: [{name: pro, limit: -3, window: 1h}]", "got -3"},
-		{"a window that is not a duration", "plans: [{name: pro, limit: 5, window: soon}]",
-			`plan "pro": window must be a duration such as 1h or 24h, got "soon"`},
-		{"a window without a unit", "plans: [{name: pro, limit: 5, window: 3600}]", `got "3600"`},
-		{"a window under a second", "plans: [{name: pro, limit: 5, window: 500ms}]", `got "500ms"`},
-		{"a plan without a window", "plans: [{name: pro, limit: 5}]", `got ""`},
-		{"a plan defined twice", "plans: [{name: pro, limit: 5, window: 1h}, {name: pro, limit: 9, window: 1h}]", `plan "pro" is defined twice`},
-		{"a key naming a plan the file does not define",
-			"plans: [{name: pro, limit: 5, window: 1h}]\nkeys: [{key: " + keyPlain + ", plan: gold}]",
-			`key number 1 names plan "gold", which the file does not define`},
-		{"a key given both plain and hashed",
-			"plans: [{name: pro, limit: 5, window: 1h}]\nkeys: [{key: " + keyPlain + ", key_sha256: " + sha256Hex(keyPlain) + ", plan: pro}]",
-			"key number 1 gives both key and key_sha256"},
-		{"a key given neither plain nor hashed", "plans: [{name: pro, limit: 5, window: 1h}]\nkeys: [{plan: pro}]",
-			"key number 1 has neither key nor key_sha256"},
-		{"a hashed key that is not 64 hex digits",
-			"plans: [{name: pro, limit: 5, window: 1h}]\nkeys: [{key: " + keyHashed + ", plan: pro}, {key_sha256: " + keyPlain + ", plan: pro}]",
-			"key number 2: key_sha256 must be 64 hex digits"},
-		{"the same key twice",
-			"plans: [{name: pro, limit: 5, window: 1h}, {name: free, limit: 1, window: 1h}]\n" +
-				"keys: [{key: " + keyPlain + ", plan: pro}, {key_sha256: " + sha256Hex(keyPlain) + ", plan: free}]",
-			"key number 2"},
-	}
-	// What to change where the code does not refuse yet.
-	fixes := map[string]string{
-		"the same key twice": "ParsePlans: a key listed twice silently takes the plan of its last entry; refuse it, naming both entries by number.",
-	}
-	for _, c := range bad {
-		t.Run("refused: "+c.name, func(t *testing.T) {
-			p, err := ParsePlans([]byte(c.file))
-			if err == nil {
-				t.Fatalf("accepted (anonymous plan %+v); want an error saying %q. %s", p.Anonymous, c.want, fixes[c.name])
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %q does not say %q", err, c.want)
-			}
-			for _, k := range []string{keyPlain, keyHashed, sha256Hex(keyPlain), sha256Hex(keyHashed)} {
-				if strings.Contains(err.Error(), k) {
-					t.Errorf("the error repeats a key from the file: %q", err)
-				}
-			}
-		})
-	}
-}
-
-func wantPlan(t *testing.T, p *Plans, key, name string, limit int, window time.Duration) {
-	t.Helper()
-	pl, _, ok := p.Lookup(key)
-	if !ok {
-		t.Fatalf("the key for plan %s is not known", name)
-	}
-	if pl.Name != name || pl.Limit != limit || pl.Window != window {
-		t.Errorf("key maps to %+v, want %s, %d per %s", *pl, name, limit, window)
-	}
-}
-
-func TestLoadPlans(t *testing.T) {
-	t.Run("no file gives the built-in anonymous plan", func(t *testing.T) {
-		p, err := LoadPlans("")
-		if err != nil || p.Anonymous != DefaultAnonymousPlan {
-			t.Fatalf("got %+v, %v", p, err)
-		}
-		if p.Anonymous.Name != "free" || p.Anonymous.Limit != 1000 || p.Anonymous.Window != 24*time.Hour {
-			t.Errorf("the default anonymous plan is %+v, want free, 1000 per 24h", p.Anonymous)
-		}
-	})
-	t.Run("a missing file is an error naming GLIMPSE_PLANS", func(t *testing.T) {
-		_, err := LoadPlans(filepath.Join(t.TempDir(), "absent.yaml"))
-		if err == nil || !strings.Contains(err.Error(), "GLIMPSE_PLANS") {
-			t.Fatalf("got %v", err)
-		}
-	})
-	t.Run("a file is read and parsed", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "plans.json")
-		if err := os.WriteFile(path, []byte(`{"anonymous": {"name": "a", "limit": 2, "window": "1s"}}`), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		p, err := LoadPlans(path)
-		if err != nil || p.Anonymous.Name != "a" || p.Anonymous.Window != time.Second {
-			t.Fatalf("got %+v, %v", p, err)
-		}
-	})
-	t.Run("a bad file is an error naming what is wrong", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "plans.yaml")
-		if err := os.WriteFile(path, []byte("plans: [{name: pro, limit: 0, window: 1h}]"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := LoadPlans(path); err == nil || !strings.Contains(err.Error(), "limit") {
-			t.Fatalf("got %v", err)
-		}
-	})
-}
-
-func TestPlansLookup(t *testing.T) {
-	p, err := ParsePlans([]byte(`
-plans: [{name: pro, limit: 5, window: 1h}]
-keys:
-  - {key: ` + keyPlain + `, plan: pro}
-  - {key_sha256: ` + sha256Hex(keyHashed) + `, plan: pro}
-  - {key: k-other, plan: pro}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, idPlain, ok1 := p.Lookup(keyPlain)
-	_, idHashed, ok2 := p.Lookup(keyHashed)
-	_, idOther, ok3 := p.Lookup("k-other")
-	if !ok1 || !ok2 || !ok3 {
-		t.Fatalf("known keys not found: %t %t %t", ok1, ok2, ok3)
-	}
-	t.Run("ids tell keys apart without holding them", func(t *testing.T) {
-		ids := []string{idPlain, idHashed, idOther}
-		if idPlain == idHashed || idPlain == idOther || idHashed == idOther {
-			t.Errorf("two keys share an id: %q", ids)
-		}
-		for _, id := range ids {
-			for _, k := range []string{keyPlain, keyHashed, "k-other"} {
-				if strings.Contains(id, k) {
-					t.Errorf("id %q holds the key", id)
-				}
-			}
-		}
-		if _, again, _ := p.Lookup(keyPlain); again != idPlain {
-			t.Errorf("the id of a key changed from %q to %q", idPlain, again)
-		}
-	})
-	t.Run("unknown keys, near misses included, are not found", func(t *testing.T) {
-		for _, k := range []string{"", "k-unknown", strings.ToUpper(keyPlain), keyPlain + " ", sha256Hex(keyHashed)} {
-			if pl, id, ok := p.Lookup(k); ok || pl != nil || id != "" {
-				t.Errorf("Lookup(%q) = %v, %q, %t", k, pl, id, ok)
-			}
-		}
-	})
-}
-
-func TestLimiter(t *testing.T) {
-	plan := &Plan{Name: "tiny", Limit: 3, Window: 2 * time.Second}
-	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-
-	t.Run("a window admits its limit and refuses the rest until it ends", func(t *testing.T) {
-		l := NewLimiter()
-		steps := []struct {
-			at        time.Duration
-			allowed   bool
-			remaining int
-			reset     time.Duration
-		}{
-			{0, true, 2, 2 * time.Second},
-			{100 * time.Millisecond, true, 1, 2 * time.Second},
-			{time.Second, true, 0, 2 * time.Second},
-			{1500 * time.Millisecond, false, 0, 2 * time.Second},
-			{1999 * time.Millisecond, false, 0, 2 * time.Second},
-			{2 * time.Second, true, 2, 4 * time.Second}, // the window ends at its reset
-			{2500 * time.Millisecond, true, 1, 4 * time.Second},
-		}
-		for i, s := range steps {
-			q := l.Take("ip:192.0.2.1", plan, t0.Add(s.at))
-			if q.Allowed != s.allowed || q.Remaining != s.remaining || !q.Reset.Equal(t0.Add(s.reset)) || q.Limit != 3 {
-				t.Errorf("request %d at +%s: %+v, want allowed %t, remaining %d, reset +%s",
-					i+1, s.at, q, s.allowed, s.remaining, s.reset)
-			}
-		}
-	})
-
-	t.Run("the window starts with the caller's first request", func(t *testing.T) {
-		l := NewLimiter()
-		first := t0.Add(1234 * time.Millisecond)
-		if q := l.Take("ip:192.0.2.1", plan, first); !q.Reset.Equal(first.Add(plan.Window)) {
-			t.Errorf("reset %s, want %s", q.Reset, first.Add(plan.Window))
-		}
-	})
-
-	t.Run("callers and plans count separately", func(t *testing.T) {
-		l := NewLimiter()
-		other := &Plan{Name: "other", Limit: 3, Window: time.Hour}
-		for range 3 {
-			l.Take("key:a", plan, t0)
-		}
-		if q := l.Take("key:a", plan, t0); q.Allowed {
-			t.Fatal("the fourth request was admitted")
-		}
-		if q := l.Take("key:b", plan, t0); !q.Allowed || q.Remaining != 2 {
-			t.Errorf("another caller of the same plan: %+v", q)
-		}
-		if q := l.Take("key:a", other, t0); !q.Allowed || q.Remaining != 2 {
-			t.Errorf("the same caller under another plan: %+v", q)
-		}
-	})
-
-	t.Run("windows that ended are swept", func(t *testing.T) {
-		l := NewLimiter()
-		for i := range 100 {
-			l.Take(fmt.Sprintf("ip:192.0.2.%d", i), plan, t0)
-		}
-		l.Take("ip:198.51.100.1", plan, t0.Add(2*time.Minute))
-		l.mu.Lock()
-		n := len(l.windows)
-		l.mu.Unlock()
-		if n != 1 {
-			t.Errorf("%d windows are kept, want only the live one", n)
-		}
-	})
-
-	t.Run("concurrent requests never pass the limit", func(t *testing.T) {
-		l := NewLimiter()
-		big := &Plan{Name: "fifty", Limit: 50, Window: time.Hour}
-		var admitted atomic.Int32
-		var wg sync.WaitGroup
-		for range 200 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if l.Take("key:busy", big, t0).Allowed {
-					admitted.Add(1)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := admitted.Load(); n != 50 {
-			t.Errorf("%d of 200 concurrent requests were admitted, want 50", n)
-		}
-	})
-}
 
 // ---------------------------------------------------------------------------
 // Callers through the HTTP API, in-process: meta=false needs no browser.
@@ -331,7 +26,7 @@ func TestLimiter(t *testing.T) {
 // noRenderQuery asks for nothing that needs a browser.
 const noRenderQuery = "url=http%3A%2F%2F127.0.0.1%3A9%2F&meta=false"
 
-func inProcessGet(s *Server, rawQuery, remoteAddr string, h http.Header) *httptest.ResponseRecorder {
+func inProcessGet(s *api.Server, rawQuery, remoteAddr string, h http.Header) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodGet, "/?"+rawQuery, nil)
 	if remoteAddr != "" {
 		req.RemoteAddr = remoteAddr
@@ -403,7 +98,7 @@ func TestRateLimitResetIsNotBeforeTheWindowEnds(t *testing.T) {
 	// Half past a second: rounding the reset down would name a moment
 	// half a second before the window actually ends.
 	now := time.Unix(1_800_000_000, 500_000_000)
-	s.now = func() time.Time { return now }
+	s.SetClock(func() time.Time { return now })
 	first := inProcessGet(s, noRenderQuery, "", nil)
 	if first.Code != 200 {
 		t.Fatalf("got %d %s", first.Code, first.Body)
@@ -532,7 +227,7 @@ keys:
 		}
 		refused := app.get(target, "", "x-api-key", "k-tiny-one")
 		received := time.Now()
-		if refused.HTTP != http.StatusTooManyRequests || refused.Code != CodeRate {
+		if refused.HTTP != http.StatusTooManyRequests || refused.Code != apierr.CodeRate {
 			t.Fatalf("the fourth request got %d %s, want 429 ERATE", refused.HTTP, refused.Raw)
 		}
 		checkAnswerHeaders(t, "local", "error", refused.Header)
@@ -577,7 +272,7 @@ keys:
 	t.Run("an unknown key is refused with EAUTH", func(t *testing.T) {
 		const unknown = "k-made-up-1234"
 		a := app.get(target, "", "x-api-key", unknown)
-		if a.HTTP != http.StatusUnauthorized || a.Code != CodeAuth || a.Status != "fail" {
+		if a.HTTP != http.StatusUnauthorized || a.Code != apierr.CodeAuth || a.Status != "fail" {
 			t.Fatalf("got %d %s, want 401 EAUTH", a.HTTP, a.Raw)
 		}
 		if strings.Contains(string(a.Raw), unknown) {
@@ -600,3 +295,14 @@ keys:
 		checkAnswerHeaders(t, "local", "error", a.Header)
 	})
 }
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// Keys of the quota tests: one listed as it is, one by its digest.
+const (
+	keyPlain  = "k-live-plain-7f3a"
+	keyHashed = "k-live-hashed-91bc"
+)

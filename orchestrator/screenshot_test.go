@@ -3,7 +3,6 @@ package orchestrator
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -19,168 +18,10 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/storage"
 )
-
-// checkRequestCases runs parse cases the way the query tests do: an
-// accepted query goes to check, a refused one must carry the code, the
-// parameter and the message fragments.
-func checkRequestCases(t *testing.T, cases []requestCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			q := tc.query
-			if !tc.raw {
-				q = exampleTarget + "&" + q
-			}
-			req, err := ParseRequest(q, tc.lim)
-			if tc.code == "" {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				tc.check(t, req)
-				return
-			}
-			if err == nil {
-				t.Fatalf("accepted %+v, want %s", req, tc.code)
-			}
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("got %T (%v), want *Error", err, err)
-			}
-			if e.Code != tc.code || e.Status != 400 {
-				t.Fatalf("got %s/%d (%s), want %s", e.Code, e.Status, e.Message, tc.code)
-			}
-			if e.Param != tc.param {
-				t.Errorf("param %q, want %q (message %q)", e.Param, tc.param, e.Message)
-			}
-			// Header names are the caller's to spell; their messages quote
-			// the header, not the parameter family.
-			if tc.code == CodeInvalidQuery && tc.param != "headers" && !strings.Contains(e.Message, "`"+tc.param) {
-				t.Errorf("message %q does not name `%s`", e.Message, tc.param)
-			}
-			for _, m := range tc.msg {
-				if !strings.Contains(e.Message, m) {
-					t.Errorf("message %q does not contain %q", e.Message, m)
-				}
-			}
-		})
-	}
-}
-
-func wantShot(want ScreenshotOptions) func(t *testing.T, r *Request) {
-	return func(t *testing.T, r *Request) {
-		t.Helper()
-		if r.Screenshot == nil {
-			t.Fatal("no screenshot was asked for")
-		}
-		if *r.Screenshot != want {
-			t.Errorf("screenshot options %+v, want %+v", *r.Screenshot, want)
-		}
-	}
-}
-
-func wantNoShot(t *testing.T, r *Request) {
-	t.Helper()
-	if r.Screenshot != nil {
-		t.Errorf("a screenshot was asked for: %+v", *r.Screenshot)
-	}
-}
-
-var pngShot = ScreenshotOptions{Type: "png"}
-
-var screenshotCases = []requestCase{
-	{name: "no screenshot unless asked", query: "pdf", check: wantNoShot},
-	{name: "screenshot=true takes a png of the viewport", query: "screenshot=true", check: wantShot(pngShot)},
-	{name: "a bare screenshot means true", query: "screenshot", check: wantShot(pngShot)},
-	{name: "an empty screenshot means true", query: "screenshot=", check: wantShot(pngShot)},
-	{name: "screenshot=false takes none", query: "screenshot=false", check: wantNoShot},
-	{name: "screenshot must be a boolean", query: "screenshot=yes", code: CodeInvalidQuery, param: "screenshot",
-		msg: []string{"`true`, `false` or empty"}},
-	{name: "any option turns the screenshot on", query: "screenshot.fullPage=true", check: wantShot(ScreenshotOptions{Type: "png", FullPage: true})},
-	{name: "screenshot=false beside an option is a contradiction", query: "screenshot=false&screenshot.type=jpeg",
-		code: CodeInvalidQuery, param: "screenshot", msg: []string{"`screenshot.type` sets a screenshot option"}},
-
-	{name: "jpeg gets quality 80 by default", query: "screenshot.type=jpeg", check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 80})},
-	{name: "jpg is jpeg", query: "screenshot.type=jpg", check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 80})},
-	{name: "the type is read in any case", query: "screenshot.type=WebP", check: wantShot(ScreenshotOptions{Type: "webp", Quality: 80})},
-	{name: "webp takes a quality", query: "screenshot.type=webp&screenshot.quality=35", check: wantShot(ScreenshotOptions{Type: "webp", Quality: 35})},
-	{name: "quality 0 is allowed", query: "screenshot.type=jpeg&screenshot.quality=0", check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 0})},
-	{name: "quality 100 is allowed", query: "screenshot.type=jpeg&screenshot.quality=100", check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 100})},
-	{name: "an unknown type is refused with the list", query: "screenshot.type=gif", code: CodeInvalidQuery, param: "screenshot.type",
-		msg: []string{"`png`, `jpeg` or `webp`", "got `gif`"}},
-	{name: "quality above 100 is refused", query: "screenshot.type=jpeg&screenshot.quality=101", code: CodeInvalidQuery, param: "screenshot.quality",
-		msg: []string{"from 0 to 100"}},
-	{name: "a negative quality is refused", query: "screenshot.type=jpeg&screenshot.quality=-1", code: CodeInvalidQuery, param: "screenshot.quality"},
-	{name: "a fractional quality is refused", query: "screenshot.type=jpeg&screenshot.quality=80.5", code: CodeInvalidQuery, param: "screenshot.quality"},
-	{name: "a signed quality is refused", query: "screenshot.type=jpeg&screenshot.quality=%2B80", code: CodeInvalidQuery, param: "screenshot.quality"},
-	{name: "a quality for a png is refused", query: "screenshot.quality=50", code: CodeInvalidQuery, param: "screenshot.quality",
-		msg: []string{"jpeg and webp", "add `screenshot.type=jpeg`"}},
-
-	{name: "fullPage and omitBackground in snake_case", query: "screenshot.full_page=true&screenshot.omit_background=true",
-		check: wantShot(ScreenshotOptions{Type: "png", FullPage: true, OmitBackground: true})},
-	{name: "fullPage must be a boolean", query: "screenshot.fullPage=yes", code: CodeInvalidQuery, param: "screenshot.fullPage",
-		msg: []string{"`true` or `false`"}},
-	{name: "omitBackground must be a boolean", query: "screenshot.omitBackground=1", code: CodeInvalidQuery, param: "screenshot.omitBackground"},
-	{name: "omitBackground works with webp", query: "screenshot.type=webp&screenshot.omitBackground=true",
-		check: wantShot(ScreenshotOptions{Type: "webp", Quality: 80, OmitBackground: true})},
-	{name: "omitBackground is refused for jpeg, which has no transparency", query: "screenshot.type=jpeg&screenshot.omitBackground=true",
-		code: CodeInvalidQuery, param: "screenshot.omitBackground", msg: []string{"jpeg has none", "`screenshot.type=png`"}},
-	{name: "omitBackground=false is fine with jpeg", query: "screenshot.type=jpeg&screenshot.omitBackground=false",
-		check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 80})},
-
-	{name: "the element selector is trimmed", query: "screenshot.element=+%23main+.card+", check: wantShot(ScreenshotOptions{Type: "png", Element: "#main .card"})},
-	{name: "an empty element is refused", query: "screenshot.element=", code: CodeInvalidQuery, param: "screenshot.element",
-		msg: []string{"needs a CSS selector"}},
-	{name: "a huge element selector is refused", query: "screenshot.element=" + strings.Repeat("a", maxElementSelector+1),
-		code: CodeInvalidQuery, param: "screenshot.element", msg: []string{"up to 1024 bytes"}},
-	{name: "element and fullPage together are refused", query: "screenshot.element=%23a&screenshot.fullPage=true",
-		code: CodeInvalidQuery, param: "screenshot.fullPage", msg: []string{"cannot be combined"}},
-	{name: "element with fullPage=false is fine", query: "screenshot.element=%23a&screenshot.fullPage=false",
-		check: wantShot(ScreenshotOptions{Type: "png", Element: "#a"})},
-
-	{name: "an unknown option is refused with the list of options", query: "screenshot.overlay.browser=dark",
-		code: CodeInvalidQuery, param: "screenshot.overlay.browser", msg: []string{"not a screenshot option", "`screenshot.omitBackground`"}},
-	{name: "a misspelt option is refused", query: "screenshot=true&screenshot.fullpage=true",
-		code: CodeInvalidQuery, param: "screenshot.fullpage", msg: []string{"not a screenshot option"}},
-	{name: "an option repeated with another value is refused", query: "screenshot.fullPage=true&screenshot.full_page=false",
-		code: CodeInvalidQuery, param: "screenshot.full_page", msg: []string{"given twice"}},
-
-	{name: "embed=screenshot.url is accepted with a screenshot", query: "screenshot&embed=screenshot.url", check: func(t *testing.T, r *Request) {
-		if r.Embed != "screenshot.url" {
-			t.Errorf("embed %q", r.Embed)
-		}
-	}},
-	{name: "embed=screenshot.url without a screenshot says to add one", query: "embed=screenshot.url", code: CodeInvalidQuery, param: "embed",
-		msg: []string{"needs a screenshot", "add `screenshot=true`"}},
-	{name: "an unknown embed lists screenshot.url too", query: "embed=video.url", code: CodeInvalidQuery, param: "embed",
-		msg: []string{"`pdf.url`, `image.url`, `logo.url`, `screenshot.url`"}},
-}
-
-func TestParseRequestReadsTheScreenshotParameters(t *testing.T) {
-	checkRequestCases(t, screenshotCases)
-}
-
-func TestEveryScreenshotOptionChangesTheCacheKey(t *testing.T) {
-	base := exampleTarget + "&screenshot=true"
-	queries := []string{
-		exampleTarget,
-		base,
-		base + "&screenshot.type=jpeg",
-		base + "&screenshot.type=jpeg&screenshot.quality=50",
-		base + "&screenshot.type=webp",
-		base + "&screenshot.fullPage=true",
-		base + "&screenshot.element=%23a",
-		base + "&screenshot.element=%23b",
-		base + "&screenshot.omitBackground=true",
-	}
-	wantDistinctCacheKeys(t, queries)
-	a, _ := ParseRequest(base+"&screenshot.type=jpg", Limits{})
-	b, _ := ParseRequest(base+"&screenshot.type=jpeg&screenshot.quality=80", Limits{})
-	if cacheKey(a) != cacheKey(b) {
-		t.Error("two spellings of the same screenshot have different cache keys")
-	}
-}
 
 // Pages for the screenshot tests. Each names its own geometry in its
 // title, read by the browser that renders it, so the expectations do not
@@ -389,8 +230,8 @@ func TestScreenshots(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the stored file is not a png: %v", err)
 		}
-		if cfg.Height != maxShotSide || obj["height"] != float64(maxShotSide) {
-			t.Errorf("the image is %d px tall (data.screenshot.height %v), want the limit of %d", cfg.Height, obj["height"], maxShotSide)
+		if cfg.Height != render.MaxShotSide || obj["height"] != float64(render.MaxShotSide) {
+			t.Errorf("the image is %d px tall (data.screenshot.height %v), want the limit of %d", cfg.Height, obj["height"], render.MaxShotSide)
 		}
 	})
 
@@ -510,7 +351,7 @@ func TestScreenshots(t *testing.T) {
 	for _, tc := range errorCases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := env.app.get(env.ps.URL+tc.path, tc.query)
-			if a.HTTP != 400 || a.Code != CodeInvalidQuery {
+			if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery {
 				t.Fatalf("HTTP %d %s %s, want 400 EINVALQUERY", a.HTTP, a.Code, a.Message)
 			}
 			if !strings.Contains(a.Message, "`screenshot.element`") || !strings.Contains(a.Message, tc.msg) {
@@ -535,8 +376,8 @@ func TestScreenshots(t *testing.T) {
 		}
 		t.Cleanup(func() { os.Remove(shots) })
 		a := env.app.get(env.ps.URL+"/plain", "screenshot=true&force=true")
-		if a.HTTP != 503 || a.Code != CodeFatal || a.Status != "error" {
-			t.Fatalf("HTTP %d %s %s, want 503 EFATAL", a.HTTP, a.Code, a.Message)
+		if a.HTTP != 503 || a.Code != apierr.CodeStorage || a.Status != "error" {
+			t.Fatalf("HTTP %d %s %s, want 503 ESTORAGE", a.HTTP, a.Code, a.Message)
 		}
 		if !strings.Contains(a.Message, "Storing the screenshot failed") || a.Header.Get("retry-after") == "" {
 			t.Errorf("message %q, retry-after %q", a.Message, a.Header.Get("retry-after"))
@@ -553,29 +394,4 @@ func TestScreenshots(t *testing.T) {
 		}
 	})
 	t.Logf("the screenshot cases took %s", time.Since(started).Round(time.Millisecond))
-}
-
-func TestScreenshotOfAPageReadWithoutABrowserIsAServiceFault(t *testing.T) {
-	req := &Request{Screenshot: &ScreenshotOptions{Type: "png"}}
-	_, _, err := (&Server{}).captureScreenshot(t.Context(), nil, req, "k")
-	if e := AsError(err); e == nil || e.Code != CodeFatal {
-		t.Errorf("got %v, want EFATAL: compose must never ask a plain fetch for a screenshot", err)
-	}
-}
-
-// wantDistinctCacheKeys fails when two of the queries share a cache key.
-func wantDistinctCacheKeys(t *testing.T, queries []string) {
-	t.Helper()
-	seen := map[string]string{}
-	for _, q := range queries {
-		req, err := ParseRequest(q, Limits{})
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		k := cacheKey(req)
-		if prev, ok := seen[k]; ok {
-			t.Errorf("%q and %q share a cache key", prev, q)
-		}
-		seen[k] = q
-	}
 }

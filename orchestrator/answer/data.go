@@ -1,4 +1,4 @@
-package orchestrator
+package answer
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func (d data) MarshalJSON() ([]byte, error) {
 		k, _ := json.Marshal(f.name)
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := marshalNoEscape(f.value)
+		v, err := Marshal(f.value)
 		if err != nil {
 			return nil, err
 		}
@@ -56,6 +56,13 @@ func (d data) get(name string) (any, bool) {
 	return nil, false
 }
 
+// Empty is the body of an answer with nothing in it (meta=false and no
+// other output).
+func Empty() []byte {
+	b, _ := successBody(nil)
+	return b
+}
+
 // successBody is the JSON envelope of a successful answer.
 func successBody(d data) ([]byte, error) {
 	inner, err := d.MarshalJSON()
@@ -70,9 +77,9 @@ func successBody(d data) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// marshalNoEscape writes JSON without escaping <, > and &, which would turn
-// URLs in the answer into \u0026 soup for the humans reading them.
-func marshalNoEscape(v any) ([]byte, error) {
+// Marshal writes JSON without escaping <, > and &, which would turn URLs
+// in the answer into \u0026 soup for the humans reading them.
+func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -1,4 +1,4 @@
-package orchestrator
+package api
 
 import (
 	"context"
@@ -7,18 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/glimpse/glimpse/orchestrator/answer"
+	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/cache"
+	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/orchestrator/quota"
+	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/storage"
 )
 
@@ -35,7 +38,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 	h.Set("x-pricing-plan", plan.Name)
 
 	now := s.now()
-	req, key, err := s.parsed.parse(hr.URL.RawQuery, s.limits)
+	req, key, err := s.parsed.Parse(hr.URL.RawQuery, s.limits)
 	if err != nil {
 		// A request that cannot be served is not counted, but its answer
 		// still tells the caller where their window stands.
@@ -46,16 +49,17 @@ func (s *Server) handleAPI(c echo.Context) error {
 	setQuotaHeaders(h, q)
 	if !q.Allowed {
 		s.m.RateLimited.WithLabelValues(plan.Name).Inc()
-		return &Error{Code: "ERATE", Status: http.StatusTooManyRequests, RetryAfter: q.Reset.Sub(now),
-			Message: fmt.Sprintf("The %q plan allows %d requests per window and they are used up; the window resets at %s.",
-				plan.Name, q.Limit, q.Reset.UTC().Format(time.RFC3339))}
+		e := apierr.New(apierr.CodeRate, fmt.Sprintf("The %q plan allows %d requests per window and they are used up; the window resets at %s.",
+			plan.Name, q.Limit, q.Reset.UTC().Format(time.RFC3339)))
+		e.RetryAfter = q.Reset.Sub(now)
+		return e
 	}
 
 	ctx, cancel := context.WithTimeout(hr.Context(), req.Timeout)
 	defer cancel()
 	if !req.Force {
 		if e := s.cache.Get(ctx, key, now); e != nil {
-			fresh := e.freshUntil(req)
+			fresh := e.FreshUntil(req.TTL)
 			switch {
 			case now.Before(fresh):
 				s.m.Cache.WithLabelValues("hit").Inc()
@@ -75,18 +79,21 @@ func (s *Server) handleAPI(c echo.Context) error {
 		if err := s.checkTarget(ctx, req); err != nil {
 			return err
 		}
-		return s.answer(c, req, s.emptyEntry(req, key), cacheStatus(req))
+		return s.answer(c, req, s.entry(req, key, &answer.Result{Body: answer.Empty(), FetchMode: "skipped"}), cacheStatus(req))
 	}
-	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*Entry, error) {
+	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 		return s.produce(rctx, req, key)
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return &Error{Code: "ETIMEOUT", Status: http.StatusGatewayTimeout, Err: err,
-					Message: fmt.Sprintf("The request took longer than its `timeout` of %s; retry, or raise `timeout`.", req.Timeout)}
+				e := apierr.New(apierr.CodeTimeout, fmt.Sprintf("The request took longer than its `timeout` of %s; retry, or raise `timeout`.", req.Timeout))
+				e.Err = err
+				return e
 			}
-			return &Error{Code: "ECLIENT", Status: 499, Message: "The client went away.", Err: err}
+			e := apierr.New(apierr.CodeClient, "The client went away.")
+			e.Err = err
+			return e
 		}
 		return err
 	}
@@ -95,34 +102,50 @@ func (s *Server) handleAPI(c echo.Context) error {
 
 // checkTarget applies the address rule before any work: a refused target
 // never reaches a browser.
-func (s *Server) checkTarget(ctx context.Context, req *Request) error {
-	err := CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target)
-	if err != nil && AsError(err).Code == "EFORBIDDENURL" {
+func (s *Server) checkTarget(ctx context.Context, req *query.Request) error {
+	err := query.CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target)
+	if err != nil && s.asError(err).Code == apierr.CodeForbiddenURL {
 		s.m.GuardRefusals.WithLabelValues("request").Inc()
 	}
 	return err
 }
 
-// produce checks, renders and caches one answer.
-func (s *Server) produce(ctx context.Context, req *Request, key string) (*Entry, error) {
+// produce checks, renders, composes and caches one answer.
+func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*cache.Entry, error) {
 	if err := s.checkTarget(ctx, req); err != nil {
 		return nil, err
 	}
-	e, err := s.render(ctx, req, key)
+	var res *answer.Result
+	err := s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
+		var err error
+		res, err = s.composer.Compose(ctx, req, key, p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	e := s.entry(req, key, res)
 	s.cache.Put(e)
 	return e, nil
 }
 
+// entry is a finished answer as the cache keeps it.
+func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cache.Entry {
+	sum := sha256.Sum256(res.Body)
+	now := s.now()
+	return &cache.Entry{
+		Key: key, Body: res.Body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
+		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: res.FetchMode, Embeds: res.Embeds,
+	}
+}
+
 // refresh renders a stale entry again in the background; identical
 // refreshes share one render.
-func (s *Server) refresh(req *Request, key string) {
+func (s *Server) refresh(req *query.Request, key string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), req.Timeout)
 		defer cancel()
-		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*Entry, error) {
+		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 			return s.produce(rctx, req, key)
 		}); err != nil {
 			s.log.Warn("refreshing a stale cache entry failed; the stale one stays until it expires", "err", err)
@@ -132,7 +155,7 @@ func (s *Server) refresh(req *Request, key string) {
 
 // setQuotaHeaders writes the x-rate-limit-* headers. The reset is rounded
 // up: a client that waits until it must not be refused again.
-func setQuotaHeaders(h http.Header, q Quota) {
+func setQuotaHeaders(h http.Header, q quota.Quota) {
 	h.Set("x-rate-limit-limit", strconv.Itoa(q.Limit))
 	h.Set("x-rate-limit-remaining", strconv.Itoa(q.Remaining))
 	reset := q.Reset.Unix()
@@ -142,26 +165,19 @@ func setQuotaHeaders(h http.Header, q Quota) {
 	h.Set("x-rate-limit-reset", strconv.FormatInt(reset, 10))
 }
 
-func cacheStatus(req *Request) string {
+func cacheStatus(req *query.Request) string {
 	if req.Force {
 		return "BYPASS"
 	}
 	return "MISS"
 }
 
-// emptyEntry answers meta=false without pdf: nothing to render.
-func (s *Server) emptyEntry(req *Request, key string) *Entry {
-	now := s.now()
-	body, _ := successBody(nil)
-	return &Entry{Key: key, Body: body, ETag: `"empty"`, Created: now, Expires: now.Add(req.TTL), TTL: req.TTL, FetchMode: "skipped"}
-}
-
 // answer writes a cached or fresh entry with the cache headers of API.md.
-func (s *Server) answer(c echo.Context, req *Request, e *Entry, status string) error {
+func (s *Server) answer(c echo.Context, req *query.Request, e *cache.Entry, status string) error {
 	c.Set(ctxCache, status)
 	h := c.Response().Header()
 	now := s.now()
-	left := int64(e.freshUntil(req).Sub(now) / time.Second)
+	left := int64(e.FreshUntil(req.TTL).Sub(now) / time.Second)
 	if left < 0 {
 		left = 0
 	}
@@ -182,7 +198,7 @@ func (s *Server) answer(c echo.Context, req *Request, e *Entry, status string) e
 		return c.NoContent(http.StatusNotModified)
 	}
 	h.Add("vary", "Accept-Encoding")
-	body, coding := e.body(c.Request().Header.Get("Accept-Encoding"))
+	body, coding := e.Encoded(c.Request().Header.Get("Accept-Encoding"))
 	if coding != "" {
 		h.Set("content-encoding", coding)
 	}
@@ -207,12 +223,13 @@ func etagMatch(header, etag string) bool {
 }
 
 // embed answers with the asset itself instead of the envelope.
-func (s *Server) embed(c echo.Context, req *Request, e *Entry) error {
+func (s *Server) embed(c echo.Context, req *query.Request, e *cache.Entry) error {
 	target, ok := e.Embeds[req.Embed]
 	if !ok || target == "" {
 		field := strings.TrimSuffix(req.Embed, ".url")
-		return &Error{Code: "EINVALQUERY", Status: 400, Param: "embed",
-			Message: fmt.Sprintf("`embed=%s` asks for the page's %s, but the page has none; drop `embed` to get the JSON answer.", req.Embed, field)}
+		e := apierr.New(apierr.CodeInvalidQuery, fmt.Sprintf("`embed=%s` asks for the page's %s, but the page has none; drop `embed` to get the JSON answer.", req.Embed, field))
+		e.Param = "embed"
+		return e
 	}
 	if !strings.HasPrefix(target, storage.PublicPrefix) {
 		return c.Redirect(http.StatusFound, target)
@@ -220,8 +237,7 @@ func (s *Server) embed(c echo.Context, req *Request, e *Entry) error {
 	rc, obj, err := s.deps.Store.Get(c.Request().Context(), target)
 	if err != nil {
 		s.m.StorageErrors.WithLabelValues("get").Inc()
-		return &Error{Code: "EFATAL", Status: 503, RetryAfter: 5 * time.Second, Err: err,
-			Message: "Reading the stored file failed because file storage is unreachable; try again shortly."}
+		return answer.StorageError("Reading the stored file failed because file storage is unreachable; try again shortly.", err)
 	}
 	defer rc.Close()
 	h := c.Response().Header()
@@ -238,62 +254,17 @@ func (s *Server) embed(c echo.Context, req *Request, e *Entry) error {
 
 // identify finds the caller's plan: an API key's, or the anonymous plan
 // counted per client address.
-func (s *Server) identify(c echo.Context) (*Plan, string, error) {
+func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 	plans := s.deps.Plans
 	if key := c.Request().Header.Get("x-api-key"); key != "" {
 		plan, id, ok := plans.Lookup(key)
 		if !ok {
-			return nil, "", &Error{Code: "EAUTH", Status: http.StatusUnauthorized,
-				Message: "The `x-api-key` header holds a key this service does not know; check the key, or send none for the anonymous plan."}
+			return nil, "", apierr.New(apierr.CodeAuth,
+				"The `x-api-key` header holds a key this service does not know; check the key, or send none for the anonymous plan.")
 		}
 		return plan, id, nil
 	}
 	return &plans.Anonymous, "ip:" + c.RealIP(), nil
-}
-
-// cacheKey names everything that changes the answer: the target with its
-// query parameters sorted, the fields, the PDF options, the media, ping,
-// and a digest of the forwarded headers, so that an answer rendered with
-// one caller's cookie is never served to a caller without it. Not force,
-// ttl, timeout or embed.
-func cacheKey(r *Request) string {
-	h := sha256.New()
-	t := *r.Target
-	if t.RawQuery != "" {
-		t.RawQuery = sortedQuery(t.RawQuery)
-	}
-	fmt.Fprintf(h, "v1\ntarget=%s\n", t.String())
-	fmt.Fprintf(h, "meta=%t fields=%s\n", r.MetaOff, strings.Join(r.Fields, ","))
-	fmt.Fprintf(h, "media=%s ping=%t prerender=%s\n", r.MediaType, r.Ping, r.Prerender)
-	if p := r.PDF; p != nil {
-		fmt.Fprintf(h, "pdf=%g,%g,%g,%g,%g,%g,%g,%t,%q,%t\n", p.Width, p.Height, p.Margin.Top, p.Margin.Right,
-			p.Margin.Bottom, p.Margin.Left, p.Scale, p.Landscape, p.PageRanges, p.PrintBackground)
-	}
-	if r.Screenshot != nil {
-		fmt.Fprintf(h, "screenshot=%+v\n", *r.Screenshot)
-	}
-	fmt.Fprintf(h, "controls=%+v\n", r.Controls)
-	for _, d := range r.Data {
-		fmt.Fprintf(h, "data=%+v\n", d)
-	}
-	fmt.Fprintf(h, "filter=%q\n", r.Filter)
-	if len(r.Headers) > 0 {
-		names := make([]string, 0, len(r.Headers))
-		for k := range r.Headers {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			fmt.Fprintf(h, "header %s=%q\n", k, r.Headers[k])
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)[:20])
-}
-
-func sortedQuery(raw string) string {
-	parts := strings.Split(raw, "&")
-	slices.Sort(parts)
-	return strings.Join(parts, "&")
 }
 
 // redactTarget keeps the scheme, host and path of a target for logs.
@@ -311,8 +282,4 @@ func redactTarget(raw string) string {
 	}
 	u.Fragment = ""
 	return u.String()
-}
-
-func prefixToIPNet(p netip.Prefix) *net.IPNet {
-	return &net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}
 }

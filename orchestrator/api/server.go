@@ -1,11 +1,13 @@
-package orchestrator
+package api
 
 import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -15,17 +17,32 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/orchestrator/answer"
+	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/cache"
+	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/orchestrator/quota"
+	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/pool"
 	"github.com/glimpse/glimpse/sidecar/guard"
 	"github.com/glimpse/glimpse/storage"
 )
 
-// Deps are the parts a Server is built from; App wires them from Config.
+// Config is what the HTTP layer is told.
+type Config struct {
+	Region         string         // prefix of x-request-id
+	TrustedProxies []netip.Prefix // proxies whose X-Forwarded-For names the client
+	MaxTimeout     time.Duration  // largest `timeout` a caller may ask for
+	CacheBytes     int64          // memory for cached answers
+	Pprof          bool           // serve /debug/pprof
+}
+
+// Deps are the parts a Server is built from; the root package wires them.
 type Deps struct {
 	Pool     *pool.Pool
 	Store    storage.Store
 	Local    http.Handler // serves stored files when storage is a local directory
-	Plans    *Plans
+	Plans    *quota.Plans
 	Registry *prometheus.Registry
 	Policy   *guard.Policy
 	Resolver guard.Resolver
@@ -39,20 +56,19 @@ type Server struct {
 	log      *slog.Logger
 	m        *metrics.Orchestrator
 	echo     *echo.Echo
-	cache    *Cache
-	flight   *flight
-	limiter  *Limiter
-	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
-	limits   Limits
-	parsed   parseMemo
+	cache    *cache.Cache
+	flight   *cache.Flight
+	limiter  *quota.Limiter
+	renderer *render.Renderer
+	composer *answer.Composer
+	limits   query.Limits
+	parsed   query.Memo
 	now      func() time.Time
-	inflight chan struct{} // closed on shutdown: new requests are refused
 }
 
 // request-scoped values kept on the echo context.
 const (
 	ctxRequestID = "glimpse.request_id"
-	ctxStart     = "glimpse.start"
 	ctxCode      = "glimpse.code"
 	ctxCache     = "glimpse.cache"
 )
@@ -65,43 +81,40 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Registry == nil {
 		d.Registry = metrics.NewRegistry()
 	}
+	if d.Plans == nil {
+		d.Plans = &quota.Plans{Anonymous: quota.DefaultAnonymousPlan}
+	}
 	s := &Server{
 		cfg:     cfg,
 		deps:    d,
 		log:     d.Logger,
 		m:       metrics.NewOrchestrator(d.Registry),
-		flight:  newFlight(),
-		limiter: NewLimiter(),
-		limits:  Limits{DefaultTimeout: 28 * time.Second, MaxTimeout: cfg.MaxTimeout, MaxURLLength: 8192},
+		limiter: quota.NewLimiter(),
+		limits:  query.Limits{MaxTimeout: cfg.MaxTimeout}.WithDefaults(),
 		now:     time.Now,
 	}
-	if s.limits.MaxTimeout <= 0 {
-		s.limits.MaxTimeout = 60 * time.Second
-	}
-	if s.limits.MaxTimeout < s.limits.DefaultTimeout {
-		s.limits.DefaultTimeout = s.limits.MaxTimeout
-	}
+	s.flight = cache.NewFlight(func(err error) bool {
+		return errors.Is(err, context.DeadlineExceeded) || s.asError(err).Code == apierr.CodeTimeout
+	})
 	cacheBytes := cfg.CacheBytes
 	if cacheBytes <= 0 {
 		cacheBytes = 64 << 20
 	}
 	// Every series a dashboard or alert rates starts at zero, so the first
 	// error of a kind after a restart is seen as a rise.
-	for code, status := range codeStatus {
-		s.m.Requests.WithLabelValues(code, metrics.StatusClass(status))
+	for _, code := range apierr.Codes() {
+		s.m.Requests.WithLabelValues(code, metrics.StatusClass(apierr.Status(code)))
 	}
-	if d.Plans != nil {
-		s.m.RateLimited.WithLabelValues(d.Plans.Anonymous.Name)
-		for _, p := range d.Plans.keys {
-			s.m.RateLimited.WithLabelValues(p.Name)
-		}
+	for _, name := range d.Plans.Names() {
+		s.m.RateLimited.WithLabelValues(name)
 	}
-	s.cache = NewCache(cacheBytes, d.Store, s.log, s.m)
+	s.cache = cache.New(cacheBytes, d.Store, s.log, s.m)
 	metrics.RegisterCache(d.Registry, s.cache.Snapshot)
 	if d.Pool != nil {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
-		s.static = newStaticFetcher(d.Pool.EgressProxy)
 	}
+	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log})
+	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log})
 
 	e := echo.New()
 	e.HideBanner = true
@@ -123,13 +136,13 @@ func NewServer(cfg Config, d Deps) *Server {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			s.log.Error("a request panicked", "request_id", c.Get(ctxRequestID), "err", err, "stack", string(stack))
-			return Fatal(err)
+			return apierr.Fatal(err)
 		}}))
 	e.GET("/", s.handleAPI)
 	e.HEAD("/", s.handleAPI)
 	e.Match([]string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions,
 		http.MethodTrace, http.MethodConnect}, "/", func(c echo.Context) error {
-		return NewError("EMETHOD", "The API answers GET and HEAD requests only.")
+		return methodError()
 	})
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
@@ -144,9 +157,7 @@ func NewServer(cfg Config, d Deps) *Server {
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))
 		e.GET("/debug/pprof/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
 	}
-	e.RouteNotFound("/*", func(c echo.Context) error {
-		return NewError("ENOTFOUND", "There is nothing at `"+c.Request().URL.Path+"`; the API answers at `/?url=…`.")
-	})
+	e.RouteNotFound("/*", func(c echo.Context) error { return notFoundError(c.Request().URL.Path) })
 	s.echo = e
 	return s
 }
@@ -154,8 +165,23 @@ func NewServer(cfg Config, d Deps) *Server {
 // Handler is the whole HTTP surface.
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// Metrics exposes the orchestrator's collectors to the render code.
+// Metrics exposes the orchestrator's collectors.
 func (s *Server) Metrics() *metrics.Orchestrator { return s.m }
+
+// Cache is the server's answer cache.
+func (s *Server) Cache() *cache.Cache { return s.cache }
+
+// SetClock replaces the clock that cache freshness and quotas read; tests
+// move it forward instead of waiting. Set it before serving.
+func (s *Server) SetClock(now func() time.Time) { s.now = now }
+
+func notFoundError(path string) error {
+	return apierr.New(apierr.CodeNotFound, "There is nothing at `"+path+"`; the API answers at `/?url=…`.")
+}
+
+func methodError() error {
+	return apierr.New(apierr.CodeMethod, "The API answers GET and HEAD requests only.")
+}
 
 // begin stamps the request id and start time, sets the headers every
 // answer carries, and writes one log line when the request ends.
@@ -164,7 +190,6 @@ func (s *Server) begin(next echo.HandlerFunc) echo.HandlerFunc {
 		start := s.now()
 		id := s.cfg.Region + ":" + uuid.NewString()
 		c.Set(ctxRequestID, id)
-		c.Set(ctxStart, start)
 		res := c.Response()
 		res.Header().Set("x-request-id", id)
 		res.Before(func() {
@@ -187,13 +212,13 @@ func (s *Server) logRequest(c echo.Context, start time.Time) {
 	if code == "" {
 		code = "OK"
 	}
-	cache, _ := c.Get(ctxCache).(string)
-	if cache == "" {
-		cache = "NONE"
+	cacheStatus, _ := c.Get(ctxCache).(string)
+	if cacheStatus == "" {
+		cacheStatus = "NONE"
 	}
 	status := c.Response().Status
 	s.m.Requests.WithLabelValues(code, strconv.Itoa(status/100)+"xx").Inc()
-	s.m.RequestDuration.WithLabelValues(cache).Observe(elapsed.Seconds())
+	s.m.RequestDuration.WithLabelValues(cacheStatus).Observe(elapsed.Seconds())
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
@@ -204,7 +229,7 @@ func (s *Server) logRequest(c echo.Context, start time.Time) {
 		slog.String("request_id", c.Get(ctxRequestID).(string)),
 		slog.Int("status", status),
 		slog.String("code", code),
-		slog.String("cache", cache),
+		slog.String("cache", cacheStatus),
 		slog.String("target", redactTarget(c.QueryParam("url"))),
 		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 		slog.Int64("bytes", c.Response().Size),
@@ -221,17 +246,18 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		switch he.Code {
 		case http.StatusNotFound:
-			err = NewError("ENOTFOUND", "There is nothing at `"+c.Request().URL.Path+"`; the API answers at `/?url=…`.")
+			err = notFoundError(c.Request().URL.Path)
 		case http.StatusMethodNotAllowed:
-			err = NewError("EMETHOD", "The API answers GET and HEAD requests only.")
+			err = methodError()
 		default:
-			err = Fatal(he)
+			err = apierr.Fatal(he)
 		}
 	}
-	e := AsError(err)
+	e := s.asError(err)
 	id, _ := c.Get(ctxRequestID).(string)
 	c.Set(ctxCode, e.Code)
-	if e.Status >= 500 {
+	status := e.Status()
+	if status >= 500 {
 		s.log.Error("request failed", "request_id", id, "code", e.Code, "err", e.Err)
 	}
 	h := c.Response().Header()
@@ -241,11 +267,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		h.Set("retry-after", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(e.Status)
+		_ = c.NoContent(status)
 		return
 	}
-	body, _ := marshalNoEscape(e.Envelope(id))
-	_ = c.Blob(e.Status, echo.MIMEApplicationJSON, append(body, '\n'))
+	body, _ := answer.Marshal(e.Envelope(id))
+	_ = c.Blob(status, echo.MIMEApplicationJSON, append(body, '\n'))
 }
 
 func (s *Server) handleHealthz(c echo.Context) error {
@@ -287,4 +313,8 @@ func formatResponseTime(d time.Duration) string {
 		return strconv.FormatInt(ms, 10) + "ms"
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+}
+
+func prefixToIPNet(p netip.Prefix) *net.IPNet {
+	return &net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}
 }

@@ -1,10 +1,11 @@
-package orchestrator
+package apierr
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -33,10 +34,19 @@ const (
 	CodeNotFound = "ENOTFOUND"
 	CodeMethod   = "EMETHOD"
 	CodeFetch    = "EFETCH"
+	// CodeStorage is file storage being unreachable: only answers that
+	// store or read a file (PDF, screenshot, their embed) fail with it.
+	CodeStorage = "ESTORAGE"
+	// CodeClient is a caller that went away before its answer: it is
+	// never sent, but logs and metrics count it apart from failures.
+	CodeClient = "ECLIENT"
 )
 
-// codeStatus is the HTTP status of each code. A code missing from it is a
-// programming mistake and answers 500, never a 4xx that blames the caller.
+// StatusClientClosed is the status logged for ECLIENT, after nginx's 499.
+const StatusClientClosed = 499
+
+// codeStatus is the HTTP status of each code: the one place a status is
+// chosen.
 var codeStatus = map[string]int{
 	CodeInvalidURL:   http.StatusBadRequest,
 	CodeForbiddenURL: http.StatusBadRequest,
@@ -51,6 +61,28 @@ var codeStatus = map[string]int{
 	CodeNotFound:     http.StatusNotFound,
 	CodeMethod:       http.StatusMethodNotAllowed,
 	CodeFetch:        http.StatusBadGateway,
+	CodeStorage:      http.StatusServiceUnavailable,
+	CodeClient:       StatusClientClosed,
+}
+
+// Codes lists every code of the table, so metrics can start each series
+// at zero.
+func Codes() []string {
+	out := make([]string, 0, len(codeStatus))
+	for c := range codeStatus {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Status is the HTTP status of a code. A code missing from the table is a
+// programming mistake and answers 500, never a 4xx that blames the caller.
+func Status(code string) int {
+	if s, ok := codeStatus[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // ErrorDocsBase is where the `more` link of every error points; the code in
@@ -65,8 +97,7 @@ const fatalMessage = "glimpse could not answer because of an unexpected error on
 // Error is the one error type of the API. Message, Param and Data are
 // public; Err is the internal cause, which is logged and never sent.
 type Error struct {
-	Code       string         // one of the Code* constants
-	Status     int            // HTTP status, derived from Code
+	Code       string         // one of the Code* constants; the status follows from it
 	Message    string         // says what to change
 	Param      string         // the query parameter concerned, if any
 	Data       map[string]any // the envelope's "data", such as {"url": "no"}
@@ -74,48 +105,48 @@ type Error struct {
 	Err        error          // internal cause
 }
 
-// NewError makes an error whose status follows from its code.
-func NewError(code, message string) *Error {
-	return &Error{Code: code, Status: statusOf(code), Message: message}
+// New makes an error of the given code.
+func New(code, message string) *Error {
+	return &Error{Code: code, Message: message}
 }
+
+// Status is the HTTP status of the error's code.
+func (e *Error) Status() int { return Status(e.Code) }
 
 // Fatal wraps an unexpected failure. The caller sees a generic message with
 // the request id; the cause stays in Err for the log.
 func Fatal(cause error) *Error {
-	e := NewError(CodeFatal, fatalMessage)
+	e := New(CodeFatal, fatalMessage)
 	e.Err = cause
 	return e
 }
 
-// AsError turns any error into *Error. An *Error anywhere in the chain wins;
+// From turns any error into *Error. An *Error anywhere in the chain wins;
 // a refusal or failed lookup by the address rule becomes EFORBIDDENURL or
 // EINVALURL; a passed deadline becomes ETIMEOUT; anything else is EFATAL with
-// the cause kept. AsError(nil) is nil.
-func AsError(err error) *Error {
+// the cause kept. From(nil) is nil.
+func From(err error) *Error {
 	if err == nil {
 		return nil
 	}
 	var e *Error
 	if errors.As(err, &e) && e != nil {
-		if e.Status == 0 {
-			e.Status = statusOf(e.Code)
-		}
 		return e
 	}
 	var refused *guard.RefusedError
 	if errors.As(err, &refused) {
-		out := forbiddenHostError(refused)
+		out := Forbidden(refused.Host, refused.Reason)
 		out.Err = err
 		return out
 	}
 	var lookup *guard.LookupError
 	if errors.As(err, &lookup) {
-		out := unresolvableHostError(lookup.Host)
+		out := Unresolvable(lookup.Host)
 		out.Err = err
 		return out
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		out := NewError(CodeTimeout, "The request took longer than its `timeout`; "+
+		out := New(CodeTimeout, "The request took longer than its `timeout`; "+
 			"raise `timeout` (in milliseconds, or with a unit such as `30s`) or try again later.")
 		out.Param = "timeout"
 		out.Err = err
@@ -154,10 +185,7 @@ type ErrorEnvelope struct {
 // end of EFATAL's message, because that message carries nothing else a
 // caller could report; every answer has the id in x-request-id anyway.
 func (e *Error) Envelope(requestID string) ErrorEnvelope {
-	status := e.Status
-	if status == 0 {
-		status = statusOf(e.Code)
-	}
+	status := e.Status()
 	env := ErrorEnvelope{
 		Status:  "fail",
 		Code:    e.Code,
@@ -178,59 +206,61 @@ func (e *Error) Envelope(requestID string) ErrorEnvelope {
 	return env
 }
 
-func statusOf(code string) int {
-	if s, ok := codeStatus[code]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
-
-// queryError is a bad parameter value: EINVALQUERY naming the parameter, and
+// Query is a bad parameter value: EINVALQUERY naming the parameter, and
 // the value given in data so the caller sees what glimpse received.
-func queryError(param, value, format string, args ...any) *Error {
-	e := NewError(CodeInvalidQuery, fmt.Sprintf(format, args...))
+func Query(param, value, format string, args ...any) *Error {
+	e := New(CodeInvalidQuery, fmt.Sprintf(format, args...))
 	e.Param = param
-	e.Data = map[string]any{param: clip(value, maxDataValue)}
+	e.Data = map[string]any{param: Clip(value, MaxDataValue)}
 	return e
 }
 
-// urlError is EINVALURL for the given target spelling.
-func urlError(raw, format string, args ...any) *Error {
-	e := NewError(CodeInvalidURL, fmt.Sprintf(format, args...))
+// URL is EINVALURL for the given target spelling.
+func URL(raw, format string, args ...any) *Error {
+	e := New(CodeInvalidURL, fmt.Sprintf(format, args...))
 	e.Param = "url"
-	e.Data = map[string]any{"url": clip(raw, maxDataValue)}
+	e.Data = map[string]any{"url": Clip(raw, MaxDataValue)}
 	return e
 }
 
-func forbiddenHostError(r *guard.RefusedError) *Error {
-	// The resolved address stays out of the message: echoing it would let a
-	// caller map the internal DNS of the network glimpse runs in.
-	e := NewError(CodeForbiddenURL, fmt.Sprintf(
-		"The host %s resolves to a non-public address (%s), and glimpse only fetches pages on public addresses; use a publicly reachable URL.",
-		show(r.Host), reasonOrDefault(r.Reason)))
+// Forbidden is the address rule's refusal, the one wording of it whether
+// the target, a redirect hop or a connection of the page was refused.
+// target is the URL (or the bare host) concerned; reason says which kind of
+// address it resolved to. The resolved address itself stays out: echoing
+// it would let a caller map the internal DNS of the network glimpse runs
+// in.
+func Forbidden(target, reason string) *Error {
+	if reason == "" {
+		reason = "not public unicast"
+	}
+	e := New(CodeForbiddenURL, fmt.Sprintf(
+		"The URL %s is not allowed: it resolves to a non-public address (%s), and glimpse only fetches pages on public addresses; use a publicly reachable URL.",
+		Show(target), reason))
 	e.Param = "url"
-	e.Data = map[string]any{"host": clip(r.Host, maxDataValue)}
+	e.Data = map[string]any{"url": Clip(target, MaxDataValue)}
 	return e
 }
 
-func unresolvableHostError(host string) *Error {
-	e := NewError(CodeInvalidURL, fmt.Sprintf(
-		"The host %s does not resolve to any address; check the spelling of the URL.", show(host)))
+// Unresolvable is EINVALURL for a host, or the host of a URL, that does
+// not resolve.
+func Unresolvable(target string) *Error {
+	e := New(CodeInvalidURL, fmt.Sprintf(
+		"The URL %s is not valid: its host does not resolve to any address; check the spelling.", Show(target)))
 	e.Param = "url"
-	e.Data = map[string]any{"host": clip(host, maxDataValue)}
+	e.Data = map[string]any{"url": Clip(target, MaxDataValue)}
 	return e
 }
 
-// maxShown and maxDataValue bound how much of a caller's input is echoed:
+// maxShown and MaxDataValue bound how much of a caller's input is echoed:
 // enough to recognise it, not enough to turn an error into an amplifier.
 const (
 	maxShown     = 120
-	maxDataValue = 2048
+	MaxDataValue = 2048
 )
 
-// show quotes a caller's value for a message: in backticks, control bytes
+// Show quotes a caller's value for a message: in backticks, control bytes
 // and broken UTF-8 made visible, long values cut with an ellipsis.
-func show(s string) string {
+func Show(s string) string {
 	var b strings.Builder
 	b.WriteByte('`')
 	n := 0
@@ -258,8 +288,8 @@ func show(s string) string {
 	return b.String()
 }
 
-// clip cuts s to at most n bytes without splitting a UTF-8 sequence.
-func clip(s string, n int) string {
+// Clip cuts s to at most n bytes without splitting a UTF-8 sequence.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -1,4 +1,4 @@
-package orchestrator
+package apierr
 
 import (
 	"context"
@@ -33,13 +33,15 @@ func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
 		{CodeNotFound, 404, "fail"},
 		{CodeMethod, 405, "fail"},
 		{CodeFetch, 502, "error"},
+		{CodeStorage, 503, "error"},
+		{CodeClient, 499, "fail"},
 		{"EUNHEARDOF", 500, "error"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.code+" answers "+fmt.Sprint(tc.status), func(t *testing.T) {
-			e := NewError(tc.code, "Change something.")
-			if e.Status != tc.status {
-				t.Fatalf("status %d, want %d", e.Status, tc.status)
+			e := New(tc.code, "Change something.")
+			if e.Status() != tc.status {
+				t.Fatalf("status %d, want %d", e.Status(), tc.status)
 			}
 			env := e.Envelope("local:1")
 			if env.Status != tc.body {
@@ -53,7 +55,7 @@ func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
 }
 
 func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
-	e := NewError(CodeInvalidURL, "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.")
+	e := New(CodeInvalidURL, "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.")
 	e.Data = map[string]any{"url": "no"}
 	e.Err = errors.New("internal detail that must stay in the log")
 	b, err := json.Marshal(e.Envelope("local:abc"))
@@ -81,7 +83,7 @@ func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
 
 func TestEnvelopeDetails(t *testing.T) {
 	t.Run("an error without data still has a data object", func(t *testing.T) {
-		b, _ := json.Marshal(NewError(CodeAuth, "Send a known `x-api-key`.").Envelope("id"))
+		b, _ := json.Marshal(New(CodeAuth, "Send a known `x-api-key`.").Envelope("id"))
 		if !strings.Contains(string(b), `"data":{}`) {
 			t.Errorf("got %s", b)
 		}
@@ -104,28 +106,28 @@ func TestEnvelopeDetails(t *testing.T) {
 		}
 	})
 	t.Run("other codes never carry the request id in the body", func(t *testing.T) {
-		if m := NewError(CodeBusy, "Retry shortly.").Envelope("eu:1").Message; m != "Retry shortly." {
+		if m := New(CodeBusy, "Retry shortly.").Envelope("eu:1").Message; m != "Retry shortly." {
 			t.Errorf("message %q", m)
 		}
 	})
-	t.Run("an explicit status wins over the code's", func(t *testing.T) {
-		e := &Error{Code: CodeFatal, Status: 503, Message: "Storage is unreachable; retry shortly."}
-		if env := e.Envelope("x"); env.Status != "error" {
-			t.Errorf("got %+v", env)
+	t.Run("storage that is away is a 503 of its own, not EFATAL", func(t *testing.T) {
+		e := New(CodeStorage, "Storage is unreachable; retry shortly.")
+		if env := e.Envelope("x"); env.Status != "error" || e.Status() != 503 || strings.Contains(env.Message, "(request") {
+			t.Errorf("got %d %+v", e.Status(), env)
 		}
 	})
 	t.Run("the docs base can be moved", func(t *testing.T) {
 		old := ErrorDocsBase
 		defer func() { ErrorDocsBase = old }()
 		ErrorDocsBase = "https://docs.internal/errors"
-		if m := NewError(CodeRate, "Wait.").Envelope("").More; m != "https://docs.internal/errors#erate" {
+		if m := New(CodeRate, "Wait.").Envelope("").More; m != "https://docs.internal/errors#erate" {
 			t.Errorf("more is %q", m)
 		}
 	})
 }
 
 func TestAsErrorMapsEveryKindOfError(t *testing.T) {
-	own := NewError(CodeInvalidQuery, "`pdf.scale` must be a number from 0.1 to 2, got `abc`.")
+	own := New(CodeInvalidQuery, "`pdf.scale` must be a number from 0.1 to 2, got `abc`.")
 	refused := &guard.RefusedError{Host: "intranet.test", Addr: netip.MustParseAddr("10.0.0.1"), Reason: "private (RFC 1918)"}
 	cases := []struct {
 		name string
@@ -139,15 +141,15 @@ func TestAsErrorMapsEveryKindOfError(t *testing.T) {
 		{name: "a refusal inside a dial error is EFORBIDDENURL", err: &net.OpError{Op: "dial", Err: refused},
 			code: CodeForbiddenURL, msg: "private (RFC 1918)"},
 		{name: "a failed lookup is EINVALURL", err: fmt.Errorf("fetch: %w", &guard.LookupError{Host: "nowhere.test", Err: errors.New("no such host")}),
-			code: CodeInvalidURL, msg: "`nowhere.test` does not resolve"},
+			code: CodeInvalidURL, msg: "`nowhere.test` is not valid: its host does not resolve"},
 		{name: "a passed deadline is ETIMEOUT", err: fmt.Errorf("navigate: %w", context.DeadlineExceeded), code: CodeTimeout, msg: "`timeout`"},
 		{name: "anything else is EFATAL", err: io.ErrUnexpectedEOF, code: CodeFatal},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := AsError(tc.err)
-			if e.Code != tc.code || e.Status != statusOf(tc.code) {
-				t.Fatalf("got %s/%d, want %s", e.Code, e.Status, tc.code)
+			e := From(tc.err)
+			if e.Code != tc.code || e.Status() != Status(tc.code) {
+				t.Fatalf("got %s/%d, want %s", e.Code, e.Status(), tc.code)
 			}
 			if tc.same != nil && e != tc.same {
 				t.Error("a new error was made instead of returning the one in the chain")
@@ -164,13 +166,13 @@ func TestAsErrorMapsEveryKindOfError(t *testing.T) {
 		})
 	}
 	t.Run("nil stays nil", func(t *testing.T) {
-		if AsError(nil) != nil {
-			t.Error("AsError(nil) is not nil")
+		if From(nil) != nil {
+			t.Error("From(nil) is not nil")
 		}
 	})
-	t.Run("an *Error built without a status gets the code's", func(t *testing.T) {
-		if e := AsError(&Error{Code: CodeRate, Message: "Wait."}); e.Status != 429 {
-			t.Errorf("status %d", e.Status)
+	t.Run("an *Error built by hand gets the code's status", func(t *testing.T) {
+		if e := From(&Error{Code: CodeRate, Message: "Wait."}); e.Status() != 429 {
+			t.Errorf("status %d", e.Status())
 		}
 	})
 }
@@ -184,7 +186,7 @@ func TestErrorStringIsForTheLog(t *testing.T) {
 	if !errors.Is(e, cause) || errors.Unwrap(e) != cause {
 		t.Error("Unwrap does not reach the cause")
 	}
-	if s := NewError(CodeAuth, "Unknown key.").Error(); s != "EAUTH: Unknown key." {
+	if s := New(CodeAuth, "Unknown key.").Error(); s != "EAUTH: Unknown key." {
 		t.Errorf("Error() = %q", s)
 	}
 }
@@ -202,13 +204,13 @@ func TestCallersValuesAreShownSafely(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := show(tc.in); got != tc.want {
-				t.Errorf("show(%q) = %q, want %q", tc.in, got, tc.want)
+			if got := Show(tc.in); got != tc.want {
+				t.Errorf("Show(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}
 	t.Run("clip never splits a character", func(t *testing.T) {
-		got := clip(strings.Repeat("é", 10), 5)
+		got := Clip(strings.Repeat("é", 10), 5)
 		if got != "éé…" {
 			t.Errorf("clip = %q", got)
 		}

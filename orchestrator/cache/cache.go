@@ -1,4 +1,4 @@
-package orchestrator
+package cache
 
 import (
 	"bytes"
@@ -29,11 +29,11 @@ type Entry struct {
 	enc encoded // compressed bodies, made on first use
 }
 
-// freshUntil is when the entry stops being fresh for this request: a
-// caller asking a shorter ttl than the entry was made with gets a fresher
-// answer.
-func (e *Entry) freshUntil(req *Request) time.Time {
-	return e.Created.Add(min(e.TTL, req.TTL))
+// FreshUntil is when the entry stops being fresh for a caller asking for
+// ttl: a caller asking a shorter ttl than the entry was made with gets a
+// fresher answer.
+func (e *Entry) FreshUntil(ttl time.Duration) time.Time {
+	return e.Created.Add(min(e.TTL, ttl))
 }
 
 func (e *Entry) size() int64 { return int64(len(e.Body)+len(e.Key)+len(e.ETag)) + 256 }
@@ -53,8 +53,8 @@ type Cache struct {
 	items map[string]*list.Element
 }
 
-// NewCache makes a cache of at most maxBytes in memory.
-func NewCache(maxBytes int64, shared storage.Store, log *slog.Logger, m *metrics.Orchestrator) *Cache {
+// New makes a cache of at most maxBytes in memory.
+func New(maxBytes int64, shared storage.Store, log *slog.Logger, m *metrics.Orchestrator) *Cache {
 	return &Cache{max: maxBytes, shared: shared, log: log, m: m, ll: list.New(), items: map[string]*list.Element{}}
 }
 
@@ -66,7 +66,7 @@ func (c *Cache) Get(ctx context.Context, key string, now time.Time) *Entry {
 	if c.shared == nil {
 		return nil
 	}
-	rc, _, err := c.shared.Get(ctx, cacheObjectKey(key))
+	rc, _, err := c.shared.Get(ctx, ObjectKey(key))
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			c.m.StorageErrors.WithLabelValues("get").Inc()
@@ -117,7 +117,7 @@ func (c *Cache) Put(e *Entry) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := c.shared.Put(ctx, cacheObjectKey(e.Key), bytes.NewReader(b), int64(len(b)), "application/json"); err != nil {
+		if _, err := c.shared.Put(ctx, ObjectKey(e.Key), bytes.NewReader(b), int64(len(b)), "application/json"); err != nil {
 			c.m.StorageErrors.WithLabelValues("put").Inc()
 			c.log.Warn("writing a shared cache entry failed", "err", err)
 		}
@@ -155,6 +155,6 @@ func (c *Cache) Snapshot() metrics.CacheSnapshot {
 	return metrics.CacheSnapshot{Entries: c.ll.Len(), Bytes: c.bytes, MaxBytes: c.max}
 }
 
-// cacheObjectKey is where an entry lives in the shared store: under the
+// ObjectKey is where an entry lives in the shared store: under the
 // private prefix, never publicly readable.
-func cacheObjectKey(key string) string { return "cache/" + key + ".json" }
+func ObjectKey(key string) string { return "cache/" + key + ".json" }

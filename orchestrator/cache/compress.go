@@ -1,4 +1,4 @@
-package orchestrator
+package cache
 
 import (
 	"bytes"
@@ -43,9 +43,9 @@ func (e *Entry) brotliBody() []byte {
 	return e.enc.br
 }
 
-// pickEncoding chooses br over gzip when the client accepts both; q=0
+// PickEncoding chooses br over gzip when the client accepts both; q=0
 // refuses a coding.
-func pickEncoding(acceptEncoding string) string {
+func PickEncoding(acceptEncoding string) string {
 	var br, gz bool
 	for _, part := range strings.Split(acceptEncoding, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
@@ -83,12 +83,13 @@ func refused(params string) bool {
 	return false
 }
 
-// body returns the entry's body in the coding the client asked for.
-func (e *Entry) body(acceptEncoding string) (b []byte, coding string) {
+// Encoded returns the entry's body in the coding the client asked for:
+// "br", "gzip", or "" for the body as it is.
+func (e *Entry) Encoded(acceptEncoding string) (b []byte, coding string) {
 	if len(e.Body) < minCompressBytes {
 		return e.Body, ""
 	}
-	switch pickEncoding(acceptEncoding) {
+	switch PickEncoding(acceptEncoding) {
 	case "br":
 		return e.brotliBody(), "br"
 	case "gzip":

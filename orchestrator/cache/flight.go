@@ -1,21 +1,21 @@
-package orchestrator
+package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
 )
 
-// flight makes identical requests that arrive while one is rendering wait
+// Flight makes identical requests that arrive while one is rendering wait
 // for that one render. Each caller waits within its own context; the render
 // itself stops only when every caller has gone, so one impatient client
 // does not fail the others.
-type flight struct {
-	mu    sync.Mutex
-	calls map[string]*call
+type Flight struct {
+	mu        sync.Mutex
+	calls     map[string]*call
+	isTimeout func(error) bool
 }
 
 type call struct {
@@ -26,17 +26,21 @@ type call struct {
 	cancel  context.CancelFunc
 }
 
-func newFlight() *flight { return &flight{calls: map[string]*call{}} }
+// NewFlight makes a Flight. isTimeout tells a render that ran out of its
+// first caller's time from other failures.
+func NewFlight(isTimeout func(error) bool) *Flight {
+	return &Flight{calls: map[string]*call{}, isTimeout: isTimeout}
+}
 
 // Do runs fn once for key among concurrent callers. shared reports that
 // this caller got another caller's result. A caller whose own budget
 // outlasts a joined render that timed out on its first caller's budget
 // renders again within what it has left: identical requests wait within
 // their own time-outs, not the first one's.
-func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
+func (f *Flight) Do(ctx context.Context, key string, budget time.Duration,
 	fn func(ctx context.Context) (*Entry, error)) (*Entry, bool, error) {
 	e, shared, err := f.do(ctx, key, budget, fn)
-	if shared && err != nil && ctx.Err() == nil && isTimeout(err) {
+	if shared && err != nil && ctx.Err() == nil && f.isTimeout(err) {
 		if dl, ok := ctx.Deadline(); ok {
 			budget = time.Until(dl)
 		}
@@ -45,7 +49,7 @@ func (f *flight) Do(ctx context.Context, key string, budget time.Duration,
 	return e, shared, err
 }
 
-func (f *flight) do(ctx context.Context, key string, budget time.Duration,
+func (f *Flight) do(ctx context.Context, key string, budget time.Duration,
 	fn func(ctx context.Context) (*Entry, error)) (e *Entry, shared bool, err error) {
 	f.mu.Lock()
 	c, ok := f.calls[key]
@@ -67,10 +71,10 @@ func (f *flight) do(ctx context.Context, key string, budget time.Duration,
 		func() {
 			// This goroutine is outside Echo's recovery: a panic here would
 			// take the whole service down, so it becomes every waiter's
-			// EFATAL instead.
+			// failure instead.
 			defer func() {
 				if p := recover(); p != nil {
-					err = Fatal(fmt.Errorf("a render panicked: %v\n%s", p, debug.Stack()))
+					err = fmt.Errorf("a render panicked: %v\n%s", p, debug.Stack())
 				}
 			}()
 			entry, err = fn(rctx)
@@ -87,11 +91,7 @@ func (f *flight) do(ctx context.Context, key string, budget time.Duration,
 	return e, false, err
 }
 
-func isTimeout(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || AsError(err).Code == CodeTimeout
-}
-
-func (f *flight) wait(ctx context.Context, key string, c *call) (*Entry, error) {
+func (f *Flight) wait(ctx context.Context, key string, c *call) (*Entry, error) {
 	select {
 	case <-c.done:
 		return c.entry, c.err

@@ -1,14 +1,14 @@
-package orchestrator
+package query
 
 import (
 	"regexp"
 	"strings"
 )
 
-// device is a `device` preset: the screen of a common phone, tablet or
+// Device is a `device` preset: the screen of a common phone, tablet or
 // computer in CSS pixels (portrait for phones and tablets), and the user
 // agent its usual browser sends.
-type device struct {
+type Device struct {
 	Name          string
 	Width, Height int64
 	Scale         float64 // device pixels per CSS pixel
@@ -34,7 +34,7 @@ const (
 
 // devices are the presets, phones first. Sizes are the CSS viewport each
 // device's browser reports at its default zoom.
-var devices = []device{
+var devices = []Device{
 	{"iPhone SE", 375, 667, 2, true, true, uaIOS, "iPhone"},
 	{"iPhone 15", 393, 852, 3, true, true, uaIOS, "iPhone"},
 	{"iPhone 15 Pro Max", 430, 932, 3, true, true, uaIOS, "iPhone"},
@@ -63,18 +63,18 @@ func deviceKey(name string) string {
 	return b.String()
 }
 
-// lookupDevice finds a preset by any spelling of its name.
-func lookupDevice(name string) (device, bool) {
+// LookupDevice finds a preset by any spelling of its name.
+func LookupDevice(name string) (Device, bool) {
 	key := deviceKey(name)
 	if key == "" {
-		return device{}, false
+		return Device{}, false
 	}
 	for _, d := range devices {
 		if deviceKey(d.Name) == key {
 			return d, true
 		}
 	}
-	return device{}, false
+	return Device{}, false
 }
 
 // deviceNames lists the presets for messages: "`iPhone SE`, … or `Desktop`".
@@ -86,15 +86,20 @@ func deviceNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// DesktopUserAgent is what glimpse claims to be when no Device is
+// emulated and no browser is asked: a current desktop Chromium, so pages
+// answer with the HTML a browser gets.
+const DesktopUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+
 var chromeMajor = regexp.MustCompile(`Chrome/(\d+)`)
 
-// userAgentFor fills in the running Chromium's major version, read from
+// UserAgentFor fills in the running Chromium's major version, read from
 // Browser.getVersion's product ("HeadlessChrome/156.0.8078.79"). An
 // unreadable version falls back to the one the plain fetch claims.
-func (d device) userAgentFor(product string) string {
+func (d Device) UserAgentFor(product string) string {
 	m := chromeMajor.FindStringSubmatch(product)
 	if m == nil {
-		m = chromeMajor.FindStringSubmatch(staticUserAgent)
+		m = chromeMajor.FindStringSubmatch(DesktopUserAgent)
 	}
 	major := "0"
 	if m != nil {

@@ -1,4 +1,4 @@
-package orchestrator
+package query
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -14,7 +15,7 @@ import (
 // ParseRequest neither panics nor blames itself (no 5xx), its message is
 // short readable text, and what it accepts is within every documented
 // bound.
-func FuzzParseRequest(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, tc := range requestCases {
 		q := tc.query
 		if !tc.raw {
@@ -33,9 +34,9 @@ func FuzzParseRequest(f *testing.F) {
 
 	lim := DefaultLimits()
 	f.Fuzz(func(t *testing.T, raw string) {
-		req, err := ParseRequest(raw, Limits{})
+		req, err := Parse(raw, Limits{})
 		if err != nil {
-			checkFuzzedError(t, err, CodeInvalidURL, CodeInvalidQuery)
+			checkFuzzedError(t, err, apierr.CodeInvalidURL, apierr.CodeInvalidQuery)
 			return
 		}
 		checkAcceptedTarget(t, req.Target)
@@ -117,7 +118,7 @@ func FuzzParseTarget(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		u, err := ParseTarget(raw)
 		if err != nil {
-			checkFuzzedError(t, err, CodeInvalidURL)
+			checkFuzzedError(t, err, apierr.CodeInvalidURL)
 			return
 		}
 		checkAcceptedTarget(t, u)
@@ -140,12 +141,12 @@ func checkAcceptedTarget(t *testing.T, u *url.URL) {
 
 func checkFuzzedError(t *testing.T, err error, codes ...string) {
 	t.Helper()
-	var e *Error
+	var e *apierr.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("got %T (%v), want *Error", err, err)
+		t.Fatalf("got %T (%v), want *apierr.Error", err, err)
 	}
-	if e.Status >= 500 || e.Status < 400 {
-		t.Fatalf("a caller's input gave status %d: %v", e.Status, e)
+	if e.Status() >= 500 || e.Status() < 400 {
+		t.Fatalf("a caller's input gave status %d: %v", e.Status(), e)
 	}
 	if !isIn(codes, e.Code) {
 		t.Fatalf("code %s, want one of %v", e.Code, codes)

@@ -1,8 +1,8 @@
-package orchestrator
+package query
 
 import "sync"
 
-// parseMemo remembers recent queries parsed into requests and their cache
+// Memo remembers recent queries parsed into requests and their cache
 // keys. A cache hit is otherwise mostly parsing and hashing the same query
 // again (about a sixth of its CPU); a popular link is asked for in the
 // same words many times.
@@ -10,7 +10,7 @@ import "sync"
 // A parsed Request is never changed after ParseRequest, so one may serve
 // many callers at once. Queries that forward headers are not remembered:
 // their values are a caller's secrets and stay only as long as the request.
-type parseMemo struct {
+type Memo struct {
 	mu sync.RWMutex
 	m  map[string]parsed
 }
@@ -27,20 +27,20 @@ const (
 	parseMemoMaxQuery = 2048 // longer queries are parsed every time
 )
 
-// parse returns the request and cache key for a query, from the memo when
+// Parse returns the request and cache key for a query, from the memo when
 // it was seen. Errors are not remembered.
-func (pm *parseMemo) parse(raw string, limits Limits) (*Request, string, error) {
+func (pm *Memo) Parse(raw string, limits Limits) (*Request, string, error) {
 	pm.mu.RLock()
 	p, ok := pm.m[raw]
 	pm.mu.RUnlock()
 	if ok {
 		return p.req, p.key, nil
 	}
-	req, err := ParseRequest(raw, limits)
+	req, err := Parse(raw, limits)
 	if err != nil {
 		return nil, "", err
 	}
-	key := cacheKey(req)
+	key := Key(req)
 	if len(req.Headers) == 0 && len(raw) <= parseMemoMaxQuery {
 		pm.mu.Lock()
 		if pm.m == nil || len(pm.m) >= parseMemoSize {

@@ -1,4 +1,4 @@
-package orchestrator
+package query
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/idna"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
@@ -46,10 +47,10 @@ var domainToASCII = idna.New(
 // DNS lookup; CheckTarget does.
 func ParseTarget(raw string) (*url.URL, error) {
 	if !utf8.ValidString(raw) {
-		return nil, urlError(raw, "The URL %s is not valid: it contains bytes that are not UTF-8; percent-encode them (as `%%C3%%A9` for `é`).", show(raw))
+		return nil, apierr.URL(raw, "The URL %s is not valid: it contains bytes that are not UTF-8; percent-encode them (as `%%C3%%A9` for `é`).", apierr.Show(raw))
 	}
 	if strings.IndexByte(raw, 0) >= 0 {
-		return nil, urlError(raw, "The URL %s is not valid: it contains a NUL character (`%%00`); remove it.", show(raw))
+		return nil, apierr.URL(raw, "The URL %s is not valid: it contains a NUL character (`%%00`); remove it.", apierr.Show(raw))
 	}
 	s := strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' })
 	if strings.ContainsAny(s, "\t\n\r") {
@@ -58,10 +59,10 @@ func ParseTarget(raw string) (*url.URL, error) {
 
 	scheme, rest, ok := splitScheme(s)
 	if !ok {
-		return nil, urlError(raw, "The URL %s is not valid: it needs a protocol (http or https) and a hostname.", show(raw))
+		return nil, apierr.URL(raw, "The URL %s is not valid: it needs a protocol (http or https) and a hostname.", apierr.Show(raw))
 	}
 	if scheme != "http" && scheme != "https" {
-		return nil, urlError(raw, "The URL %s is not valid: glimpse fetches only `http://` and `https://` URLs, and this one uses %s.", show(raw), show(scheme+":"))
+		return nil, apierr.URL(raw, "The URL %s is not valid: glimpse fetches only `http://` and `https://` URLs, and this one uses %s.", apierr.Show(raw), apierr.Show(scheme+":"))
 	}
 
 	// Special URLs ignore any run of slashes and backslashes before the
@@ -73,14 +74,14 @@ func ParseTarget(raw string) (*url.URL, error) {
 	}
 	authority, rest := rest[:end], rest[end:]
 	if strings.IndexByte(authority, '@') >= 0 {
-		return nil, urlError(raw, "The URL %s is not accepted: it carries user information before `@`. Remove it, and send credentials with `headers.authorization` instead.", show(raw))
+		return nil, apierr.URL(raw, "The URL %s is not accepted: it carries user information before `@`. Remove it, and send credentials with `headers.authorization` instead.", apierr.Show(raw))
 	}
 	hostPart, port, err := splitHostPort(raw, authority)
 	if err != nil {
 		return nil, err
 	}
 	if hostPart == "" {
-		return nil, urlError(raw, "The URL %s is not valid: it needs a hostname after `%s://`.", show(raw), scheme)
+		return nil, apierr.URL(raw, "The URL %s is not valid: it needs a hostname after `%s://`.", apierr.Show(raw), scheme)
 	}
 	host, err := parseHost(raw, hostPart)
 	if err != nil {
@@ -124,7 +125,7 @@ func ParseTarget(raw string) (*url.URL, error) {
 	// gives callers the usual *url.URL without a second set of rules.
 	u, perr := url.Parse(href.String())
 	if perr != nil {
-		e := urlError(raw, "The URL %s is not valid: glimpse could not normalise it; check it in a browser's address bar.", show(raw))
+		e := apierr.URL(raw, "The URL %s is not valid: glimpse could not normalise it; check it in a browser's address bar.", apierr.Show(raw))
 		e.Err = perr
 		return nil, e
 	}
@@ -145,33 +146,29 @@ func CheckTarget(ctx context.Context, p *guard.Policy, r guard.Resolver, u *url.
 		return nil
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		e := AsError(ctxErr)
+		e := apierr.From(ctxErr)
 		e.Err = err
 		return e
 	}
 	target := u.String()
 	var refused *guard.RefusedError
 	if errors.As(err, &refused) {
-		e := forbiddenHostError(refused)
-		e.Message = "The URL " + show(target) + " is not allowed: its host resolves to a non-public address (" +
-			reasonOrDefault(refused.Reason) + "), and glimpse only fetches pages on public addresses; use a publicly reachable URL."
-		e.Data = map[string]any{"url": clip(target, maxDataValue)}
+		e := apierr.Forbidden(target, refused.Reason)
 		e.Err = err
 		return e
 	}
 	var lookup *guard.LookupError
 	if errors.As(err, &lookup) {
-		e := urlError(target, "The URL %s is not valid: its host %s does not resolve to any address; check the spelling.",
-			show(target), show(u.Hostname()))
+		e := apierr.Unresolvable(target)
 		var dnsErr *net.DNSError
 		if errors.As(lookup.Err, &dnsErr) && dnsErr.IsTimeout {
-			e.Message = "The URL " + show(target) + " could not be checked: looking up its host " + show(u.Hostname()) +
+			e.Message = "The URL " + apierr.Show(target) + " could not be checked: looking up its host " + apierr.Show(u.Hostname()) +
 				" timed out; try again in a moment."
 		}
 		e.Err = err
 		return e
 	}
-	return Fatal(err)
+	return apierr.Fatal(err)
 }
 
 // splitScheme returns the lower-cased scheme and what follows its colon.
@@ -203,12 +200,12 @@ func splitHostPort(raw, authority string) (host, port string, err error) {
 	if strings.HasPrefix(authority, "[") {
 		end := strings.IndexByte(authority, ']')
 		if end < 0 {
-			return "", "", urlError(raw, "The URL %s is not valid: its IPv6 host %s has no closing `]`.", show(raw), show(authority))
+			return "", "", apierr.URL(raw, "The URL %s is not valid: its IPv6 host %s has no closing `]`.", apierr.Show(raw), apierr.Show(authority))
 		}
 		host = authority[:end+1]
 		after := authority[end+1:]
 		if after != "" && after[0] != ':' {
-			return "", "", urlError(raw, "The URL %s is not valid: after the IPv6 host %s only `:` and a port may follow.", show(raw), show(host))
+			return "", "", apierr.URL(raw, "The URL %s is not valid: after the IPv6 host %s only `:` and a port may follow.", apierr.Show(raw), apierr.Show(host))
 		}
 		if after != "" {
 			port = after[1:]
@@ -225,13 +222,13 @@ func splitHostPort(raw, authority string) (host, port string, err error) {
 	}
 	for i := 0; i < len(port); i++ {
 		if !isASCIIDigit(port[i]) {
-			return "", "", urlError(raw, "The URL %s is not valid: its port %s must be a number from 1 to 65535.", show(raw), show(port))
+			return "", "", apierr.URL(raw, "The URL %s is not valid: its port %s must be a number from 1 to 65535.", apierr.Show(raw), apierr.Show(port))
 		}
 	}
 	digits := strings.TrimLeft(port, "0")
 	n, perr := strconv.Atoi(digits)
 	if digits == "" || len(digits) > 5 || perr != nil || n < 1 || n > 65535 {
-		return "", "", urlError(raw, "The URL %s is not valid: its port %s must be a number from 1 to 65535.", show(raw), show(port))
+		return "", "", apierr.URL(raw, "The URL %s is not valid: its port %s must be a number from 1 to 65535.", apierr.Show(raw), apierr.Show(port))
 	}
 	return host, strconv.Itoa(n), nil
 }
@@ -244,22 +241,22 @@ func parseHost(raw, h string) (string, error) {
 		// netip accepts zones (`%eth0`) and bare IPv4 here; URLs allow neither.
 		addr, err := netip.ParseAddr(inner)
 		if err != nil || !addr.Is6() || addr.Zone() != "" || strings.IndexByte(inner, '%') >= 0 {
-			return "", urlError(raw, "The URL %s is not valid: its host %s is not an IPv6 address.", show(raw), show(h))
+			return "", apierr.URL(raw, "The URL %s is not valid: its host %s is not an IPv6 address.", apierr.Show(raw), apierr.Show(h))
 		}
 		return "[" + formatIPv6(addr) + "]", nil
 	}
 	decoded := percentDecode(h)
 	if !utf8.ValidString(decoded) {
-		return "", urlError(raw, "The URL %s is not valid: its host %s decodes to bytes that are not UTF-8.", show(raw), show(h))
+		return "", apierr.URL(raw, "The URL %s is not valid: its host %s decodes to bytes that are not UTF-8.", apierr.Show(raw), apierr.Show(h))
 	}
 	ascii, err := domainToASCII.ToASCII(decoded)
 	if err != nil {
-		return "", urlError(raw, "The URL %s is not valid: its host %s is not a valid domain name; check its spelling.", show(raw), show(decoded))
+		return "", apierr.URL(raw, "The URL %s is not valid: its host %s is not a valid domain name; check its spelling.", apierr.Show(raw), apierr.Show(decoded))
 	}
 	if endsInNumber(ascii) {
 		addr, ok := guard.ParseHostIP(ascii)
 		if !ok {
-			return "", urlError(raw, "The URL %s is not valid: its host %s ends in a number but is not an IPv4 address; write an address as four numbers from 0 to 255, such as `93.184.215.14`.", show(raw), show(decoded))
+			return "", apierr.URL(raw, "The URL %s is not valid: its host %s ends in a number but is not an IPv4 address; write an address as four numbers from 0 to 255, such as `93.184.215.14`.", apierr.Show(raw), apierr.Show(decoded))
 		}
 		if addr.Is4In6() {
 			addr = addr.Unmap()
@@ -270,7 +267,7 @@ func parseHost(raw, h string) (string, error) {
 		return addr.String(), nil
 	}
 	if msg := checkDomain(ascii); msg != "" {
-		return "", urlError(raw, "The URL %s is not valid: its host %s %s.", show(raw), show(decoded), msg)
+		return "", apierr.URL(raw, "The URL %s is not valid: its host %s %s.", apierr.Show(raw), apierr.Show(decoded), msg)
 	}
 	return ascii, nil
 }
@@ -295,7 +292,7 @@ func checkDomain(d string) string {
 		for i := 0; i < len(label); i++ {
 			c := label[i]
 			if !isASCIIAlpha(c) && !isASCIIDigit(c) && c != '-' && c != '_' {
-				return "contains " + show(string(rune(c))) + ", which a host name cannot contain"
+				return "contains " + apierr.Show(string(rune(c))) + ", which a host name cannot contain"
 			}
 		}
 	}
@@ -519,11 +516,4 @@ func unhex(c byte) byte {
 	default:
 		return c | 0x20 - 'a' + 10
 	}
-}
-
-func reasonOrDefault(r string) string {
-	if r == "" {
-		return "not public unicast"
-	}
-	return r
 }

@@ -1,4 +1,4 @@
-package orchestrator
+package query
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
@@ -102,66 +103,66 @@ var targetCases = []targetCase{
 	{name: "IPv6 hex is lower-cased", in: "http://[FE80::1]/", want: "http://[fe80::1]/"},
 	{name: "the unspecified IPv6 address", in: "http://[::]/", want: "http://[::]/"},
 	{name: "a backslash ends the host, so the at sign is in the path", in: `https://evil.com\@example.com`, want: "https://evil.com/@example.com"},
-	{name: "a URL of 10,000 characters parses but is over the request limit", in: long10k, want: long10k, requestCode: CodeInvalidURL},
+	{name: "a URL of 10,000 characters parses but is over the request limit", in: long10k, want: long10k, requestCode: apierr.CodeInvalidURL},
 
 	// Refused: no protocol, wrong protocol.
-	{name: "an empty string", in: "", code: CodeInvalidURL, msg: "needs a protocol (http or https) and a hostname"},
-	{name: "a word", in: "no", code: CodeInvalidURL, msg: "The URL `no` is not valid: it needs a protocol (http or https) and a hostname."},
-	{name: "a host without protocol", in: "example.com", code: CodeInvalidURL, msg: "needs a protocol"},
-	{name: "a host and port without protocol", in: "example.com:8080/x", code: CodeInvalidURL, msg: "needs a protocol"},
-	{name: "localhost with a port", in: "localhost:3000", code: CodeInvalidURL, msg: "needs a protocol"},
-	{name: "a protocol-relative URL", in: "//example.com/", code: CodeInvalidURL, msg: "needs a protocol"},
-	{name: "a file URL", in: "file:///etc/passwd", code: CodeInvalidURL, msg: "uses `file:`"},
-	{name: "a chrome URL", in: "chrome://settings", code: CodeInvalidURL, msg: "uses `chrome:`"},
-	{name: "a data URL", in: "data:text/html,<b>hi</b>", code: CodeInvalidURL, msg: "uses `data:`"},
-	{name: "a javascript URL", in: "javascript:alert(1)", code: CodeInvalidURL, msg: "uses `javascript:`"},
-	{name: "an ftp URL", in: "ftp://example.com/", code: CodeInvalidURL, msg: "uses `ftp:`"},
-	{name: "about:blank", in: "about:blank", code: CodeInvalidURL, msg: "uses `about:`"},
-	{name: "a blob URL", in: "blob:https://example.com/8c1d", code: CodeInvalidURL, msg: "uses `blob:`"},
-	{name: "a WebSocket URL", in: "ws://example.com/", code: CodeInvalidURL, msg: "uses `ws:`"},
-	{name: "a long unknown scheme is shown shortened", in: strings.Repeat("x", 5000) + "://example.com/", code: CodeInvalidURL, msg: "xxx…`"},
-	{name: "a view-source URL", in: "view-source:https://example.com/", code: CodeInvalidURL, msg: "uses `view-source:`"},
+	{name: "an empty string", in: "", code: apierr.CodeInvalidURL, msg: "needs a protocol (http or https) and a hostname"},
+	{name: "a word", in: "no", code: apierr.CodeInvalidURL, msg: "The URL `no` is not valid: it needs a protocol (http or https) and a hostname."},
+	{name: "a host without protocol", in: "example.com", code: apierr.CodeInvalidURL, msg: "needs a protocol"},
+	{name: "a host and port without protocol", in: "example.com:8080/x", code: apierr.CodeInvalidURL, msg: "needs a protocol"},
+	{name: "localhost with a port", in: "localhost:3000", code: apierr.CodeInvalidURL, msg: "needs a protocol"},
+	{name: "a protocol-relative URL", in: "//example.com/", code: apierr.CodeInvalidURL, msg: "needs a protocol"},
+	{name: "a file URL", in: "file:///etc/passwd", code: apierr.CodeInvalidURL, msg: "uses `file:`"},
+	{name: "a chrome URL", in: "chrome://settings", code: apierr.CodeInvalidURL, msg: "uses `chrome:`"},
+	{name: "a data URL", in: "data:text/html,<b>hi</b>", code: apierr.CodeInvalidURL, msg: "uses `data:`"},
+	{name: "a javascript URL", in: "javascript:alert(1)", code: apierr.CodeInvalidURL, msg: "uses `javascript:`"},
+	{name: "an ftp URL", in: "ftp://example.com/", code: apierr.CodeInvalidURL, msg: "uses `ftp:`"},
+	{name: "about:blank", in: "about:blank", code: apierr.CodeInvalidURL, msg: "uses `about:`"},
+	{name: "a blob URL", in: "blob:https://example.com/8c1d", code: apierr.CodeInvalidURL, msg: "uses `blob:`"},
+	{name: "a WebSocket URL", in: "ws://example.com/", code: apierr.CodeInvalidURL, msg: "uses `ws:`"},
+	{name: "a long unknown scheme is shown shortened", in: strings.Repeat("x", 5000) + "://example.com/", code: apierr.CodeInvalidURL, msg: "xxx…`"},
+	{name: "a view-source URL", in: "view-source:https://example.com/", code: apierr.CodeInvalidURL, msg: "uses `view-source:`"},
 
 	// Refused: no host, credentials, bad port.
-	{name: "a protocol alone", in: "https://", code: CodeInvalidURL, msg: "needs a hostname after `https://`"},
-	{name: "slashes alone", in: "https:///", code: CodeInvalidURL, msg: "needs a hostname"},
-	{name: "a query without host", in: "https://?q=1", code: CodeInvalidURL, msg: "needs a hostname"},
-	{name: "a port without host", in: "http://:80/", code: CodeInvalidURL, msg: "needs a hostname"},
-	{name: "user and password", in: "https://user:pass@example.com/", code: CodeInvalidURL, msg: "`headers.authorization`"},
-	{name: "a user alone", in: "https://user@example.com/", code: CodeInvalidURL, msg: "user information"},
-	{name: "an empty user-info", in: "https://@example.com/", code: CodeInvalidURL, msg: "user information"},
-	{name: "an encoded slash cannot hide user-info", in: "https://example.com%2F@evil.com/", code: CodeInvalidURL, msg: "user information"},
-	{name: "a port above 65535", in: "https://example.com:99999/", code: CodeInvalidURL, msg: "from 1 to 65535"},
-	{name: "port zero", in: "https://example.com:0/", code: CodeInvalidURL, msg: "from 1 to 65535"},
-	{name: "a port with a letter", in: "https://example.com:8o/", code: CodeInvalidURL, msg: "port `8o`"},
-	{name: "two ports", in: "https://example.com:80:90/", code: CodeInvalidURL, msg: "port `80:90`"},
+	{name: "a protocol alone", in: "https://", code: apierr.CodeInvalidURL, msg: "needs a hostname after `https://`"},
+	{name: "slashes alone", in: "https:///", code: apierr.CodeInvalidURL, msg: "needs a hostname"},
+	{name: "a query without host", in: "https://?q=1", code: apierr.CodeInvalidURL, msg: "needs a hostname"},
+	{name: "a port without host", in: "http://:80/", code: apierr.CodeInvalidURL, msg: "needs a hostname"},
+	{name: "user and password", in: "https://user:pass@example.com/", code: apierr.CodeInvalidURL, msg: "`headers.authorization`"},
+	{name: "a user alone", in: "https://user@example.com/", code: apierr.CodeInvalidURL, msg: "user information"},
+	{name: "an empty user-info", in: "https://@example.com/", code: apierr.CodeInvalidURL, msg: "user information"},
+	{name: "an encoded slash cannot hide user-info", in: "https://example.com%2F@evil.com/", code: apierr.CodeInvalidURL, msg: "user information"},
+	{name: "a port above 65535", in: "https://example.com:99999/", code: apierr.CodeInvalidURL, msg: "from 1 to 65535"},
+	{name: "port zero", in: "https://example.com:0/", code: apierr.CodeInvalidURL, msg: "from 1 to 65535"},
+	{name: "a port with a letter", in: "https://example.com:8o/", code: apierr.CodeInvalidURL, msg: "port `8o`"},
+	{name: "two ports", in: "https://example.com:80:90/", code: apierr.CodeInvalidURL, msg: "port `80:90`"},
 
 	// Refused: hosts no browser or DNS accepts.
-	{name: "a space in the host", in: "https://exa mple.com/", code: CodeInvalidURL, msg: "contains ` `"},
-	{name: "an angle bracket in the host", in: "https://exa<mple.com/", code: CodeInvalidURL, msg: "contains `<`"},
-	{name: "a broken escape in the host", in: "http://%zz.com/", code: CodeInvalidURL, msg: "contains `%`"},
-	{name: "an empty label", in: "https://a..b.com/", code: CodeInvalidURL, msg: "empty label"},
-	{name: "a leading dot", in: "https://.example.com/", code: CodeInvalidURL, msg: "empty label"},
-	{name: "a dot alone", in: "https://./", code: CodeInvalidURL, msg: "has no name"},
-	{name: "a label over 63 bytes", in: "https://" + strings.Repeat("a", 64) + ".com/", code: CodeInvalidURL, msg: "63 bytes"},
-	{name: "a host of 10,000 characters", in: "https://" + strings.Repeat("a", 10000) + ".com/", code: CodeInvalidURL, msg: "253 bytes", requestCode: CodeInvalidURL},
-	{name: "a name over 253 bytes", in: "https://" + strings.Repeat("a.", 130) + "com/", code: CodeInvalidURL, msg: "253 bytes"},
-	{name: "invalid punycode", in: "https://xn--a.com/", code: CodeInvalidURL, msg: "not a valid domain name"},
-	{name: "a label mixing directions", in: "https://a\u05d0b.com/", code: CodeInvalidURL, msg: "not a valid domain name"},
-	{name: "a zero-width joiner, shown visibly", in: "https://a\u200db.com/", code: CodeInvalidURL, msg: `a\u200db.com`},
-	{name: "five IPv4 parts", in: "http://1.2.3.4.5/", code: CodeInvalidURL, msg: "not an IPv4 address"},
-	{name: "an IPv4 part over 255", in: "http://256.0.0.1/", code: CodeInvalidURL, msg: "not an IPv4 address"},
-	{name: "a number over 32 bits", in: "http://4294967296/", code: CodeInvalidURL, msg: "not an IPv4 address"},
-	{name: "a name ending in a number", in: "http://example.123/", code: CodeInvalidURL, msg: "ends in a number"},
-	{name: "a name ending in hex", in: "http://a.0x/", code: CodeInvalidURL, msg: "ends in a number"},
-	{name: "an IPv6 host without its bracket", in: "http://[::1/", code: CodeInvalidURL, msg: "no closing `]`"},
-	{name: "an IPv6 host with a bad digit", in: "http://[::g]/", code: CodeInvalidURL, msg: "not an IPv6 address"},
-	{name: "an IPv6 zone", in: "http://[fe80::1%25eth0]/", code: CodeInvalidURL, msg: "not an IPv6 address"},
-	{name: "an IPv4 address in brackets", in: "http://[1.2.3.4]/", code: CodeInvalidURL, msg: "not an IPv6 address"},
-	{name: "text after the brackets", in: "http://[::1]x/", code: CodeInvalidURL, msg: "only `:` and a port"},
-	{name: "a NUL byte", in: "https://example.com/\x00", code: CodeInvalidURL, msg: "NUL"},
-	{name: "bytes that are not UTF-8", in: "https://example.com/\xff", code: CodeInvalidURL, msg: "not UTF-8"},
-	{name: "a host that decodes to bytes that are not UTF-8", in: "https://%ff.com/", code: CodeInvalidURL, msg: "not UTF-8"},
+	{name: "a space in the host", in: "https://exa mple.com/", code: apierr.CodeInvalidURL, msg: "contains ` `"},
+	{name: "an angle bracket in the host", in: "https://exa<mple.com/", code: apierr.CodeInvalidURL, msg: "contains `<`"},
+	{name: "a broken escape in the host", in: "http://%zz.com/", code: apierr.CodeInvalidURL, msg: "contains `%`"},
+	{name: "an empty label", in: "https://a..b.com/", code: apierr.CodeInvalidURL, msg: "empty label"},
+	{name: "a leading dot", in: "https://.example.com/", code: apierr.CodeInvalidURL, msg: "empty label"},
+	{name: "a dot alone", in: "https://./", code: apierr.CodeInvalidURL, msg: "has no name"},
+	{name: "a label over 63 bytes", in: "https://" + strings.Repeat("a", 64) + ".com/", code: apierr.CodeInvalidURL, msg: "63 bytes"},
+	{name: "a host of 10,000 characters", in: "https://" + strings.Repeat("a", 10000) + ".com/", code: apierr.CodeInvalidURL, msg: "253 bytes", requestCode: apierr.CodeInvalidURL},
+	{name: "a name over 253 bytes", in: "https://" + strings.Repeat("a.", 130) + "com/", code: apierr.CodeInvalidURL, msg: "253 bytes"},
+	{name: "invalid punycode", in: "https://xn--a.com/", code: apierr.CodeInvalidURL, msg: "not a valid domain name"},
+	{name: "a label mixing directions", in: "https://a\u05d0b.com/", code: apierr.CodeInvalidURL, msg: "not a valid domain name"},
+	{name: "a zero-width joiner, shown visibly", in: "https://a\u200db.com/", code: apierr.CodeInvalidURL, msg: `a\u200db.com`},
+	{name: "five IPv4 parts", in: "http://1.2.3.4.5/", code: apierr.CodeInvalidURL, msg: "not an IPv4 address"},
+	{name: "an IPv4 part over 255", in: "http://256.0.0.1/", code: apierr.CodeInvalidURL, msg: "not an IPv4 address"},
+	{name: "a number over 32 bits", in: "http://4294967296/", code: apierr.CodeInvalidURL, msg: "not an IPv4 address"},
+	{name: "a name ending in a number", in: "http://example.123/", code: apierr.CodeInvalidURL, msg: "ends in a number"},
+	{name: "a name ending in hex", in: "http://a.0x/", code: apierr.CodeInvalidURL, msg: "ends in a number"},
+	{name: "an IPv6 host without its bracket", in: "http://[::1/", code: apierr.CodeInvalidURL, msg: "no closing `]`"},
+	{name: "an IPv6 host with a bad digit", in: "http://[::g]/", code: apierr.CodeInvalidURL, msg: "not an IPv6 address"},
+	{name: "an IPv6 zone", in: "http://[fe80::1%25eth0]/", code: apierr.CodeInvalidURL, msg: "not an IPv6 address"},
+	{name: "an IPv4 address in brackets", in: "http://[1.2.3.4]/", code: apierr.CodeInvalidURL, msg: "not an IPv6 address"},
+	{name: "text after the brackets", in: "http://[::1]x/", code: apierr.CodeInvalidURL, msg: "only `:` and a port"},
+	{name: "a NUL byte", in: "https://example.com/\x00", code: apierr.CodeInvalidURL, msg: "NUL"},
+	{name: "bytes that are not UTF-8", in: "https://example.com/\xff", code: apierr.CodeInvalidURL, msg: "not UTF-8"},
+	{name: "a host that decodes to bytes that are not UTF-8", in: "https://%ff.com/", code: apierr.CodeInvalidURL, msg: "not UTF-8"},
 }
 
 func TestParseTargetAcceptsWhatBrowsersAcceptAndRefusesTheRest(t *testing.T) {
@@ -191,14 +192,14 @@ func TestParseTargetAcceptsWhatBrowsersAcceptAndRefusesTheRest(t *testing.T) {
 func TestParseRequestDecodesTheEncodedTargetExactlyOnce(t *testing.T) {
 	for _, tc := range targetCases {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := ParseRequest("url="+url.QueryEscape(tc.in), Limits{})
+			req, err := Parse("url="+url.QueryEscape(tc.in), Limits{})
 			want, code := tc.want, tc.code
 			if tc.requestCode != "" {
 				want, code = "", tc.requestCode
 			}
 			if tc.in == "" {
 				// An empty url is a missing url.
-				checkTargetOutcome(t, tc.in, "", CodeInvalidURL, "`url` parameter is missing", nil, err)
+				checkTargetOutcome(t, tc.in, "", apierr.CodeInvalidURL, "`url` parameter is missing", nil, err)
 				return
 			}
 			var u *url.URL
@@ -231,12 +232,12 @@ func checkTargetOutcome(t *testing.T, in, want, code, msg string, u *url.URL, er
 	if err == nil {
 		t.Fatalf("%q was accepted as %q, want %s", in, u.String(), code)
 	}
-	var e *Error
+	var e *apierr.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("%q gave %T (%v), want *Error", in, err, err)
+		t.Fatalf("%q gave %T (%v), want *apierr.Error", in, err, err)
 	}
-	if e.Code != code || e.Status != 400 {
-		t.Fatalf("%q gave %s/%d (%s), want %s/400", in, e.Code, e.Status, e.Message, code)
+	if e.Code != code || e.Status() != 400 {
+		t.Fatalf("%q gave %s/%d (%s), want %s/400", in, e.Code, e.Status(), e.Message, code)
 	}
 	if msg != "" && !strings.Contains(e.Message, msg) {
 		t.Errorf("message %q does not contain %q", e.Message, msg)
@@ -323,26 +324,26 @@ func TestCheckTargetAppliesTheAddressRule(t *testing.T) {
 		{name: "an IDN is looked up as punycode", target: "https://bücher.example/"},
 		{name: "a public literal address is allowed without a lookup", target: "http://8.8.8.8/", noLookup: true},
 		{name: "a public literal IPv6 address is allowed without a lookup", target: "http://[2606:4700::1111]/", noLookup: true},
-		{name: "a name resolving to loopback is refused", target: "https://loop.test/", code: CodeForbiddenURL, msg: "loopback"},
+		{name: "a name resolving to loopback is refused", target: "https://loop.test/", code: apierr.CodeForbiddenURL, msg: "loopback"},
 		{name: "a name resolving to a private address is refused without naming the address", target: "https://intranet.test/",
-			code: CodeForbiddenURL, msg: "non-public address", hideInMsg: "10.1.2.3"},
-		{name: "one private address among public ones refuses the host", target: "https://rebind.test/", code: CodeForbiddenURL},
-		{name: "a name resolving to the metadata address is refused", target: "https://metadata.test/", code: CodeForbiddenURL, msg: "link-local"},
-		{name: "a name resolving to an IPv4-mapped private address is refused", target: "https://mapped.test/", code: CodeForbiddenURL},
-		{name: "the metadata address is refused without a lookup", target: "http://169.254.169.254/", code: CodeForbiddenURL, noLookup: true},
-		{name: "a decimal loopback spelling is refused", target: "http://2130706433/", code: CodeForbiddenURL, noLookup: true},
-		{name: "a hex loopback spelling is refused", target: "http://0x7f.1/", code: CodeForbiddenURL, noLookup: true},
-		{name: "address zero is refused", target: "http://0x/", code: CodeForbiddenURL, noLookup: true},
-		{name: "IPv6 loopback is refused", target: "http://[::1]/", code: CodeForbiddenURL, noLookup: true},
-		{name: "IPv4-mapped loopback is refused", target: "http://[::ffff:127.0.0.1]/", code: CodeForbiddenURL, noLookup: true},
-		{name: "NAT64 of the metadata address is refused", target: "http://[64:ff9b::169.254.169.254]/", code: CodeForbiddenURL, noLookup: true},
-		{name: "unique-local IPv6 is refused", target: "http://[fd00::1]/", code: CodeForbiddenURL, noLookup: true},
-		{name: "localhost is refused without a lookup", target: "http://localhost:3000/", code: CodeForbiddenURL, noLookup: true},
+			code: apierr.CodeForbiddenURL, msg: "non-public address", hideInMsg: "10.1.2.3"},
+		{name: "one private address among public ones refuses the host", target: "https://rebind.test/", code: apierr.CodeForbiddenURL},
+		{name: "a name resolving to the metadata address is refused", target: "https://metadata.test/", code: apierr.CodeForbiddenURL, msg: "link-local"},
+		{name: "a name resolving to an IPv4-mapped private address is refused", target: "https://mapped.test/", code: apierr.CodeForbiddenURL},
+		{name: "the metadata address is refused without a lookup", target: "http://169.254.169.254/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "a decimal loopback spelling is refused", target: "http://2130706433/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "a hex loopback spelling is refused", target: "http://0x7f.1/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "address zero is refused", target: "http://0x/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "IPv6 loopback is refused", target: "http://[::1]/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "IPv4-mapped loopback is refused", target: "http://[::ffff:127.0.0.1]/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "NAT64 of the metadata address is refused", target: "http://[64:ff9b::169.254.169.254]/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "unique-local IPv6 is refused", target: "http://[fd00::1]/", code: apierr.CodeForbiddenURL, noLookup: true},
+		{name: "localhost is refused without a lookup", target: "http://localhost:3000/", code: apierr.CodeForbiddenURL, noLookup: true},
 		{name: "loopback inside the allow-list is allowed", target: "https://loop.test/", allow: "127.0.0.0/8"},
 		{name: "a literal loopback inside the allow-list is allowed", target: "http://127.0.0.1:8080/", allow: "127.0.0.1", noLookup: true},
-		{name: "the allow-list does not open other ranges", target: "https://intranet.test/", allow: "127.0.0.0/8", code: CodeForbiddenURL},
-		{name: "a name that does not exist is an invalid URL", target: "https://nowhere.test/", code: CodeInvalidURL, msg: "does not resolve"},
-		{name: "a lookup that times out says to try again", target: "https://slow.test/", code: CodeInvalidURL, msg: "timed out"},
+		{name: "the allow-list does not open other ranges", target: "https://intranet.test/", allow: "127.0.0.0/8", code: apierr.CodeForbiddenURL},
+		{name: "a name that does not exist is an invalid URL", target: "https://nowhere.test/", code: apierr.CodeInvalidURL, msg: "does not resolve"},
+		{name: "a lookup that times out says to try again", target: "https://slow.test/", code: apierr.CodeInvalidURL, msg: "timed out"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -367,8 +368,8 @@ func TestCheckTargetAppliesTheAddressRule(t *testing.T) {
 				}
 				return
 			}
-			e := AsError(err)
-			if e == nil || e.Code != tc.code || e.Status != 400 {
+			e := apierr.From(err)
+			if e == nil || e.Code != tc.code || e.Status() != 400 {
 				t.Fatalf("%s gave %v, want %s", tc.target, err, tc.code)
 			}
 			if !strings.Contains(e.Message, tc.msg) {
@@ -395,8 +396,8 @@ func TestCheckTargetGivesTimeoutWhenTheRequestBudgetEndsDuringTheLookup(t *testi
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	err = CheckTarget(ctx, guard.NewPolicy(nil), &testResolver{block: true}, u)
-	e := AsError(err)
-	if e == nil || e.Code != CodeTimeout || e.Status != 504 {
+	e := apierr.From(err)
+	if e == nil || e.Code != apierr.CodeTimeout || e.Status() != 504 {
 		t.Fatalf("got %v, want ETIMEOUT", err)
 	}
 }

@@ -1,10 +1,11 @@
-package orchestrator
+package quota
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,18 @@ var DefaultAnonymousPlan = Plan{Name: "free", Limit: 1000, Window: 24 * time.Hou
 type Plans struct {
 	Anonymous Plan
 	keys      map[[32]byte]*Plan
+}
+
+// Names lists every plan a caller can be on, the anonymous one first, so
+// metrics can start a series for each.
+func (p *Plans) Names() []string {
+	names := []string{p.Anonymous.Name}
+	for _, pl := range p.keys {
+		if !slices.Contains(names, pl.Name) {
+			names = append(names, pl.Name)
+		}
+	}
+	return names
 }
 
 // LoadPlans reads a plans file (YAML, so JSON too); "" gives the default.

@@ -1,48 +1,11 @@
-package orchestrator
+package render
 
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync/atomic"
 
 	"github.com/glimpse/glimpse/cdp"
-	"github.com/glimpse/glimpse/sidecar/guard/adblock"
 )
-
-// adblockTestHosts are hosts added to the list by tests, which serve
-// their "ads" from names such as `tracker.localhost` that resolve to
-// loopback without DNS: no real list can contain such a name. It is nil
-// in the service.
-var adblockTestHosts atomic.Pointer[[]string]
-
-// adblockListed reports whether host is on the ad-block list that the
-// egress guard of the embedded sidecar applies (with the test hosts).
-// Blocking itself happens in the guard: pages rendered with adblock on go
-// through its filtered address, those with adblock off through the
-// unfiltered one (pool.LeaseOptions).
-func adblockListed(host string) bool {
-	if adblock.Default().Blocks(host) {
-		return true
-	}
-	if p := adblockTestHosts.Load(); p != nil {
-		host = strings.TrimSuffix(strings.ToLower(host), ".")
-		for _, h := range *p {
-			if host == h || strings.HasSuffix(host, "."+h) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// renderUnfiltered decides whether a render's page skips the ad-block
-// list: when the caller turned adblock off, and when the target's own host
-// is listed, so that a listed company's home page still renders with its
-// own assets (nothing is blocked on such a page).
-func renderUnfiltered(req *Request) bool {
-	return req.Controls.AdblockOff || adblockListed(req.Target.Hostname())
-}
 
 // consentCSS hides the banners and overlays of the common consent
 // managers when a page hosts their script itself, so the blocked hosts

@@ -1,4 +1,4 @@
-package orchestrator
+package render
 
 import (
 	"context"
@@ -17,14 +17,12 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/glimpse/glimpse/orchestrator/meta"
+	"github.com/glimpse/glimpse/orchestrator/query"
 )
 
 // maxStaticBytes bounds a page read by the plain fetch; the head, where
 // metadata lives, comes first.
 const maxStaticBytes = 5 << 20
-
-// staticUserAgent asks for the same HTML a browser gets.
-const staticUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
 
 // errNeedsBrowser says the static page is not enough: the caller leases a
 // browser instead.
@@ -65,14 +63,21 @@ func newStaticFetcher(proxy func() (string, bool)) *staticFetcher {
 
 var errNoEgress = errors.New("no healthy sidecar to fetch through")
 
-// httpSource fetches assets the way the static page was fetched.
+// Source opens a resource along the page's own egress path.
+type Source interface {
+	Open(ctx context.Context, raw string) (body io.ReadCloser, header func(string) string, err error)
+}
+
+// httpSource fetches assets the way the static page was fetched: through
+// a sidecar's egress guard, with the caller's headers for the target's own
+// site only.
 type httpSource struct {
 	f       *staticFetcher
 	site    string
 	headers http.Header
 }
 
-func (h httpSource) open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
+func (h httpSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
 	resp, _, err := h.f.get(ctx, raw, h.site, h.headers, "image/avif,image/webp,image/*,*/*;q=0.8")
 	if err != nil {
 		return nil, nil, err
@@ -84,7 +89,7 @@ func (h httpSource) open(ctx context.Context, raw string) (io.ReadCloser, func(s
 	return resp.Body, resp.Header.Get, nil
 }
 
-// get follows up to maxRedirects hops and returns the last response.
+// get follows up to MaxRedirects hops and returns the last response.
 func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Header, accept string) (*http.Response, *url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -99,7 +104,7 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 		if err != nil {
 			return nil, nil, err
 		}
-		req.Header.Set("User-Agent", staticUserAgent)
+		req.Header.Set("User-Agent", query.DesktopUserAgent)
 		req.Header.Set("Accept", accept)
 		req.Header.Set("Accept-Language", "en-US,en;q=0.9")
 		if siteOf(u) == site {
@@ -129,7 +134,7 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 			return resp, u, nil
 		}
 		resp.Body.Close()
-		if hop+1 > maxRedirects {
+		if hop+1 > MaxRedirects {
 			return nil, nil, tooManyRedirects(hop + 1)
 		}
 		next, err := u.Parse(resp.Header.Get("Location"))
@@ -144,10 +149,10 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 // errNeedsBrowser when the static page lacks the essentials: no title, a
 // client-rendered shell, not HTML, or an error status that a browser may
 // get past.
-func (s *Server) fetchStatic(ctx context.Context, req *Request) (*rendered, error) {
+func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, error) {
 	start := time.Now()
 	site := siteOf(req.Target)
-	resp, final, err := s.static.get(ctx, req.Target.String(), site, req.Headers,
+	resp, final, err := r.static.get(ctx, req.Target.String(), site, req.Headers,
 		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	if err != nil {
 		var e *Error
@@ -177,11 +182,11 @@ func (s *Server) fetchStatic(ctx context.Context, req *Request) (*rendered, erro
 	if req.Prerender == "auto" && !staticEnough(doc, res) {
 		return nil, errNeedsBrowser
 	}
-	s.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
+	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
-	return &rendered{
-		finalURL: final, doc: doc, meta: &res, fetchMode: "fetch",
-		src: httpSource{f: s.static, site: site, headers: req.Headers},
+	return &Page{
+		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m,
+		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
 	}, nil
 }
 

@@ -1,0 +1,440 @@
+package answer
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
+	"github.com/glimpse/glimpse/orchestrator/query"
+)
+
+// maxDataListItems bounds the values of one `selectorAll`.
+const maxDataListItems = 1000
+
+// dataRun is one evaluation of the rules over a document.
+type dataRun struct {
+	base     *url.URL
+	now      time.Time
+	matchers map[string]goquery.Matcher
+}
+
+// applyDataRules runs the rules over the document; the results are merged
+// into the answer's data in rule order. A rule whose every fallback finds
+// nothing is null.
+func applyDataRules(doc *goquery.Document, base *url.URL, rules []query.DataRule) []field {
+	run := &dataRun{base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}}
+	out := make([]field, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, field{r.Name, run.rule(doc.Selection, r)})
+	}
+	return out
+}
+
+// dataBase is what relative URLs in the document resolve against: its
+// <base href> when usable, as in a browser, else the page's URL.
+func dataBase(doc *goquery.Document, pageURL *url.URL) *url.URL {
+	if pageURL == nil {
+		pageURL = &url.URL{}
+	}
+	if href, ok := doc.Find("base[href]").First().Attr("href"); ok {
+		if b, err := pageURL.Parse(strings.TrimSpace(href)); err == nil && (b.Scheme == "http" || b.Scheme == "https") && b.Host != "" {
+			return b
+		}
+	}
+	return pageURL
+}
+
+func (run *dataRun) rule(scope *goquery.Selection, r query.DataRule) any {
+	for _, q := range r.Fallbacks {
+		if v := run.query(scope, q); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
+	matches := scope
+	if q.Selector != "" {
+		m, ok := run.matchers[q.Selector]
+		if !ok {
+			c, err := cascadia.Compile(q.Selector)
+			if err != nil {
+				return nil // parseData compiled it already
+			}
+			m = c
+			run.matchers[q.Selector] = m
+		}
+		matches = scope.FindMatcher(m)
+	}
+	if !q.All {
+		if matches.Length() == 0 {
+			return nil
+		}
+		return run.value(matches.First(), q)
+	}
+	var list []any
+	matches.EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if v := run.value(s, q); v != nil {
+			list = append(list, v)
+		}
+		return len(list) < maxDataListItems
+	})
+	if len(list) == 0 {
+		return nil
+	}
+	return list
+}
+
+// value reads one match: an object of nested rules, or one typed value.
+func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
+	if len(q.Fields) > 0 {
+		obj := make(data, 0, len(q.Fields))
+		found := false
+		for _, f := range q.Fields {
+			v := run.rule(s, f)
+			found = found || v != nil
+			obj = append(obj, field{f.Name, v})
+		}
+		if !found {
+			return nil
+		}
+		return obj
+	}
+	raw, present := readAttr(s, q.Attr)
+	return run.typed(raw, present, q)
+}
+
+// readAttr reads text, inner HTML, a form value or an attribute.
+func readAttr(s *goquery.Selection, attr string) (string, bool) {
+	switch attr {
+	case "text":
+		return strings.Join(strings.Fields(s.Text()), " "), true
+	case "html":
+		h, err := s.Html()
+		return strings.TrimSpace(h), err == nil
+	case "val":
+		switch goquery.NodeName(s) {
+		case "textarea":
+			return s.Text(), true
+		case "select":
+			opt := s.Find("option[selected]").First()
+			if opt.Length() == 0 {
+				opt = s.Find("option").First()
+			}
+			if v, ok := opt.Attr("value"); ok {
+				return v, true
+			}
+			return strings.Join(strings.Fields(opt.Text()), " "), opt.Length() > 0
+		}
+		return s.Attr("value")
+	}
+	return s.Attr(attr)
+}
+
+// typed converts what was read into the rule's type; nil means the rule
+// found no usable value, so the next fallback is tried.
+func (run *dataRun) typed(raw string, present bool, q query.DataQuery) any {
+	isAttribute := q.Attr != "text" && q.Attr != "html" && q.Attr != "val"
+	if !present {
+		if q.Type == "boolean" && isAttribute {
+			return false // a boolean attribute that is absent is false
+		}
+		return nil
+	}
+	v := strings.TrimSpace(raw)
+	switch q.Type {
+	case "number":
+		if n, ok := parseNumberText(v); ok {
+			return n
+		}
+	case "date":
+		if t, ok := meta.ParseDate(v, run.now); ok {
+			return meta.FormatDate(t)
+		}
+	case "url":
+		if u := absoluteURL(run.base, v); u != "" {
+			return u
+		}
+	case "image":
+		if u := absoluteURL(run.base, v); u != "" {
+			return &Asset{URL: u, Type: meta.ImageTypeOfURL(u)}
+		}
+	case "boolean":
+		if b, ok := parseBoolText(v); ok {
+			return b
+		}
+		if isAttribute {
+			return true // present, as in <input checked> or disabled="disabled"
+		}
+	default:
+		if v != "" {
+			return v
+		}
+	}
+	return nil
+}
+
+// parseBoolText reads the words pages use for yes and no.
+func parseBoolText(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "y", "on", "1":
+		return true, true
+	case "false", "no", "n", "off", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// parseNumberText reads the first number written in s, the way prices and
+// counts are written: "$1,299.00" is 1299, "1.299,50 €" is 1299.5, "12,5"
+// is 12.5, "1 299" is 1299, "−3" is -3, "4.5 stars" is 4.5. Of ',' and '.',
+// the one that comes last is the decimal mark when both appear; a lone
+// ',' followed by exactly three digits groups thousands.
+func parseNumberText(s string) (float64, bool) {
+	rs := []rune(s)
+	start := slices.IndexFunc(rs, func(r rune) bool { return r >= '0' && r <= '9' })
+	if start < 0 {
+		return 0, false
+	}
+	neg := false
+	if j := start - 1; j >= 0 {
+		if strings.ContainsRune("$€£¥₹₩₽¢", rs[j]) {
+			j--
+		}
+		neg = j >= 0 && (rs[j] == '-' || rs[j] == '−')
+	}
+	// The run of digits and separators; a separator counts only between
+	// digits.
+	var seps []rune // the separator before each group after the first
+	var groups []string
+	var cur []rune
+	i := start
+	for i < len(rs) {
+		r := rs[i]
+		if r >= '0' && r <= '9' {
+			cur = append(cur, r)
+			i++
+			continue
+		}
+		if strings.ContainsRune(".,' \u00a0\u202f’", r) && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' {
+			groups = append(groups, string(cur))
+			seps = append(seps, r)
+			cur = nil
+			i++
+			continue
+		}
+		break
+	}
+	groups = append(groups, string(cur))
+	decimal := -1 // index into seps of the decimal mark
+	lastDot, lastComma, dots, commas := -1, -1, 0, 0
+	for k, r := range seps {
+		switch r {
+		case '.':
+			lastDot, dots = k, dots+1
+		case ',':
+			lastComma, commas = k, commas+1
+		}
+	}
+	switch {
+	case dots > 0 && commas > 0:
+		decimal = max(lastDot, lastComma)
+	case dots == 1:
+		decimal = lastDot
+	case commas == 1 && len(groups[lastComma+1]) != 3:
+		decimal = lastComma
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for k, g := range groups {
+		if k > 0 && k-1 == decimal {
+			b.WriteByte('.')
+		}
+		b.WriteString(g)
+		if decimal >= 0 && k > decimal {
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(b.String(), 64)
+	return n, err == nil
+}
+
+// absoluteURL resolves a reference against the document's base; only
+// http and https results are kept, so javascript: and data: never reach
+// a caller as links.
+func absoluteURL(base *url.URL, ref string) string {
+	ref = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(strings.TrimSpace(ref))
+	if ref == "" {
+		return ""
+	}
+	u, err := base.Parse(ref)
+	if err != nil {
+		if u, err = base.Parse(strings.ReplaceAll(ref, " ", "%20")); err != nil {
+			return ""
+		}
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// applyFilter keeps only the paths of `filter` (e.g. "title,image.url").
+// It first merges the rules' results into the fields they share a name
+// with: a rule named like a metadata field replaces that field in place
+// when it found a value, and leaves it alone when it did not.
+func applyFilter(d data, filter []string) data {
+	d = mergeFields(d)
+	if filter == nil {
+		return d
+	}
+	tree := pathTree{}
+	for _, p := range filter {
+		tree.add(strings.Split(p, "."))
+	}
+	out := make(data, 0, len(tree))
+	for _, f := range d {
+		sub, ok := tree[f.name]
+		if !ok {
+			continue
+		}
+		if v, keep := sub.pick(f.value); keep {
+			out = append(out, field{f.name, v})
+		}
+	}
+	return out
+}
+
+// mergeFields folds fields that share a name into the first of them.
+func mergeFields(d data) data {
+	seen := make(map[string]int, len(d))
+	out := make(data, 0, len(d))
+	for _, f := range d {
+		if j, ok := seen[f.name]; ok {
+			if f.value != nil {
+				out[j].value = f.value
+			}
+			continue
+		}
+		seen[f.name] = len(out)
+		out = append(out, f)
+	}
+	return out
+}
+
+// pathTree is the set of filter paths by segment; a nil subtree keeps the
+// whole value.
+type pathTree map[string]pathTree
+
+func (t pathTree) add(segs []string) {
+	sub, ok := t[segs[0]]
+	switch {
+	case len(segs) == 1:
+		t[segs[0]] = nil
+	case ok && sub == nil:
+		// The whole value is kept already.
+	default:
+		if sub == nil {
+			sub = pathTree{}
+			t[segs[0]] = sub
+		}
+		sub.add(segs[1:])
+	}
+}
+
+// pick keeps the parts of v the tree names. Lists are filtered item by
+// item; null stays null; a scalar asked for a part it cannot have, or an
+// object without any of the named keys, is dropped.
+func (t pathTree) pick(v any) (any, bool) {
+	if t == nil || v == nil {
+		return v, true
+	}
+	switch x := ordered(v).(type) {
+	case data:
+		out := make(data, 0, len(t))
+		for _, f := range x {
+			if sub, ok := t[f.name]; ok {
+				if pv, keep := sub.pick(f.value); keep {
+					out = append(out, field{f.name, pv})
+				}
+			}
+		}
+		return out, len(out) > 0
+	case []any:
+		var out []any
+		for _, item := range x {
+			if pv, keep := t.pick(item); keep {
+				out = append(out, pv)
+			}
+		}
+		return out, len(out) > 0
+	}
+	return nil, false
+}
+
+// ordered turns any answer value into data (objects, keys in their JSON
+// order), []any and JSON scalars, so that filters see every value alike.
+func ordered(v any) any {
+	switch x := v.(type) {
+	case data, []any, nil:
+		return x
+	}
+	b, err := Marshal(v)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	out, err := decodeOrdered(dec)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+func decodeOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		obj := data{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			obj = append(obj, field{k.(string), v})
+		}
+		_, err := dec.Token()
+		return obj, err
+	case json.Delim('['):
+		list := []any{}
+		for dec.More() {
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		_, err := dec.Token()
+		return list, err
+	}
+	return tok, nil
+}

@@ -1,0 +1,99 @@
+package query
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/apierr"
+)
+
+// Bounds of the cache parameters (API.md "Request").
+const (
+	defaultTTL = 24 * time.Hour
+	minTTL     = time.Minute
+	maxTTL     = 31 * 24 * time.Hour
+)
+
+// parseCache reads `ttl`, `staleTtl` and `force`.
+func parseCache(q *query, req *Request) error {
+	if p, ok := q.get("ttl"); ok {
+		d, ok := parseQueryDuration(p.value)
+		if !ok || d < minTTL || d > maxTTL {
+			return apierr.Query(p.given, p.value,
+				"`%s` must be from 1 minute to 31 days, in milliseconds (`3600000`) or with a unit (`1h`, `7d`), got %s.",
+				p.given, apierr.Show(p.value))
+		}
+		req.TTL = d
+	}
+	if p, ok := q.get("staleTtl"); ok {
+		switch v := strings.TrimSpace(p.value); v {
+		case "false", "0":
+			req.StaleTTL = 0
+		default:
+			d, ok := parseQueryDuration(v)
+			if !ok || d < 0 || d > maxTTL {
+				return apierr.Query(p.given, p.value,
+					"`%s` must be from 0 to 31 days, in milliseconds (`60000`) or with a unit (`1h`, `7d`), got %s.",
+					p.given, apierr.Show(p.value))
+			}
+			req.StaleTTL = d
+		}
+	}
+	if p, ok := q.get("force"); ok {
+		v, ok := parseBool(p.value, true)
+		if !ok {
+			return boolError(p, true)
+		}
+		req.Force = v
+	}
+	return nil
+}
+
+// Key names everything that changes the answer: the target with its
+// query parameters sorted, the fields, the PDF options, the media, ping,
+// and a digest of the forwarded headers, so that an answer rendered with
+// one caller's cookie is never served to a caller without it. Not force,
+// ttl, timeout or embed.
+func Key(r *Request) string {
+	h := sha256.New()
+	t := *r.Target
+	if t.RawQuery != "" {
+		t.RawQuery = sortedQuery(t.RawQuery)
+	}
+	fmt.Fprintf(h, "v1\ntarget=%s\n", t.String())
+	fmt.Fprintf(h, "meta=%t fields=%s\n", r.MetaOff, strings.Join(r.Fields, ","))
+	fmt.Fprintf(h, "media=%s ping=%t prerender=%s\n", r.MediaType, r.Ping, r.Prerender)
+	if p := r.PDF; p != nil {
+		fmt.Fprintf(h, "pdf=%g,%g,%g,%g,%g,%g,%g,%t,%q,%t\n", p.Width, p.Height, p.Margin.Top, p.Margin.Right,
+			p.Margin.Bottom, p.Margin.Left, p.Scale, p.Landscape, p.PageRanges, p.PrintBackground)
+	}
+	if r.Screenshot != nil {
+		fmt.Fprintf(h, "screenshot=%+v\n", *r.Screenshot)
+	}
+	fmt.Fprintf(h, "controls=%+v\n", r.Controls)
+	for _, d := range r.Data {
+		fmt.Fprintf(h, "data=%+v\n", d)
+	}
+	fmt.Fprintf(h, "filter=%q\n", r.Filter)
+	if len(r.Headers) > 0 {
+		names := make([]string, 0, len(r.Headers))
+		for k := range r.Headers {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			fmt.Fprintf(h, "header %s=%q\n", k, r.Headers[k])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:20])
+}
+
+func sortedQuery(raw string) string {
+	parts := strings.Split(raw, "&")
+	slices.Sort(parts)
+	return strings.Join(parts, "&")
+}

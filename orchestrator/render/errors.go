@@ -1,0 +1,130 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// Kind says what went wrong in a render, in terms of the page and the
+// browser; package api turns each kind into the API's code and status.
+type Kind int
+
+const (
+	// Unreadable: the target answered, but not with a page glimpse can
+	// read (a download, a crashed tab, a refused connection).
+	Unreadable Kind = iota + 1
+	// TooManyRedirects: the target redirected past MaxRedirects.
+	TooManyRedirects
+	// Forbidden: the target, a redirect hop or the page's own document
+	// resolved to an address the address rule refuses.
+	Forbidden
+	// Unresolvable: a host along the way does not resolve.
+	Unresolvable
+	// TimedOut: the request's deadline passed first.
+	TimedOut
+	// BadInput: a caller's value the page itself refused, such as a
+	// selector that matches nothing or a script that throws.
+	BadInput
+	// BadPageRange: the PDF's page ranges are outside the document.
+	BadPageRange
+	// Busy: no browser could be leased (queue full, or shutting down).
+	Busy
+	// BrowserLost: the browser went away under the render, twice.
+	BrowserLost
+)
+
+// Error is a render's failure with a message a caller can act on. Param
+// and Value name the caller's parameter when the failure is about one;
+// URL is the address concerned for Forbidden and Unresolvable, Reason why
+// it was refused.
+type Error struct {
+	Kind       Kind
+	Message    string
+	Param      string
+	Value      string
+	URL        string
+	Reason     string
+	RetryAfter time.Duration
+	Err        error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + " (cause: " + e.Err.Error() + ")"
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// MaxRedirects is API.md's limit: exactly 10 hops is fine, 11 is not.
+const MaxRedirects = 10
+
+// errLeaseLost marks a render that failed because its browser went away;
+// it is worth one retry on another sidecar.
+var errLeaseLost = errors.New("the browser went away during the render")
+
+// errListedDocument marks a render whose page itself (the target, or a
+// redirect of it) was refused by the ad-block list of the egress guard; it
+// is rendered again without the list.
+var errListedDocument = errors.New("the page is on a host of the ad-block list")
+
+func unreadable(msg string) error { return &Error{Kind: Unreadable, Message: msg} }
+
+func tooManyRedirects(hops int) error {
+	return &Error{Kind: TooManyRedirects,
+		Message: fmt.Sprintf("The target redirected more than %d times (at least %d hops); give the final URL instead.", MaxRedirects, hops)}
+}
+
+// guardError is the egress guard's word on a connection it did not make.
+func guardError(target, reason string) error {
+	if reason == "unresolvable" {
+		return &Error{Kind: Unresolvable, URL: target}
+	}
+	return &Error{Kind: Forbidden, URL: target}
+}
+
+func timeoutError(ctx context.Context, msg string) error {
+	return &Error{Kind: TimedOut, Err: ctx.Err(), Message: msg + "; retry, or raise `timeout`."}
+}
+
+// badInput is a caller's value that the page refused.
+func badInput(param, value, format string, args ...any) error {
+	return &Error{Kind: BadInput, Param: param, Value: value, Message: fmt.Sprintf(format, args...)}
+}
+
+// navigationError maps Chromium's net error names to render errors.
+func navigationError(text string) error {
+	switch {
+	case strings.Contains(text, "ERR_TOO_MANY_REDIRECTS"):
+		return tooManyRedirects(MaxRedirects + 1)
+	case strings.Contains(text, "ERR_NAME_NOT_RESOLVED"):
+		return &Error{Kind: Unresolvable, Message: "The target's host does not resolve; check the URL."}
+	case strings.Contains(text, "ERR_TIMED_OUT"), strings.Contains(text, "ERR_CONNECTION_TIMED_OUT"):
+		return &Error{Kind: TimedOut, Message: "The target did not answer in time."}
+	case strings.Contains(text, "ERR_ABORTED"):
+		return unreadable("The target's answer was not a page (the browser aborted it, for example a file download).")
+	default:
+		return unreadable(fmt.Sprintf("The target could not be loaded (%s).", strings.TrimPrefix(text, "net::")))
+	}
+}
+
+// browserError wraps a failed DevTools call: a time-out when the request's
+// budget ran out, the lease lost when the browser went away, else an
+// unexpected failure that is the service's.
+func browserError(ctx context.Context, step string, err error) error {
+	// The step may run on its own shorter context (reading the DOM does), whose
+	// deadline can pass before the request's own timer fires.
+	if (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) || errors.Is(err, context.DeadlineExceeded) {
+		return timeoutError(ctx, "The page did not finish "+step+" within the `timeout`")
+	}
+	if errors.Is(err, cdp.ErrClosed) || errors.Is(err, cdp.ErrSessionClosed) {
+		return fmt.Errorf("%w: %s: %v", errLeaseLost, step, err)
+	}
+	return fmt.Errorf("%s: %w", step, err)
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// maxDOMChars bounds the document transferred from the browser. A larger
+// page keeps its whole <head> and the start of its <body>, which is where
+// every metadata source lives.
+const maxDOMChars = 8 << 20
+
+// hasEssentials reports whether the document already names itself, so the
+// render need not wait for scripts to fill in the head.
+func hasEssentials(ctx context.Context, sess *cdp.Session) bool {
+	var ok bool
+	_ = evaluate(ctx, sess, `!!(document.title || document.querySelector('meta[property="og:title"],meta[name="twitter:title"]'))`, &ok)
+	return ok
+}
+
+// waitForHead gives a client-rendered page a short, capped wait: until
+// scripts have given the document a title (then 100 ms more for the rest of
+// the head to land), or 1.5 s at most.
+func waitForHead(ctx context.Context, sess *cdp.Session) {
+	const js = `new Promise(res => {
+  let settle;
+  const named = () => document.title || document.querySelector('meta[property="og:title"],meta[name="twitter:title"]');
+  const o = new MutationObserver(() => { if (!settle && named()) settle = setTimeout(done, 100); });
+  function done() { o.disconnect(); res(true); }
+  if (named()) { settle = setTimeout(done, 100); }
+  o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  setTimeout(done, 1500);
+})`
+	var v bool
+	_ = evaluate(ctx, sess, js, &v)
+}
+
+// readDOM transfers the live document, bounded by maxDOMChars.
+func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string, error) {
+	js := fmt.Sprintf(`(() => {
+  const max = %d, root = document.documentElement;
+  if (!root) return {html: "", href: location.href};
+  let html = root.outerHTML;
+  if (html.length > max) {
+    const head = document.head ? document.head.outerHTML : "";
+    const body = document.body ? document.body.innerHTML.slice(0, Math.max(0, max - head.length)) : "";
+    html = "<html lang=\"" + (root.getAttribute("lang") || "").replace(/"/g, "") + "\">" + head + "<body>" + body + "</body></html>";
+  }
+  return {html, href: location.href};
+})()`, maxDOMChars)
+	var v struct {
+		HTML string `json:"html"`
+		Href string `json:"href"`
+	}
+	if err := evaluate(ctx, sess, js, &v); err != nil {
+		return nil, "", err
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(v.HTML))
+	if err != nil {
+		return nil, "", err
+	}
+	return doc, v.Href, nil
+}
+
+// evaluate runs an expression in the page and decodes its value.
+func evaluate(ctx context.Context, sess *cdp.Session, expr string, out any) error {
+	t := true
+	res, err := cdp.Execute(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: expr, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+	})
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return fmt.Errorf("the page's script failed: %s", res.ExceptionDetails.Text)
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return fmt.Errorf("the page's script returned nothing")
+	}
+	return jsonv2.Unmarshal(res.Result.Value, out)
+}

@@ -1,0 +1,398 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/pool"
+	"github.com/glimpse/glimpse/sidecar/guard"
+)
+
+// idleFor is how long networkidle0/2 want the network quiet after load.
+const idleFor = 500 * time.Millisecond
+
+// navigation is one visit of the target in a leased page: the navigation
+// itself, then the page's events until it counts as loaded under the
+// request's waitUntil.
+type navigation struct {
+	r          *Renderer
+	lease      *pool.Lease
+	sess       *cdp.Session
+	req        *query.Request
+	unfiltered bool // the page skips the ad-block list
+
+	events <-chan cdp.Event
+	done   chan navOutcome // the reply to Page.navigate
+
+	waitUntil string
+	idleMax   int // networkidle0/2: requests allowed in flight; -1 otherwise
+
+	hops        int
+	mainReq     network.RequestID
+	navigated   bool
+	loaded      bool
+	finalURL    string
+	inflight    map[network.RequestID]bool // requests still running around load
+	settleUntil time.Time
+	settle      *time.Timer // fires when the quiet period after load is over
+	idleSince   time.Time
+}
+
+type navOutcome struct {
+	res page.NavigateResult
+	err error
+}
+
+// visit navigates the leased page to the target, waits until it has
+// loaded (or its load budget is spent), applies the caller's actions and
+// reads the DOM.
+func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Request, unfiltered bool) (*Page, error) {
+	start := time.Now()
+	n := &navigation{r: r, lease: lease, sess: lease.Session, req: req, unfiltered: unfiltered,
+		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
+		inflight: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
+	switch n.waitUntil {
+	case "networkidle0":
+		n.idleMax = 0
+	case "networkidle2":
+		n.idleMax = 2
+	}
+	var stop func()
+	n.events, stop = n.sess.Listen(
+		"Page.loadEventFired", "Page.domContentEventFired", "Page.javascriptDialogOpening", "Inspector.targetCrashed",
+		"Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
+		"Network.loadingFinished",
+	)
+	defer stop()
+
+	if err := emulate(ctx, lease, req); err != nil {
+		return nil, err
+	}
+	n.navigate(ctx)
+	if err := n.wait(ctx); err != nil {
+		return nil, err
+	}
+	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
+	if err := n.confirm(ctx); err != nil {
+		return nil, err
+	}
+	p := &Page{URL: req.Target, FetchMode: "prerender", lease: lease, log: r.log, m: r.m,
+		// Assets are fetched through a sidecar's egress guard, like the
+		// page itself, with the caller's headers for the target's own site
+		// only: Network.loadNetworkResource would skip the header
+		// forwarding, and a probe need not hold the page.
+		Assets: httpSource{f: r.static, site: siteOf(req.Target), headers: req.Headers}}
+	if u, err := url.Parse(n.finalURL); err == nil {
+		p.URL = u
+	}
+	if err := r.beforeCapture(ctx, lease, req); err != nil {
+		if lease.IsLost() {
+			return nil, errLeaseLost
+		}
+		return nil, err
+	}
+	if req.MetaOff && len(req.Data) == 0 {
+		return p, nil
+	}
+	if err := n.read(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// navigate starts Page.navigate; its reply arrives on n.done.
+func (n *navigation) navigate(ctx context.Context) {
+	go func() {
+		res, err := cdp.Execute(ctx, n.sess, page.Navigate, page.NavigateParams{URL: n.req.Target.String()})
+		n.done <- navOutcome{res, err}
+	}()
+}
+
+// wait follows the page until it counts as loaded. The page gets most of
+// the budget to load; what is left is for extraction, probing and
+// printing, so a subresource that never answers costs the load budget,
+// not the whole request. A page still loading when time is up is read as
+// it is.
+func (n *navigation) wait(ctx context.Context) error {
+	loadBudget := time.NewTimer(time.Until(deadlineOf(ctx, n.req.Timeout)) * 6 / 10)
+	defer loadBudget.Stop()
+	n.settle = time.NewTimer(time.Hour)
+	defer n.settle.Stop()
+	idleTick := time.NewTicker(100 * time.Millisecond)
+	defer idleTick.Stop()
+	for !n.idle() {
+		select {
+		case <-ctx.Done():
+			if n.navigated {
+				return nil // late scripts may still run; the document is here, so read it
+			}
+			return timeoutError(ctx, "The target did not answer within the `timeout`")
+		case <-n.lease.Lost():
+			return errLeaseLost
+		case o := <-n.done:
+			if err := n.onNavigated(ctx, o); err != nil {
+				return err
+			}
+		case <-loadBudget.C:
+			if n.navigated {
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+				return nil
+			}
+			// Until the navigation answers, it is bounded by ctx alone.
+		case <-n.settle.C:
+			return nil
+		case <-idleTick.C:
+		case ev, ok := <-n.events:
+			if !ok {
+				return errLeaseLost
+			}
+			if loaded, err := n.onEvent(ctx, ev); err != nil || loaded {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// idle reports whether a loaded page has gone quiet: no fetch or XHR in
+// flight for auto, at most idleMax requests for idleFor for networkidle.
+func (n *navigation) idle() bool {
+	if !n.loaded {
+		return false
+	}
+	if n.idleMax < 0 {
+		return len(n.inflight) == 0
+	}
+	switch {
+	case len(n.inflight) > n.idleMax:
+		n.idleSince = time.Time{}
+	case n.idleSince.IsZero():
+		n.idleSince = time.Now()
+	case time.Since(n.idleSince) >= idleFor:
+		return true
+	}
+	return false
+}
+
+// onNavigated reads the reply to Page.navigate.
+func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
+	if o.err != nil {
+		if ctx.Err() != nil {
+			return timeoutError(ctx, "The target did not answer within the `timeout`")
+		}
+		return browserError(ctx, "navigating", o.err)
+	}
+	if o.res.IsDownload {
+		return unreadable("The target is a file download, not a web page.")
+	}
+	if o.res.ErrorText != "" {
+		if n.hops > MaxRedirects {
+			return tooManyRedirects(n.hops)
+		}
+		if n.listedDocument(o.res.ErrorText) {
+			return fmt.Errorf("%w: %s", errListedDocument, n.finalURL)
+		}
+		return navigationError(o.res.ErrorText)
+	}
+	n.navigated = true
+	return nil
+}
+
+// onEvent follows one event of the page; loaded reports that the page
+// counts as loaded under the caller's waitUntil.
+func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, err error) {
+	switch ev.Method {
+	case "Inspector.targetCrashed":
+		return false, unreadable("The page crashed the browser tab while rendering (it may use too much memory).")
+	case "Page.javascriptDialogOpening":
+		go func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			_, _ = cdp.Execute(dctx, n.sess, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}()
+	case "Page.domContentEventFired":
+		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil
+	case "Page.loadEventFired":
+		// Only the target's own load counts, not a late one of the blank
+		// page the lease started on.
+		if n.mainReq == "" {
+			return false, nil
+		}
+		if n.waitUntil == "load" {
+			return true, nil
+		}
+		n.loaded = true
+		quiet := time.Second // auto: fetch/XHR started around load may fill the head
+		if n.idleMax >= 0 {
+			quiet = 10 * time.Second // networkidle: bounded by the load budget too
+		}
+		n.settleUntil = time.Now().Add(quiet)
+		n.settle.Reset(quiet)
+	case "Network.requestWillBeSent":
+		var e network.EventRequestWillBeSent
+		if jsonv2.Unmarshal(ev.Params, &e) != nil || e.Request == nil {
+			return false, nil
+		}
+		return false, n.onRequest(ctx, &e)
+	case "Network.responseReceived":
+		var e network.EventResponseReceived
+		if jsonv2.Unmarshal(ev.Params, &e) != nil || e.Response == nil {
+			return false, nil
+		}
+		if e.RequestID == n.mainReq && e.Type == network.ResourceTypeDocument {
+			if g := headerValue(e.Response.Headers, "x-glimpse-guard"); g == "blocked" {
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+				return false, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
+			} else if g != "" {
+				return false, guardError(e.Response.URL, g)
+			}
+			n.finalURL = e.Response.URL
+		}
+	case "Network.loadingFinished", "Network.loadingFailed":
+		var e struct {
+			RequestID network.RequestID `json:"requestId"`
+		}
+		if jsonv2.Unmarshal(ev.Params, &e) == nil {
+			delete(n.inflight, e.RequestID)
+		}
+	}
+	return false, nil
+}
+
+// onRequest watches the main document's redirect hops, and counts the
+// requests that the quiet period after load waits for.
+func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillBeSent) error {
+	mainFrame := string(n.lease.TargetID) // the main frame's id is its page target's id
+	if e.Type == network.ResourceTypeDocument && string(e.FrameID) == mainFrame {
+		if e.RedirectResponse != nil && e.RequestID == n.mainReq {
+			n.hops++
+			if n.hops > MaxRedirects {
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+				return tooManyRedirects(n.hops)
+			}
+			if err := n.r.checkHop(ctx, e.Request.URL); err != nil {
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+				return err
+			}
+		}
+		n.mainReq = e.RequestID
+		n.finalURL = e.Request.URL
+		return nil
+	}
+	if !n.loaded || time.Now().Before(n.settleUntil) {
+		if n.idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch {
+			n.inflight[e.RequestID] = true
+		}
+	}
+	return nil
+}
+
+// confirm makes sure the navigation itself succeeded: the load event can
+// overtake the reply to Page.navigate.
+func (n *navigation) confirm(ctx context.Context) error {
+	if n.navigated {
+		return nil
+	}
+	select {
+	case o := <-n.done:
+		if o.err != nil {
+			return timeoutError(ctx, "The target did not answer within the `timeout`")
+		}
+		if o.res.ErrorText != "" {
+			return navigationError(o.res.ErrorText)
+		}
+		return nil
+	case <-ctx.Done():
+		return timeoutError(ctx, "The target did not answer within the `timeout`")
+	}
+}
+
+// read transfers the live DOM into p. A client-rendered page gets a short
+// wait for its head first. The wait runs on the page's own timers, which
+// never fire with its scripts off and may not on a busy main thread:
+// bounded either way.
+func (n *navigation) read(ctx context.Context, p *Page) error {
+	start := time.Now()
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), extractBudget(ctx))
+	defer cancel()
+	if n.waitUntil == "auto" && !n.req.Controls.JavaScriptOff && (!n.loaded || !hasEssentials(ectx, n.sess)) {
+		hctx, hcancel := context.WithTimeout(ectx, 2*time.Second)
+		waitForHead(hctx, n.sess)
+		hcancel()
+	}
+	doc, href, err := readDOM(ectx, n.sess)
+	if err != nil {
+		if n.lease.IsLost() {
+			return errLeaseLost
+		}
+		return browserError(ctx, "reading the page", err)
+	}
+	if hu, err := url.Parse(href); err == nil && hu.Scheme != "" && hu.Scheme != "about" {
+		p.URL = hu
+	}
+	p.Doc = doc
+	n.r.m.Phase.WithLabelValues("extract").Observe(time.Since(start).Seconds())
+	return nil
+}
+
+// listedDocument reports whether a failed navigation may be the egress
+// guard refusing the page's own https host for the ad-block list: the
+// browser sees only a tunnel that failed, and the render without the list
+// tells the two apart.
+func (n *navigation) listedDocument(errorText string) bool {
+	return !n.unfiltered && strings.Contains(errorText, "ERR_TUNNEL_CONNECTION_FAILED")
+}
+
+// checkHop applies the address rule to a redirect target, so the caller
+// gets EFORBIDDENURL rather than a vague connection error. The egress
+// guard in the sidecar enforces the rule either way.
+func (r *Renderer) checkHop(ctx context.Context, raw string) error {
+	u, err := query.ParseTarget(raw)
+	if err != nil {
+		return &Error{Kind: Forbidden, URL: raw, Err: err,
+			Message: fmt.Sprintf("The target redirected to `%s`, which glimpse does not follow (only public http and https addresses are).", raw)}
+	}
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	_, err = r.policy.Resolve(cctx, r.resolver, u.Hostname())
+	var refused *guard.RefusedError
+	if errors.As(err, &refused) {
+		r.m.GuardRefusals.WithLabelValues("redirect").Inc()
+		return &Error{Kind: Forbidden, URL: u.String(), Reason: refused.Reason, Err: err}
+	}
+	return nil
+}
+
+// extractBudget leaves reading the DOM a few seconds even when the
+// request's own deadline has just passed: a page that loads forever still
+// has metadata worth answering with.
+func extractBudget(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left > 3*time.Second {
+			return left
+		}
+	}
+	return 3 * time.Second
+}
+
+func headerValue(h network.Headers, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			if s, ok := v.(string); ok {
+				return s
+			}
+		}
+	}
+	return ""
+}
