@@ -54,6 +54,13 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 		return nil, fmt.Errorf("glimpse cannot dial %s over %s: the host has no IPv%c address", host, network, family)
 	}
 
+	for _, a := range addrs {
+		if err := d.Policy.checkAddrPort(host, netip.AddrPortFrom(a, uint16(port))); err != nil {
+			d.refused(host, err)
+			return nil, err
+		}
+	}
+
 	nd := net.Dialer{Timeout: d.timeout(), Control: d.control(host)}
 	var errs []error
 	for _, a := range addrs {
@@ -82,7 +89,7 @@ func (d *Dialer) control(host string) func(network, address string, _ syscall.Ra
 			d.refused(host, err)
 			return err
 		}
-		if err := d.Policy.check(host, ap.Addr()); err != nil {
+		if err := d.Policy.checkAddrPort(host, ap); err != nil {
 			d.refused(host, err)
 			return err
 		}

@@ -12,14 +12,20 @@ import (
 var ErrRefused = errors.New("address refused")
 
 // RefusedError says that Host is, or resolves to, Addr, which lies in a range
-// the address rule does not allow; Reason names that range.
+// the address rule does not allow; Reason names that range. Port is set when
+// the port, not the range, was refused (Reason is then ReasonControlPort).
 type RefusedError struct {
 	Host   string
 	Addr   netip.Addr
+	Port   uint16
 	Reason string
 }
 
 func (e *RefusedError) Error() string {
+	if e.Port != 0 && e.Addr.IsValid() {
+		return fmt.Sprintf("%s is a control port of the glimpse sidecar on this machine, which glimpse never connects to, whatever the allow-list says",
+			netip.AddrPortFrom(e.Addr, e.Port))
+	}
 	if !e.Addr.IsValid() {
 		host := e.Host
 		if host == "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 )
 
 // Policy is the address rule: public unicast only, plus the allow-list,
@@ -20,6 +21,9 @@ import (
 // the embedded range when that range is refused on its own.
 type Policy struct {
 	allow []netip.Prefix
+
+	portsMu sync.RWMutex
+	ports   map[uint16]int // reserved by Protect, with the number of holders
 }
 
 // NewPolicy returns the rule with the given allow-list. Addresses inside any

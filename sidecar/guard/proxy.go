@@ -25,7 +25,8 @@ const DefaultIdleTimeout = 2 * time.Minute
 // connection), "timeout" (504), "bad-request" (400, not a proxy request),
 // "closing" (503, the proxy is shutting down), "unsupported" (500, the
 // server cannot hand over the connection for a tunnel), "blocked" (403, the
-// host is on the list of a Filter).
+// host is on the list of a Filter). The sidecar's front sets "unauthorized"
+// (407) on a proxy request without the sidecar token.
 const Header = "X-Glimpse-Guard"
 
 // Proxy is an HTTP forward proxy (absolute-form requests) and CONNECT tunnel
