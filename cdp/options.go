@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 )
 
@@ -19,6 +20,7 @@ type options struct {
 	logger       *slog.Logger
 	readLimit    int64
 	writeTimeout time.Duration
+	header       http.Header
 }
 
 func buildOptions(opts []Option) options {
@@ -74,6 +76,25 @@ func WithWriteTimeout(d time.Duration) Option {
 	return func(o *options) {
 		if d > 0 {
 			o.writeTimeout = d
+		}
+	}
+}
+
+// WithHeader adds h to the WebSocket handshake of Dial, such as the
+// Authorization a glimpse sidecar asks for. Later calls add to earlier ones.
+// New ignores it.
+func WithHeader(h http.Header) Option {
+	return func(o *options) {
+		if len(h) == 0 {
+			return
+		}
+		if o.header == nil {
+			o.header = http.Header{}
+		}
+		for k, vs := range h {
+			for _, v := range vs {
+				o.header.Add(k, v)
+			}
 		}
 	}
 }

@@ -38,7 +38,7 @@ func Dial(ctx context.Context, wsURL string, opts ...Option) (*Conn, error) {
 		ReadBufferSize:    64 << 10,
 		WriteBufferSize:   64 << 10,
 	}
-	ws, resp, err := d.DialContext(ctx, wsURL, nil)
+	ws, resp, err := d.DialContext(ctx, wsURL, o.header)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -142,6 +143,7 @@ func TestOptionsKeepDefaultsForNonsense(t *testing.T) {
 		{"a negative event buffer becomes one", WithEventBuffer(-3), options{eventBuffer: 1, readLimit: defaultReadLimit, writeTimeout: defaultWriteTimeout}},
 		{"a nil logger keeps the default", WithLogger(nil), options{eventBuffer: defaultEventBuffer, readLimit: defaultReadLimit, writeTimeout: defaultWriteTimeout}},
 		{"a nil option is ignored", nil, options{eventBuffer: defaultEventBuffer, readLimit: defaultReadLimit, writeTimeout: defaultWriteTimeout}},
+		{"an empty header adds nothing", WithHeader(http.Header{}), options{eventBuffer: defaultEventBuffer, readLimit: defaultReadLimit, writeTimeout: defaultWriteTimeout}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,9 +152,35 @@ func TestOptionsKeepDefaultsForNonsense(t *testing.T) {
 				t.Fatal("the logger is nil")
 			}
 			got.logger = nil
-			if got != tc.want {
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestDialSendsTheHeadersItWasGiven(t *testing.T) {
+	got := make(chan http.Header, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Clone()
+		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err == nil {
+			defer ws.Close()
+			_, _, _ = ws.ReadMessage()
+		}
+	}))
+	defer srv.Close()
+	c, err := Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), WithLogger(discardLogger),
+		WithHeader(http.Header{"Authorization": {"Bearer secret-token"}}), WithHeader(http.Header{"X-Extra": {"1"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	h := <-got
+	if h.Get("Authorization") != "Bearer secret-token" || h.Get("X-Extra") != "1" {
+		t.Errorf("the handshake carried Authorization %q and X-Extra %q, want both options' headers", h.Get("Authorization"), h.Get("X-Extra"))
+	}
+	if h.Get("Origin") != "" {
+		t.Errorf("the handshake carried Origin %q; a DevTools client sends none, which Chromium requires without --remote-allow-origins", h.Get("Origin"))
 	}
 }

@@ -53,6 +53,8 @@ var contract = []contractMetric{
 	{"glimpse_sidecar_chromium_memory_bytes", dto.MetricType_GAUGE, nil},
 	{"glimpse_sidecar_guard_refusals_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_adblock_blocked_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_sidecar_auth_refusals_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_sidecar_cdp_refusals_total", dto.MetricType_COUNTER, []string{"reason"}},
 }
 
 func gatherPopulated(t *testing.T) map[string]*dto.MetricFamily {
@@ -113,7 +115,7 @@ func TestEveryContractMetricIsExportedWithItsTypeAndLabels(t *testing.T) {
 
 // boundedLabels are the only label names glimpse uses; each has a value set
 // bounded by code, configuration or the number of sidecars.
-var boundedLabels = []string{"code", "status", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar"}
+var boundedLabels = []string{"code", "status", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

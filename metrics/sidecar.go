@@ -13,6 +13,27 @@ type SidecarStats struct {
 	MemoryBytes   int64 // memory of Chromium's process group
 	GuardRefusals int64 // connections refused by the egress guard, ever
 	AdsBlocked    int64 // requests refused for the ad-block list, ever
+	AuthRefusals  int64 // requests refused for a missing or wrong sidecar token, ever
+	// CDPRefusals counts the DevTools commands the sidecar refused to pass
+	// to Chromium, ever, by one of CDPRefusalReasons; a missing reason
+	// counts 0.
+	CDPRefusals map[string]int64
+}
+
+// Reasons the sidecar refuses a DevTools command, the values of the reason
+// label of glimpse_sidecar_cdp_refusals_total.
+const (
+	CDPRefusedMethod    = "method"    // the method is not one glimpse uses
+	CDPRefusedParams    = "params"    // a parameter glimpse does not send
+	CDPRefusedProxy     = "proxy"     // a browser context with a proxy other than the egress guard
+	CDPRefusedDownload  = "download"  // downloads allowed, or a download path
+	CDPRefusedURL       = "url"       // a page or navigation to a scheme other than http(s)
+	CDPRefusedMalformed = "malformed" // not a JSON DevTools command
+)
+
+// CDPRefusalReasons lists every reason, in the order they are exported.
+var CDPRefusalReasons = [...]string{
+	CDPRefusedMethod, CDPRefusedParams, CDPRefusedProxy, CDPRefusedDownload, CDPRefusedURL, CDPRefusedMalformed,
 }
 
 // RegisterSidecar exports glimpse_sidecar_up, glimpse_sidecar_draining,
@@ -20,8 +41,11 @@ type SidecarStats struct {
 // glimpse_sidecar_chromium_restarts_total,
 // glimpse_sidecar_chromium_recycles_total,
 // glimpse_sidecar_chromium_memory_bytes,
-// glimpse_sidecar_guard_refusals_total and
-// glimpse_sidecar_adblock_blocked_total, read from stats at scrape time.
+// glimpse_sidecar_guard_refusals_total,
+// glimpse_sidecar_adblock_blocked_total,
+// glimpse_sidecar_auth_refusals_total and
+// glimpse_sidecar_cdp_refusals_total{reason}, read from stats at scrape
+// time.
 // The running totals are exported as counters, so rate() and increase()
 // work on them and survive a sidecar restart. stats must be safe to call
 // from several goroutines at once. A nil reg registers nothing; a second
@@ -40,7 +64,7 @@ type sidecarCollector struct {
 	stats                                   func() SidecarStats
 	up, draining, open, created             *prometheus.Desc
 	restarts, recycles, memory, guardRefuse *prometheus.Desc
-	adsBlocked                              *prometheus.Desc
+	adsBlocked, authRefusals, cdpRefusals   *prometheus.Desc
 }
 
 func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
@@ -58,11 +82,16 @@ func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
 		memory:      d("chromium_memory_bytes", "Resident memory of Chromium's process group."),
 		guardRefuse: d("guard_refusals_total", "Connections from the browser refused by the egress guard."),
 		adsBlocked:  d("adblock_blocked_total", "Requests from the browser refused by the egress guard for the ad-block list."),
+		authRefusals: d("auth_refusals_total",
+			"Requests to the sidecar's DevTools endpoint or egress proxy refused for a missing or wrong sidecar token."),
+		cdpRefusals: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "sidecar", "cdp_refusals_total"),
+			"DevTools commands the sidecar answered with an error instead of passing them to Chromium, by reason.",
+			[]string{"reason"}, nil),
 	}
 }
 
 func (c *sidecarCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked} {
+	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked, c.authRefusals, c.cdpRefusals} {
 		ch <- d
 	}
 }
@@ -84,6 +113,11 @@ func (c *sidecarCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.recycles, s.Recycles)
 	counter(c.guardRefuse, s.GuardRefusals)
 	counter(c.adsBlocked, s.AdsBlocked)
+	counter(c.authRefusals, s.AuthRefusals)
+	// Every reason is exported, 0 included, so rate() sees the first refusal.
+	for _, reason := range CDPRefusalReasons {
+		ch <- prometheus.MustNewConstMetric(c.cdpRefusals, prometheus.CounterValue, float64(s.CDPRefusals[reason]), reason)
+	}
 }
 
 func boolValue(b bool) float64 {

@@ -253,14 +253,15 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 		want  string
 	}{
 		{
-			name:  "a sidecar whose browser is ready",
-			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7, AdsBlocked: 31},
-			want:  sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31),
+			name: "a sidecar whose browser is ready",
+			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7, AdsBlocked: 31,
+				AuthRefusals: 4, CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 5, metrics.CDPRefusedProxy: 1}},
+			want: sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31, 4, map[string]int{"method": 5, "proxy": 1}),
 		},
 		{
 			name:  "a sidecar that is draining with its browser down",
 			stats: metrics.SidecarStats{Draining: true, PagesCreated: 9},
-			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0),
+			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0, 0, nil),
 		},
 	}
 	for _, tc := range cases {
@@ -274,7 +275,11 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 	}
 }
 
-func sidecarText(up, draining, open, created, restarts, recycles int, memory string, refusals, blocked int) string {
+func sidecarText(up, draining, open, created, restarts, recycles int, memory string, refusals, blocked, unauthorized int, cdp map[string]int) string {
+	cdpLines := ""
+	for _, reason := range metrics.CDPRefusalReasons {
+		cdpLines += `glimpse_sidecar_cdp_refusals_total{reason="` + reason + `"} ` + itoa(cdp[reason]) + "\n"
+	}
 	return `
 # HELP glimpse_sidecar_up 1 when the sidecar's Chromium is ready for pages, 0 otherwise.
 # TYPE glimpse_sidecar_up gauge
@@ -303,7 +308,12 @@ glimpse_sidecar_guard_refusals_total ` + itoa(refusals) + `
 # HELP glimpse_sidecar_adblock_blocked_total Requests from the browser refused by the egress guard for the ad-block list.
 # TYPE glimpse_sidecar_adblock_blocked_total counter
 glimpse_sidecar_adblock_blocked_total ` + itoa(blocked) + `
-`
+# HELP glimpse_sidecar_auth_refusals_total Requests to the sidecar's DevTools endpoint or egress proxy refused for a missing or wrong sidecar token.
+# TYPE glimpse_sidecar_auth_refusals_total counter
+glimpse_sidecar_auth_refusals_total ` + itoa(unauthorized) + `
+# HELP glimpse_sidecar_cdp_refusals_total DevTools commands the sidecar answered with an error instead of passing them to Chromium, by reason.
+# TYPE glimpse_sidecar_cdp_refusals_total counter
+` + cdpLines
 }
 
 func TestStatusClassKeepsTheStatusLabelBounded(t *testing.T) {

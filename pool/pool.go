@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +52,13 @@ type Config struct {
 	Resolver Resolver
 	// HTTPClient probes /healthz (default: a client with short time-outs).
 	HTTPClient *http.Client
-	Logger     *slog.Logger
+	// SidecarToken is the sidecars' shared secret (GLIMPSE_SIDECAR_TOKEN),
+	// sent as "Authorization: Bearer" on each DevTools connection and as
+	// the password of EgressProxyURL. /healthz asks for none, so probes
+	// never carry it. Empty sends nothing, for sidecars without a token.
+	// Blanks around it are dropped, as the sidecar drops them.
+	SidecarToken string
+	Logger       *slog.Logger
 }
 
 // Pool hands out leases on healthy sidecars. It is safe for concurrent use.
@@ -58,6 +66,9 @@ type Pool struct {
 	cfg Config
 	eps []endpoint
 	log *slog.Logger
+	// auth is the handshake header of every DevTools connection; empty
+	// without a token.
+	auth http.Header
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -109,11 +120,17 @@ func New(cfg Config) (*Pool, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	cfg.SidecarToken = strings.TrimSpace(cfg.SidecarToken)
+	auth := http.Header{}
+	if cfg.SidecarToken != "" {
+		auth.Set("Authorization", "Bearer "+cfg.SidecarToken)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Pool{
 		cfg:      cfg,
 		eps:      eps,
 		log:      cfg.Logger.With("component", "pool"),
+		auth:     auth,
 		ctx:      ctx,
 		cancel:   cancel,
 		sidecars: map[string]*sidecar{},
@@ -380,6 +397,23 @@ func (p *Pool) EgressProxy() (addr string, ok bool) {
 		return "", false
 	}
 	return best.addr, true
+}
+
+// EgressProxyURL is EgressProxy as the URL an http.Transport's Proxy
+// function returns. With a SidecarToken the URL carries it as the password
+// of its credentials, which the transport sends as Proxy-Authorization on
+// every proxied request and CONNECT; the sidecar refuses proxy requests
+// without it. The URL holds the secret: log u.Redacted(), never u.
+func (p *Pool) EgressProxyURL() (u *url.URL, ok bool) {
+	addr, ok := p.EgressProxy()
+	if !ok {
+		return nil, false
+	}
+	u = &url.URL{Scheme: "http", Host: addr}
+	if p.cfg.SidecarToken != "" {
+		u.User = url.UserPassword("glimpse", p.cfg.SidecarToken)
+	}
+	return u, true
 }
 
 // WaitReady blocks until a sidecar is usable or ctx ends.

@@ -5,8 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	goruntime "runtime"
 	"strconv"
@@ -18,7 +22,7 @@ import (
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/goleak"
@@ -90,9 +94,14 @@ type liveSidecar struct {
 	once   sync.Once
 }
 
+// testToken is the sidecar token of the test sidecars, which newTestPool
+// gives every pool unless the test names another.
+const testToken = "pool-test-token-0123456789"
+
 // startSidecars starts one sidecar on each listener at once and waits until
-// every one reports a ready browser. They stop when the test ends.
-func startSidecars(t *testing.T, lns []net.Listener, mutate func(*sidecarpkg.Config)) []*liveSidecar {
+// every one reports a ready browser. They stop when the test ends. Each asks
+// for testToken.
+func startSidecars(t *testing.T, lns []net.Listener, mutate func(*sidecarpkg.RunConfig)) []*liveSidecar {
 	t.Helper()
 	log := testLogger(t)
 	out := make([]*liveSidecar, len(lns))
@@ -100,12 +109,14 @@ func startSidecars(t *testing.T, lns []net.Listener, mutate func(*sidecarpkg.Con
 		cfg := sidecarpkg.DefaultConfig()
 		cfg.Addr = ln.Addr().String()
 		cfg.RecycleAfter = 0
+		cfg.Token = testToken
 		cfg.Logger = log.With("sidecar", cfg.Addr)
-		if mutate != nil {
-			mutate(&cfg)
-		}
 		tl := &trackingListener{Listener: ln, open: map[*trackedConn]struct{}{}}
-		srv, err := sidecarpkg.NewServer(sidecarpkg.RunConfig{Sidecar: cfg, Listener: tl})
+		rc := sidecarpkg.RunConfig{Sidecar: cfg, Listener: tl}
+		if mutate != nil {
+			mutate(&rc)
+		}
+		srv, err := sidecarpkg.NewServer(rc)
 		if err != nil {
 			ln.Close()
 			t.Fatalf("preparing a sidecar on %s: %v", cfg.Addr, err)
@@ -125,7 +136,7 @@ func startSidecars(t *testing.T, lns []net.Listener, mutate func(*sidecarpkg.Con
 }
 
 // startSidecar is startSidecars for one sidecar on 127.0.0.1.
-func startSidecar(t *testing.T, mutate func(*sidecarpkg.Config)) *liveSidecar {
+func startSidecar(t *testing.T, mutate func(*sidecarpkg.RunConfig)) *liveSidecar {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -175,7 +186,7 @@ func (ls *liveSidecar) browserCounts(t *testing.T) (pages, contexts int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := cdp.Dial(ctx, "ws://"+ls.addr+"/devtools/browser")
+	c, err := cdp.Dial(ctx, "ws://"+ls.addr+"/devtools/browser", cdp.WithHeader(http.Header{"Authorization": {"Bearer " + testToken}}))
 	if err != nil {
 		t.Fatalf("connecting to the sidecar on %s: %v", ls.addr, err)
 	}
@@ -278,6 +289,9 @@ func newTestPool(t *testing.T, cfg Config) *Pool {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = testLogger(t)
+	}
+	if cfg.SidecarToken == "" {
+		cfg.SidecarToken = testToken
 	}
 	p, err := New(cfg)
 	if err != nil {
@@ -460,7 +474,20 @@ func TestPoolWithoutAReachableSidecar(t *testing.T) {
 
 func TestLeaseGivesEachCallerItsOwnBrowserContext(t *testing.T) {
 	requireChromium(t)
-	sc := startSidecar(t, nil)
+	// A site on loopback that sets a cookie on /set and tells, on /echo,
+	// which cookie it was sent.
+	var lastCookie atomic.Value
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/set" {
+			http.SetCookie(w, &http.Cookie{Name: "sid", Value: "one", Path: "/"})
+		}
+		lastCookie.Store(r.Header.Get("Cookie"))
+		io.WriteString(w, "<html><body>ok</body></html>")
+	}))
+	defer site.Close()
+	sc := startSidecar(t, func(c *sidecarpkg.RunConfig) {
+		c.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	})
 	p := newTestPool(t, Config{Sidecars: sc.addr, PerSidecar: 2, Warm: -1})
 
 	l1 := mustLease(t, p, 20*time.Second)
@@ -478,22 +505,20 @@ func TestLeaseGivesEachCallerItsOwnBrowserContext(t *testing.T) {
 			t.Fatalf("the leased page does not run scripts: %v", err)
 		}
 	}
-	const site = "http://isolation.test/"
-	if _, err := cdp.Execute(ctx, l1.Session, network.SetCookie, network.SetCookieParams{Name: "sid", Value: "one", URL: site}); err != nil {
-		t.Fatal(err)
-	}
-	cookies := func(l *Lease) int {
-		res, err := cdp.Execute(ctx, l.Session, network.GetCookies, network.GetCookiesParams{URLs: []string{site}})
-		if err != nil {
-			t.Fatal(err)
+	cookieSent := func(l *Lease, path string) string {
+		res, err := cdp.Execute(ctx, l.Session, page.Navigate, page.NavigateParams{URL: site.URL + path})
+		if err != nil || res.ErrorText != "" {
+			t.Fatalf("navigating to %s: %v %s", path, err, res.ErrorText)
 		}
-		return len(res.Cookies)
+		c, _ := lastCookie.Load().(string)
+		return c
 	}
-	if n := cookies(l1); n != 1 {
-		t.Fatalf("the lease that set a cookie sees %d cookies", n)
+	cookieSent(l1, "/set")
+	if c := cookieSent(l1, "/echo"); c != "sid=one" {
+		t.Fatalf("the lease that was given a cookie sent %q", c)
 	}
-	if n := cookies(l2); n != 0 {
-		t.Fatalf("a cookie set in one lease is visible in another (%d cookies)", n)
+	if c := cookieSent(l2, "/echo"); c != "" {
+		t.Fatalf("a cookie set in one lease was sent by another: %q", c)
 	}
 	if s, _ := stateOf(p, sc.addr); s.InUse != 2 {
 		t.Fatalf("the snapshot counts %d leases in use, want 2", s.InUse)
@@ -780,7 +805,7 @@ func TestDrainingSidecarGetsNoNewLeases(t *testing.T) {
 	}
 	// The first sidecar recycles its browser after two pages: it then
 	// reports "draining" until those two pages are closed.
-	recycling := startSidecars(t, lns[:1], func(c *sidecarpkg.Config) { c.RecycleAfter = 2; c.RecycleGrace = time.Minute })[0]
+	recycling := startSidecars(t, lns[:1], func(c *sidecarpkg.RunConfig) { c.Sidecar.RecycleAfter = 2; c.Sidecar.RecycleGrace = time.Minute })[0]
 	steady := startSidecars(t, lns[1:], nil)[0]
 	p := newTestPool(t, Config{Sidecars: recycling.addr + "," + steady.addr, PerSidecar: 3, QueueSize: 4, Warm: -1, HealthInterval: time.Second})
 

@@ -49,6 +49,21 @@ type Config struct {
 	// can create browser contexts that use it (Target.createBrowserContext's
 	// proxyServer) for renders with adblock off.
 	UnfilteredProxyAddr string
+	// Token is the shared secret a caller of /devtools/browser and
+	// /json/version must send as "Authorization: Bearer <token>"; Run's
+	// egress proxy on Addr wants it as Proxy-Authorization. Empty means no
+	// authentication at all, which suits only a sidecar whose listener no
+	// one else can reach, such as one a test or another process of glimpse
+	// runs on a loopback port of its own: the sidecar binary refuses to start
+	// without a token (GLIMPSE_SIDECAR_TOKEN), and NewToken makes one for
+	// an in-process sidecar. Blanks around it are dropped, as the pool
+	// drops them.
+	Token string
+	// ProtectPort, when set, is called with the port of each Chromium's own
+	// DevTools endpoint while that browser runs, and returns the function
+	// that ends the protection. Run points it at the egress guard, so no
+	// page reaches that port whatever the allow-list says.
+	ProtectPort func(port uint16) (release func())
 	// ExtraFlags are appended to Chromium's command line. A
 	// --disable-features list is merged with the built-in one.
 	ExtraFlags []string
@@ -84,6 +99,15 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.ProxyAddr != "" {
 		if _, _, err := net.SplitHostPort(cfg.ProxyAddr); err != nil {
 			errs = append(errs, fmt.Errorf("ProxyAddr %q is not a host:port address of the egress proxy: %w", cfg.ProxyAddr, err))
+		}
+	}
+	cfg.Token = strings.TrimSpace(cfg.Token)
+	if strings.IndexFunc(cfg.Token, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		errs = append(errs, errors.New("Token holds a character other than printable ASCII: it travels in an HTTP header, so use letters, digits and punctuation only"))
+	}
+	for _, f := range cfg.ExtraFlags {
+		if name := reservedFlag(f); name != "" {
+			errs = append(errs, fmt.Errorf("the extra Chromium flag %s (GLIMPSE_CHROME_FLAGS) is not accepted: the sidecar sets %s itself, to keep the browser behind the egress guard and its DevTools port away from web pages", name, name))
 		}
 	}
 	if len(errs) > 0 {
@@ -152,6 +176,28 @@ func checkExecutable(path string) error {
 	return nil
 }
 
+// reservedFlags are the Chromium flags the sidecar's safety rests on. An
+// extra flag may not set them: Chromium takes the last of two, so a second
+// --proxy-server would send the browser around the egress guard, and a
+// --remote-allow-origins would let web pages drive its DevTools port.
+var reservedFlags = []string{
+	"--remote-allow-origins", "--remote-debugging-address", "--remote-debugging-port", "--remote-debugging-pipe",
+	"--proxy-server", "--proxy-bypass-list", "--no-proxy-server", "--proxy-pac-url", "--proxy-auto-detect",
+	"--user-data-dir", "--host-resolver-rules",
+}
+
+// reservedFlag returns the name of the reserved flag f sets, or "".
+func reservedFlag(f string) string {
+	name, _, _ := strings.Cut(f, "=")
+	name = "--" + strings.TrimLeft(name, "-")
+	for _, r := range reservedFlags {
+		if strings.EqualFold(name, r) {
+			return r
+		}
+	}
+	return ""
+}
+
 // disabledFeatures are Chromium features that only cost time, memory or
 // network in a renderer that nobody looks at.
 var disabledFeatures = []string{"Translate", "MediaRouter", "OptimizationHints"}
@@ -183,7 +229,6 @@ var baseFlags = []string{
 	"--metrics-recording-only",
 	"--password-store=basic",
 	"--use-mock-keychain",
-	"--remote-allow-origins=*",
 	"--disable-background-timer-throttling",
 	"--disable-backgrounding-occluded-windows",
 	"--disable-renderer-backgrounding",
@@ -194,6 +239,13 @@ var baseFlags = []string{
 	"--deny-permission-prompts",
 	"--noerrdialogs",
 	"--force-color-profile=srgb",
+	// No --remote-allow-origins: Chromium then refuses a DevTools WebSocket
+	// that carries an Origin header, which every web page's does, and
+	// accepts the sidecar's, which sends none. The port stays on loopback,
+	// and the egress guard refuses it to pages (Config.ProtectPort). A pipe
+	// (--remote-debugging-pipe) would remove the port, but it is a single
+	// connection, and every client of the sidecar gets a connection of its
+	// own to Chromium, with its own sessions, ids and target discovery.
 	"--remote-debugging-address=127.0.0.1",
 	"--remote-debugging-port=0",
 }

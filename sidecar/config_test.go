@@ -29,6 +29,15 @@ func TestNewValidatesConfig(t *testing.T) {
 		{name: "a missing binary is refused with what to install", cfg: Config{ChromePath: "/nonexistent/chromium"}, want: `install the Debian package "chromium"`},
 		{name: "a directory as the binary is refused", cfg: Config{ChromePath: t.TempDir()}, want: "is a directory"},
 		{name: "a binary that is not executable is refused", cfg: Config{ChromePath: notExec}, want: "is not executable"},
+		{name: "an extra flag that lets web pages use the DevTools port is refused", cfg: Config{ChromePath: exe, ExtraFlags: []string{"--remote-allow-origins=*"}},
+			want: "--remote-allow-origins (GLIMPSE_CHROME_FLAGS) is not accepted"},
+		{name: "an extra proxy, which would skip the egress guard, is refused however it is spelled", cfg: Config{ChromePath: exe, ExtraFlags: []string{"-PROXY-SERVER=direct://"}},
+			want: "--proxy-server (GLIMPSE_CHROME_FLAGS) is not accepted"},
+		{name: "an extra DevTools address is refused", cfg: Config{ChromePath: exe, ExtraFlags: []string{"--remote-debugging-address=0.0.0.0"}},
+			want: "--remote-debugging-address"},
+		{name: "a token with a line break, which no header can carry, is refused", cfg: Config{ChromePath: exe, Token: "0123456789abcdef\r\nX: y"},
+			want: "Token holds a character other than printable ASCII"},
+		{name: "other extra flags are accepted", cfg: Config{ChromePath: exe, ExtraFlags: []string{"--lang=de", "--proxy-whatever"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,8 +124,14 @@ func TestChromeArgs(t *testing.T) {
 		{
 			name:    "the required headless flags and a fresh profile are always there",
 			cfg:     Config{},
-			has:     []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage", "--remote-debugging-port=0", "--user-data-dir=/p", "--remote-allow-origins=*", "--password-store=basic", "--use-mock-keychain", "--mute-audio", "--hide-scrollbars"},
+			has:     []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir=/p", "--password-store=basic", "--use-mock-keychain", "--mute-audio", "--hide-scrollbars"},
 			hasNot:  []string{"--proxy-server=http://127.0.0.1:8118"},
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+		},
+		{
+			name:    "no web page may open Chromium's DevTools socket: no origin is allowed",
+			cfg:     Config{ExtraFlags: []string{"--lang=de"}},
+			hasNot:  []string{"--remote-allow-origins=*"},
 			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
 		},
 		{
@@ -144,6 +159,11 @@ func TestChromeArgs(t *testing.T) {
 			for _, h := range tt.hasNot {
 				if slices.Contains(args, h) {
 					t.Errorf("args have %s: %v", h, args)
+				}
+			}
+			for _, a := range args {
+				if strings.HasPrefix(a, "--remote-allow-origins") {
+					t.Errorf("args have %s, which lets web pages use Chromium's DevTools port", a)
 				}
 			}
 			var features []string

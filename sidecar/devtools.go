@@ -14,10 +14,13 @@ import (
 )
 
 const (
-	// clientReadLimit caps one message from a client. Messages are streamed,
-	// not held, so this only stops a runaway client from feeding Chromium
-	// without end.
-	clientReadLimit = 256 << 20
+	// clientReadLimit caps one message from a client. Each is held whole to
+	// be read by the filter; what glimpse sends is far smaller (its largest
+	// are scripts of at most 64 KiB), so this only stops a runaway client.
+	clientReadLimit = 16 << 20
+	// answerWait bounds writing the answer to a refused command, so a client
+	// that stops reading cannot hold its own command loop forever.
+	answerWait = 10 * time.Second
 	// pingEvery and pongWait notice a client that vanished without closing
 	// its TCP connection, so the upstream connection does not stay open.
 	pingEvery = 30 * time.Second
@@ -44,9 +47,10 @@ var upstreamDialer = websocket.Dialer{
 	EnableCompression: false,
 }
 
-// serveDevTools upgrades the request and pipes every message both ways to the
-// current Chromium's browser endpoint until either side goes away or the
-// generation is retired.
+// serveDevTools upgrades the request and connects it to the current
+// Chromium's browser endpoint until either side goes away or the generation
+// is retired: every command the client sends passes the filter, and
+// everything Chromium sends is piped back as it is.
 func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 	if !websocket.IsWebSocketUpgrade(r) {
 		http.Error(w, "This is a DevTools WebSocket endpoint; connect with a WebSocket client.", http.StatusBadRequest)
@@ -74,7 +78,7 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 		upstream.Close()
 		return
 	}
-	pc := newProxyConn(client, upstream, s.logger.With("generation", g.n, "client", r.RemoteAddr))
+	pc := newProxyConn(client, upstream, s.filter, s.logger.With("generation", g.n, "client", r.RemoteAddr))
 	if !g.addClient(pc) {
 		pc.closeBoth(errShutdown)
 		return
@@ -86,14 +90,18 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 // proxyConn is one client WebSocket paired with its own WebSocket to Chromium.
 type proxyConn struct {
 	client, upstream *websocket.Conn
+	filter           *cdpFilter
 	logger           *slog.Logger
+	// clientMu serialises the two writers of client messages: Chromium's
+	// messages piped back, and the answers to refused commands.
+	clientMu sync.Mutex
 
 	once sync.Once
 	done chan struct{} // closed by shutdown
 }
 
-func newProxyConn(client, upstream *websocket.Conn, logger *slog.Logger) *proxyConn {
-	return &proxyConn{client: client, upstream: upstream, logger: logger, done: make(chan struct{})}
+func newProxyConn(client, upstream *websocket.Conn, filter *cdpFilter, logger *slog.Logger) *proxyConn {
+	return &proxyConn{client: client, upstream: upstream, filter: filter, logger: logger, done: make(chan struct{})}
 }
 
 // errShutdown is the cause when the sidecar, not a peer, ends the connection.
@@ -114,8 +122,8 @@ func (pc *proxyConn) run() {
 	pc.client.SetPongHandler(func(string) error { extend(); return nil })
 
 	ends := make(chan pipeEnd, 2)
-	go func() { ends <- pipeEnd{fromClient: true, err: pipe(pc.upstream, pc.client, extend)} }()
-	go func() { ends <- pipeEnd{err: pipe(pc.client, pc.upstream, nil)} }()
+	go func() { ends <- pipeEnd{fromClient: true, err: pc.forwardCommands(extend)} }()
+	go func() { ends <- pipeEnd{err: pipe(pc.client, pc.upstream, &pc.clientMu)} }()
 
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
@@ -184,28 +192,76 @@ func isNormalEnd(err error) bool {
 		errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// forwardCommands reads the client's messages one by one and sends those the
+// filter passes to Chromium; the others are answered with a DevTools error.
+// onMessage runs as each message arrives.
+func (pc *proxyConn) forwardCommands(onMessage func()) error {
+	for {
+		kind, msg, err := pc.client.ReadMessage()
+		if err != nil {
+			return err
+		}
+		onMessage()
+		var answer []byte
+		var r *refusal
+		method := ""
+		if kind == websocket.TextMessage {
+			answer, r, method = pc.filter.check(msg)
+		} else {
+			answer, r = pc.filter.refuseBinary()
+		}
+		if r == nil {
+			if err := pc.upstream.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return err
+			}
+			continue
+		}
+		pc.logger.Warn("The sidecar refused a DevTools command instead of passing it to Chromium.",
+			"method", clip(method), "reason", r.reason, "why", r.message)
+		if err := pc.answer(answer); err != nil {
+			return err
+		}
+	}
+}
+
+// answer writes the sidecar's own reply to the client.
+func (pc *proxyConn) answer(msg []byte) error {
+	pc.clientMu.Lock()
+	defer pc.clientMu.Unlock()
+	if err := pc.client.SetWriteDeadline(time.Now().Add(answerWait)); err != nil {
+		return err
+	}
+	if err := pc.client.WriteMessage(websocket.TextMessage, msg); err != nil {
+		return err
+	}
+	return pc.client.SetWriteDeadline(time.Time{})
+}
+
 // pipe copies whole messages from src to dst, frame by frame, so a message
-// of tens of megabytes passes without being held in memory. onMessage runs
-// as each message starts.
-func pipe(dst, src *websocket.Conn, onMessage func()) error {
+// of tens of megabytes passes without being held in memory. mu is held while
+// a message is written to dst.
+func pipe(dst, src *websocket.Conn, mu *sync.Mutex) error {
 	for {
 		kind, r, err := src.NextReader()
 		if err != nil {
 			return err
 		}
-		if onMessage != nil {
-			onMessage()
-		}
-		w, err := dst.NextWriter(kind)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(w, r); err != nil {
-			w.Close()
-			return err
-		}
-		if err := w.Close(); err != nil {
+		if err := copyMessage(dst, kind, r, mu); err != nil {
 			return err
 		}
 	}
+}
+
+func copyMessage(dst *websocket.Conn, kind int, r io.Reader, mu *sync.Mutex) error {
+	mu.Lock()
+	defer mu.Unlock()
+	w, err := dst.NextWriter(kind)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,11 +18,28 @@ import (
 // standing where Chromium's browser endpoint stands; the real Chromium runs
 // in sidecar_test.go.
 
-// upstreamServer echoes every message, answers "big" with a 20 MiB binary
-// message and "bye" by closing, and reports when a connection ends.
+// Commands the upstream test server understands: each is a DevTools
+// command the filter passes.
+const (
+	cmdEcho = `{"id":1,"method":"Browser.getVersion"}`
+	cmdBig  = `{"id":2,"method":"Runtime.evaluate","params":{"expression":"big"}}`
+	cmdBye  = `{"id":3,"method":"Runtime.evaluate","params":{"expression":"bye"}}`
+)
+
+// upstreamServer echoes every message, answers cmdBig with a 20 MiB binary
+// message and cmdBye by closing, and reports when a connection ends.
 func upstreamServer(t *testing.T) (*httptest.Server, chan error) {
 	t.Helper()
+	srv, ended, _ := recordingUpstream(t)
+	return srv, ended
+}
+
+// recordingUpstream is upstreamServer that also passes on every message it
+// receives.
+func recordingUpstream(t *testing.T) (*httptest.Server, chan error, chan []byte) {
+	t.Helper()
 	ended := make(chan error, 8)
+	received := make(chan []byte, 64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := upgrader.Upgrade(w, r, nil)
 		if err != nil {
@@ -34,10 +52,14 @@ func upstreamServer(t *testing.T) (*httptest.Server, chan error) {
 				ended <- err
 				return
 			}
+			select {
+			case received <- msg:
+			default:
+			}
 			switch string(msg) {
-			case "big":
+			case cmdBig:
 				err = c.WriteMessage(websocket.BinaryMessage, bytes.Repeat([]byte("x"), 20<<20))
-			case "bye":
+			case cmdBye:
 				_ = c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"), time.Now().Add(time.Second))
 				ended <- nil
 				return
@@ -51,7 +73,7 @@ func upstreamServer(t *testing.T) (*httptest.Server, chan error) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return srv, ended
+	return srv, ended, received
 }
 
 // proxyFixture is a Sidecar whose current generation points at wsURL, with
@@ -59,7 +81,7 @@ func upstreamServer(t *testing.T) (*httptest.Server, chan error) {
 func proxyFixture(t *testing.T, wsURL, status string) (*Sidecar, *generation, *httptest.Server) {
 	t.Helper()
 	g := &generation{n: 1, wsURL: wsURL, clients: map[*proxyConn]struct{}{}}
-	s := &Sidecar{logger: testLogger(t), status: status}
+	s := &Sidecar{logger: testLogger(t), status: status, filter: newCDPFilter("127.0.0.1:8118", "127.0.0.1:8119")}
 	if status == StatusOK {
 		s.cur = g
 	}
@@ -101,29 +123,28 @@ func TestProxyCarriesMessagesBothWays(t *testing.T) {
 
 	tests := []struct {
 		name string
-		kind int
-		msg  []byte
+		msg  string
 	}{
-		{name: "a text message comes back as text", kind: websocket.TextMessage, msg: []byte(`{"id":1,"method":"Browser.getVersion"}`)},
-		{name: "a binary message comes back as binary", kind: websocket.BinaryMessage, msg: []byte{0, 1, 2, 255}},
-		{name: "an empty message comes back empty", kind: websocket.TextMessage, msg: []byte{}},
+		{name: "an allowed command reaches Chromium unchanged", msg: cmdEcho},
+		{name: "a command of a flattened session reaches Chromium unchanged", msg: `{"id":7,"sessionId":"AB12","method":"Page.enable","params":{}}`},
+		{name: "a command with blanks and unknown fields passes byte for byte", msg: " {\"id\":8, \"method\":\"Network.enable\", \"extra\":[1,2]}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := c.WriteMessage(tt.kind, tt.msg); err != nil {
+			if err := c.WriteMessage(websocket.TextMessage, []byte(tt.msg)); err != nil {
 				t.Fatal(err)
 			}
 			kind, got, err := c.ReadMessage()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if kind != tt.kind || !bytes.Equal(got, tt.msg) {
-				t.Errorf("got type %d %q, want type %d %q", kind, got, tt.kind, tt.msg)
+			if kind != websocket.TextMessage || string(got) != tt.msg {
+				t.Errorf("got type %d %q, want the text message %q", kind, got, tt.msg)
 			}
 		})
 	}
-	t.Run("a 20 MiB message arrives whole", func(t *testing.T) {
-		if err := c.WriteMessage(websocket.TextMessage, []byte("big")); err != nil {
+	t.Run("a 20 MiB message from Chromium arrives whole", func(t *testing.T) {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(cmdBig)); err != nil {
 			t.Fatal(err)
 		}
 		kind, got, err := c.ReadMessage()
@@ -132,6 +153,63 @@ func TestProxyCarriesMessagesBothWays(t *testing.T) {
 		}
 		if kind != websocket.BinaryMessage || len(got) != 20<<20 {
 			t.Errorf("got type %d with %d bytes, want a binary message of %d bytes", kind, len(got), 20<<20)
+		}
+	})
+}
+
+func TestProxyAnswersRefusedCommandsItself(t *testing.T) {
+	up, _, received := recordingUpstream(t)
+	s, _, srv := proxyFixture(t, wsURLOf(up), StatusOK)
+	c := dialProxy(t, srv)
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+
+	tests := []struct {
+		name   string
+		kind   int
+		msg    string
+		want   string
+		reason string
+	}{
+		{name: "a method glimpse does not use is answered as not found", kind: websocket.TextMessage,
+			msg:  `{"id":41,"method":"Browser.close"}`,
+			want: `{"id":41,"error":{"code":-32601,"message":"'Browser.close' is not allowed by glimpse's sidecar: it passes only the DevTools methods glimpse uses"}}`, reason: "method"},
+		{name: "the session id of a refused command is echoed", kind: websocket.TextMessage,
+			msg:  `{"id":42,"sessionId":"S\u00e9\"1","method":"Page.navigate","params":{"url":"file:///etc/passwd"}}`,
+			want: `{"id":42,"sessionId":"Sé\"1","error":{"code":-32602,"message":"glimpse's sidecar opens only http and https URLs"}}`, reason: "url"},
+		{name: "a binary message is answered with a parse error", kind: websocket.BinaryMessage,
+			msg:  "\xd8\x5a\x00\x00",
+			want: `{"error":{"code":-32700,"message":"glimpse's sidecar passes only DevTools commands as JSON text messages, not binary ones"}}`, reason: "malformed"},
+		{name: "text that is not JSON is answered with a parse error", kind: websocket.TextMessage,
+			msg:  "ping",
+			want: `{"error":{"code":-32700,"message":"glimpse's sidecar passes only DevTools commands: JSON objects with an integer id and a method"}}`, reason: "malformed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := s.CDPRefusals()[tt.reason]
+			if err := c.WriteMessage(tt.kind, []byte(tt.msg)); err != nil {
+				t.Fatal(err)
+			}
+			kind, got, err := c.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kind != websocket.TextMessage || string(got) != tt.want {
+				t.Errorf("got type %d %s\nwant the text %s", kind, got, tt.want)
+			}
+			if n := s.CDPRefusals()[tt.reason]; n != before+1 {
+				t.Errorf("refusals for %q went from %d to %d, want one more", tt.reason, before, n)
+			}
+		})
+	}
+	t.Run("nothing refused reached Chromium, and the connection still works", func(t *testing.T) {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(cmdEcho)); err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := c.ReadMessage(); err != nil || string(got) != cmdEcho {
+			t.Fatalf("after the refusals an allowed command got %q, %v", got, err)
+		}
+		if got := <-received; string(got) != cmdEcho {
+			t.Errorf("Chromium received %q first; nothing refused may reach it", got)
 		}
 	})
 }
@@ -163,7 +241,7 @@ func TestProxyClosesConnections(t *testing.T) {
 		up, ended := upstreamServer(t)
 		_, g, srv := proxyFixture(t, wsURLOf(up), StatusOK)
 		c := dialProxy(t, srv)
-		if err := c.WriteMessage(websocket.TextMessage, []byte("ping")); err != nil {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(cmdEcho)); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := c.ReadMessage(); err != nil {
@@ -183,7 +261,7 @@ func TestProxyClosesConnections(t *testing.T) {
 		up, _ := upstreamServer(t)
 		_, _, srv := proxyFixture(t, wsURLOf(up), StatusOK)
 		c := dialProxy(t, srv)
-		if err := c.WriteMessage(websocket.TextMessage, []byte("bye")); err != nil {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(cmdBye)); err != nil {
 			t.Fatal(err)
 		}
 		if code := closeCode(t, c, 2*time.Second); code != websocket.CloseGoingAway {
@@ -298,5 +376,44 @@ func TestHealthEndpointWithoutBrowser(t *testing.T) {
 				t.Errorf("POST /healthz = %d, want 405", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// BenchmarkProxyRoundTrip measures one command through the DevTools
+// endpoint and its reply back, with a stand-in for Chromium that echoes.
+func BenchmarkProxyRoundTrip(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := upgrader.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		for {
+			kind, msg, err := c.ReadMessage()
+			if err != nil || c.WriteMessage(kind, msg) != nil {
+				return
+			}
+		}
+	}))
+	defer up.Close()
+	g := &generation{n: 1, wsURL: wsURLOf(up), clients: map[*proxyConn]struct{}{}}
+	s := &Sidecar{logger: slog.New(slog.DiscardHandler), status: StatusOK, cur: g, filter: newCDPFilter("127.0.0.1:8118")}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	defer g.retire()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http")+"/devtools/browser", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	msg := []byte(`{"id":1234,"sessionId":"9F8E7D6C5B4A39281706F5E4D3C2B1A0","method":"Runtime.evaluate","params":{"expression":"document.title","returnByValue":true}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.WriteMessage(websocket.TextMessage, msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := c.ReadMessage(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

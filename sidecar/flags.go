@@ -41,6 +41,7 @@ func ParseFlags(args []string, lookupEnv func(string) (string, bool), out io.Wri
 		{flag: "recycle-grace", env: "GLIMPSE_RECYCLE_GRACE", def: DefaultRecycleGrace.String(), usage: "how long a recycling Chromium waits for its open pages"},
 		{flag: "recycle-memory", env: "GLIMPSE_RECYCLE_MEMORY", def: "0", usage: "restart Chromium once it uses more memory than this, such as 1.5GiB; 0 never"},
 		{flag: "allow-targets", env: "GLIMPSE_ALLOW_TARGETS", usage: "CIDRs Chromium may reach despite the egress rule (development and tests only)"},
+		{flag: "sidecar-token", env: "GLIMPSE_SIDECAR_TOKEN", usage: fmt.Sprintf("shared secret the orchestrator sends to use the DevTools endpoint and the egress proxy, at least %d characters; required (prefer the variable: a command line is visible to every user of the machine)", MinTokenLength)},
 		{flag: "log-format", env: "GLIMPSE_LOG_FORMAT", def: "text", usage: "log format: text or json"},
 		{flag: "log-level", env: "GLIMPSE_LOG_LEVEL", def: "info", usage: "log level: debug, info, warn or error"},
 	}
@@ -106,6 +107,11 @@ func buildRunConfig(s map[string]*setting, logOut io.Writer) (RunConfig, error) 
 		}
 		cfg.AllowTargets = prefixes
 	}
+	if token, err := parseToken(s["sidecar-token"]); err != nil {
+		errs = append(errs, err)
+	} else {
+		cfg.Sidecar.Token = token
+	}
 	logger, err := NewLogger(logOut, s["log-format"].value, s["log-level"].value)
 	if err != nil {
 		var bad *badLogSetting
@@ -117,6 +123,22 @@ func buildRunConfig(s map[string]*setting, logOut io.Writer) (RunConfig, error) 
 	}
 	cfg.Sidecar.Logger = logger
 	return cfg, errors.Join(errs...)
+}
+
+// parseToken reads the sidecar token. Its errors never quote the value, as
+// every other setting's do: a secret does not belong in a log.
+func parseToken(st *setting) (string, error) {
+	token := strings.TrimSpace(st.value)
+	switch {
+	case token == "":
+		return "", fmt.Errorf("%s is not set: the sidecar refuses to start without the shared secret that keeps anyone but the orchestrator from driving its browser; "+
+			"set the same random value, at least %d characters (such as the output of `openssl rand -hex 32`), as GLIMPSE_SIDECAR_TOKEN for the sidecar and the orchestrator", st.source, MinTokenLength)
+	case len(token) < MinTokenLength:
+		return "", fmt.Errorf("%s is %d characters long: the sidecar token must have at least %d, such as the output of `openssl rand -hex 32`", st.source, len(token), MinTokenLength)
+	case strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
+		return "", fmt.Errorf("%s holds a character other than printable ASCII: the sidecar token travels in an HTTP header, so use letters, digits and punctuation only", st.source)
+	}
+	return token, nil
 }
 
 type badLogSetting struct{ flag, accepted string }
@@ -182,8 +204,9 @@ func printUsage(out io.Writer, settings []*setting) {
 	fmt.Fprint(out, `Usage: sidecar [flags]
 
 Runs headless Chromium, restarts it when it dies, recycles it after many pages,
-and serves /healthz and the DevTools WebSocket /devtools/browser. Every
-connection Chromium opens goes through the built-in egress guard.
+and serves /healthz and, to callers with the sidecar token, the DevTools
+WebSocket /devtools/browser and the egress proxy. Every connection Chromium
+opens goes through the built-in egress guard.
 
 Each flag has an environment variable; the flag wins when both are set.
 

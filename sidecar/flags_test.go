@@ -17,6 +17,18 @@ func envOf(m map[string]string) func(string) (string, bool) {
 	}
 }
 
+// testToken is a sidecar token long enough for the sidecar binary.
+const testToken = "test-token-0123456789abcdef"
+
+// withToken is envOf with GLIMPSE_SIDECAR_TOKEN set, unless m sets it.
+func withToken(m map[string]string) func(string) (string, bool) {
+	env := map[string]string{"GLIMPSE_SIDECAR_TOKEN": testToken}
+	for k, v := range m {
+		env[k] = v
+	}
+	return envOf(env)
+}
+
 func TestParseFlags(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -75,7 +87,7 @@ func TestParseFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseFlags(tt.args, envOf(tt.env), &bytes.Buffer{})
+			cfg, err := ParseFlags(tt.args, withToken(tt.env), &bytes.Buffer{})
 			if err != nil {
 				t.Fatalf("ParseFlags: %v", err)
 			}
@@ -104,7 +116,7 @@ func TestParseFlagsNamesTheBadSetting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseFlags(tt.args, envOf(tt.env), &bytes.Buffer{})
+			_, err := ParseFlags(tt.args, withToken(tt.env), &bytes.Buffer{})
 			if err == nil {
 				t.Fatal("ParseFlags succeeded, want an error")
 			}
@@ -112,6 +124,59 @@ func TestParseFlagsNamesTheBadSetting(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not mention %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+func TestParseFlagsReadsTheSidecarToken(t *testing.T) {
+	t.Run("the variable is read into the sidecar's config", func(t *testing.T) {
+		cfg, err := ParseFlags(nil, withToken(nil), &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Sidecar.Token != testToken {
+			t.Errorf("Token = %q, want the variable's value", cfg.Sidecar.Token)
+		}
+	})
+	t.Run("the flag wins over the variable and surrounding blanks are dropped", func(t *testing.T) {
+		cfg, err := ParseFlags([]string{"--sidecar-token", " flag-token-0123456789\n"}, withToken(nil), &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Sidecar.Token != "flag-token-0123456789" {
+			t.Errorf("Token = %q, want the flag's value without blanks", cfg.Sidecar.Token)
+		}
+	})
+
+	const secretValue = "short-secret"
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{name: "without a token the sidecar refuses to start and names the variable", env: nil,
+			want: []string{"GLIMPSE_SIDECAR_TOKEN is not set", "refuses to start"}},
+		{name: "an empty token counts as none", env: map[string]string{"GLIMPSE_SIDECAR_TOKEN": "  "},
+			want: []string{"GLIMPSE_SIDECAR_TOKEN is not set"}},
+		{name: "a short token is refused with the minimum length", env: map[string]string{"GLIMPSE_SIDECAR_TOKEN": secretValue},
+			want: []string{"GLIMPSE_SIDECAR_TOKEN is 12 characters long", "at least 16"}},
+		{name: "a token with a control character is refused", env: map[string]string{"GLIMPSE_SIDECAR_TOKEN": "0123456789abcdef\x01" + secretValue},
+			want: []string{"GLIMPSE_SIDECAR_TOKEN holds a character other than printable ASCII"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFlags(nil, envOf(tt.env), &bytes.Buffer{})
+			if err == nil {
+				t.Fatal("ParseFlags succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), secretValue) {
+				t.Errorf("error %q repeats the token", err)
 			}
 		})
 	}
@@ -133,6 +198,7 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 		{"--allow-targets", "GLIMPSE_ALLOW_TARGETS"},
 		{"--log-format", "GLIMPSE_LOG_FORMAT"},
 		{"--log-level", "GLIMPSE_LOG_LEVEL"},
+		{"--sidecar-token", "GLIMPSE_SIDECAR_TOKEN"},
 	} {
 		found := false
 		for line := range strings.Lines(out.String()) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -39,6 +41,10 @@ type generation struct {
 	readyAt time.Time
 	conn    *cdp.Conn
 	logger  *slog.Logger
+	// unprotect ends the egress guard's refusal of the browser's DevTools
+	// port (Config.ProtectPort); nil when nothing protects it.
+	unprotect     func()
+	unprotectOnce sync.Once
 
 	recycleAfter int
 	recycleOnce  sync.Once
@@ -98,6 +104,13 @@ func launch(ctx context.Context, cfg Config, n int) (_ *generation, err error) {
 
 	if g.wsURL, err = proc.waitReady(ctx); err != nil {
 		return nil, err
+	}
+	if cfg.ProtectPort != nil {
+		port, err := portOf(g.wsURL)
+		if err != nil {
+			return nil, err
+		}
+		g.unprotect = cfg.ProtectPort(port)
 	}
 	proc.noteStrays()
 	if g.conn, err = cdp.Dial(ctx, g.wsURL, cdp.WithEventBuffer(eventBuffer), cdp.WithLogger(logger)); err != nil {
@@ -335,7 +348,22 @@ func (g *generation) stop() error {
 	if err := g.proc.stop(stopTimeout); err != nil {
 		errs = append(errs, err)
 	}
+	// Only once the browser is gone: until then its port is still its own.
+	if g.unprotect != nil {
+		g.unprotectOnce.Do(g.unprotect)
+	}
 	return errors.Join(errs...)
+}
+
+// portOf returns the port of the DevTools address Chromium announced.
+func portOf(wsURL string) (uint16, error) {
+	u, err := url.Parse(wsURL)
+	if err == nil {
+		if p, perr := strconv.ParseUint(u.Port(), 10, 16); perr == nil && p > 0 {
+			return uint16(p), nil
+		}
+	}
+	return 0, fmt.Errorf("Chromium announced a DevTools address without a port, %q", wsURL)
 }
 
 func (g *generation) uptime() time.Duration {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"sync/atomic"
 	"time"
 
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -40,6 +41,11 @@ type RunConfig struct {
 	// contexts created with the unfiltered proxy of /healthz are not
 	// filtered.
 	Blocks func(host string) bool
+	// ProtectPorts are more ports of this machine that the egress guard
+	// refuses whatever AllowTargets says, such as the API port of a process
+	// that runs the sidecar in-process. The sidecar's own ports and
+	// Chromium's DevTools port are always refused.
+	ProtectPorts []uint16
 }
 
 // Server is a sidecar with its egress guard, ready to Run.
@@ -50,6 +56,9 @@ type Server struct {
 	guard   *guard.Proxy
 	guardLn net.Listener // filtered: Chromium's default proxy
 	plainLn net.Listener // unfiltered: for contexts rendering with adblock off
+	policy  *guard.Policy
+	// proxyAuthRefusals counts proxy requests on Addr refused for the token.
+	proxyAuthRefusals atomic.Int64
 }
 
 // NewServer starts the egress guard on a loopback port of its own and
@@ -77,9 +86,21 @@ func NewServer(cfg RunConfig) (*Server, error) {
 		ln.Close()
 		return nil, fmt.Errorf("opening a loopback port for the egress guard: %w", err)
 	}
-	proxy := guard.NewProxy(&guard.Dialer{Policy: guard.NewPolicy(cfg.AllowTargets)}, logger.With("component", "guard"))
+	policy := guard.NewPolicy(cfg.AllowTargets)
+	// A page must not reach the sidecar's own ports through the guard, nor
+	// the guard itself: these are refused whatever AllowTargets says. Run
+	// adds the port it serves on.
+	policy.Protect(portOfAddr(ln.Addr()))
+	policy.Protect(portOfAddr(plain.Addr()))
+	for _, port := range cfg.ProtectPorts {
+		policy.Protect(port)
+	}
+	proxy := guard.NewProxy(&guard.Dialer{Policy: policy}, logger.With("component", "guard"))
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
 	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
+	if cfg.Sidecar.ProtectPort == nil {
+		cfg.Sidecar.ProtectPort = policy.Protect
+	}
 	sc, err := New(cfg.Sidecar)
 	if err != nil {
 		ln.Close()
@@ -87,7 +108,15 @@ func NewServer(cfg RunConfig) (*Server, error) {
 		_ = proxy.Close()
 		return nil, err
 	}
-	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain}, nil
+	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain,
+		policy: policy}, nil
+}
+
+func portOfAddr(a net.Addr) uint16 {
+	if tcp, ok := a.(*net.TCPAddr); ok && tcp.Port > 0 && tcp.Port < 1<<16 {
+		return uint16(tcp.Port)
+	}
+	return 0
 }
 
 // Sidecar is the supervised browser, for health and metrics.
@@ -99,7 +128,12 @@ func (srv *Server) Guard() *guard.Proxy { return srv.guard }
 // Handler serves /healthz, /devtools/browser and, when configured, /metrics.
 // Proxy requests (CONNECT, or an absolute URL) go to the egress guard, so
 // the orchestrator's plain-HTTP fetches leave through the same guard as the
-// browser's and the orchestrator itself never needs internet egress.
+// browser's and the orchestrator itself never needs internet egress. With a
+// token, a proxy request must carry it in Proxy-Authorization (Bearer, or
+// Basic with the token as the password), or it is answered 407: the port is
+// reachable from the whole cluster, and an open proxy there would hand
+// anyone the browser's egress. Chromium's own connections reach the guard
+// on loopback ports of their own, which nothing outside this machine can.
 func (srv *Server) Handler() http.Handler {
 	var h http.Handler = srv.sidecar.Handler()
 	if srv.cfg.Metrics != nil {
@@ -110,6 +144,17 @@ func (srv *Server) Handler() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodConnect || r.URL.IsAbs() {
+			ok := srv.sidecar.secret.proxy(r.Header.Get("Proxy-Authorization"))
+			// Never forwarded: the token stays between the caller and here.
+			r.Header.Del("Proxy-Authorization")
+			if !ok {
+				srv.proxyAuthRefusals.Add(1)
+				srv.logger.Debug("A proxy request without the sidecar token was refused.", "client", r.RemoteAddr)
+				w.Header().Set("Proxy-Authenticate", `Basic realm="glimpse-sidecar"`)
+				w.Header().Set(guard.Header, "unauthorized")
+				http.Error(w, "This sidecar's egress proxy needs the sidecar token: send Proxy-Authorization: Bearer <token>, or Basic credentials whose password is the token (GLIMPSE_SIDECAR_TOKEN).", http.StatusProxyAuthRequired)
+				return
+			}
 			srv.guard.ServeHTTP(w, r)
 			return
 		}
@@ -143,6 +188,7 @@ func (srv *Server) Run(ctx context.Context) error {
 			return fmt.Errorf("listening on %s (GLIMPSE_SIDECAR_ADDR): %w", srv.cfg.Sidecar.Addr, err)
 		}
 	}
+	defer srv.policy.Protect(portOfAddr(ln.Addr()))()
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: readHeaderWait,

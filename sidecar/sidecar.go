@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,6 +53,10 @@ type Sidecar struct {
 	probeEvery  time.Duration // how often the browser is asked whether it still answers
 	probeWait   time.Duration // how long one probe waits
 
+	secret       secret     // the token callers of /devtools/browser must send
+	filter       *cdpFilter // judges every command a client sends to Chromium
+	authRefusals atomic.Int64
+
 	ctx    context.Context // ends at Close; bounds launches and supervision
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // Start in progress and the supervisor
@@ -82,6 +87,8 @@ func New(cfg Config) (*Sidecar, error) {
 	return &Sidecar{
 		cfg:         cfg,
 		logger:      cfg.Logger,
+		secret:      newSecret(cfg.Token),
+		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr),
 		ctx:         ctx,
 		cancel:      cancel,
 		status:      StatusStarting,
@@ -417,11 +424,16 @@ func (s *Sidecar) Generation() int {
 }
 
 // Handler serves GET /healthz, GET /devtools/browser and GET /json/version.
-// The caller mounts anything else, such as /metrics.
+// The caller mounts anything else, such as /metrics. With Config.Token set,
+// everything but /healthz answers 401 to a request without it.
 func (s *Sidecar) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.serveHealth)
-	mux.HandleFunc("GET /devtools/browser", s.serveDevTools)
-	mux.HandleFunc("GET /json/version", s.serveVersion)
+	mux.Handle("GET /devtools/browser", s.requireToken(http.HandlerFunc(s.serveDevTools)))
+	mux.Handle("GET /json/version", s.requireToken(http.HandlerFunc(s.serveVersion)))
 	return mux
 }
+
+// CDPRefusals counts the DevTools commands refused by the filter of
+// /devtools/browser, by reason (metrics.CDPRefusalReasons).
+func (s *Sidecar) CDPRefusals() map[string]int64 { return s.filter.Refusals() }

@@ -40,24 +40,42 @@ func dialDevTools(t *testing.T, base string) *cdp.Conn {
 	return c
 }
 
+// createPage opens a blank page in a browser context of its own, as the
+// pool does.
 func createPage(t *testing.T, c *cdp.Conn) target.ID {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := cdp.Execute(ctx, c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	bc, err := cdp.Execute(ctx, c.Browser(), target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		t.Fatalf("creating a browser context: %v", err)
+	}
+	res, err := cdp.Execute(ctx, c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: bc.BrowserContextID})
 	if err != nil {
 		t.Fatalf("creating a page: %v", err)
 	}
 	return res.TargetID
 }
 
+// closePage disposes the page's browser context, which closes the page;
+// closing a target directly is not a command glimpse sends.
 func closePage(t *testing.T, c *cdp.Conn, id target.ID) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := cdp.Execute(ctx, c.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
-		t.Fatalf("closing page %s: %v", id, err)
+	ts, err := cdp.Execute(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		t.Fatalf("listing targets: %v", err)
 	}
+	for _, ti := range ts.TargetInfos {
+		if ti.TargetID == id {
+			if _, err := cdp.Execute(ctx, c.Browser(), target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: ti.BrowserContextID}); err != nil {
+				t.Fatalf("closing page %s: %v", id, err)
+			}
+			return
+		}
+	}
+	t.Fatalf("page %s is not among the browser's targets", id)
 }
 
 func currentProfile(s *Sidecar) string {

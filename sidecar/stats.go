@@ -15,5 +15,7 @@ func (srv *Server) Stats() metrics.SidecarStats {
 		MemoryBytes:   h.MemoryBytes,
 		GuardRefusals: srv.guard.Refused(),
 		AdsBlocked:    srv.guard.Blocked(),
+		AuthRefusals:  srv.sidecar.AuthRefusals() + srv.proxyAuthRefusals.Load(),
+		CDPRefusals:   srv.sidecar.CDPRefusals(),
 	}
 }

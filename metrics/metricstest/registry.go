@@ -49,7 +49,8 @@ func Populated() *prometheus.Registry {
 	metrics.RegisterSidecar(reg, func() metrics.SidecarStats {
 		return metrics.SidecarStats{
 			Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2,
-			MemoryBytes: 512 << 20, GuardRefusals: 3, AdsBlocked: 40,
+			MemoryBytes: 512 << 20, GuardRefusals: 3, AdsBlocked: 40, AuthRefusals: 2,
+			CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 1},
 		}
 	})
 	return reg
