@@ -25,7 +25,7 @@ import (
 const componentLabel = "app.kubernetes.io/component"
 
 // Secrets the values files under ci/ expect to exist before install.
-var preexistingSecrets = map[string]bool{"glimpse-s3": true, "glimpse-plans": true}
+var preexistingSecrets = map[string]bool{"glimpse-s3": true, "glimpse-plans": true, "glimpse-sidecar-token": true}
 
 // Claims the values files under ci/ expect to exist before install.
 var preexistingClaims = map[string]bool{"glimpse-data": true}

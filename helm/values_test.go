@@ -1,6 +1,7 @@
 package helm_test
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,6 +76,7 @@ var glimpseVariables = []string{
 	// Settings of the orchestrator and sidecar binaries beyond the table.
 	"GLIMPSE_LOG_LEVEL", "GLIMPSE_SHUTDOWN_GRACE", "GLIMPSE_WARM", "GLIMPSE_CACHE_BYTES",
 	"GLIMPSE_TRUSTED_PROXIES", "GLIMPSE_CHROME_FLAGS", "GLIMPSE_RECYCLE_MEMORY", "GLIMPSE_RECYCLE_GRACE",
+	"GLIMPSE_SIDECAR_TOKEN",
 }
 
 var docComment = regexp.MustCompile(`(?m)^# -- \S`)
@@ -201,6 +203,34 @@ func TestMisconfigurationsAreRefusedWithAClearMessage(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("the error does not say %q:\n%v", tc.want, err)
+			}
+		})
+	}
+}
+
+func TestNoValuesFileHandsTheBrowserTheClustersOwnAddresses(t *testing.T) {
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	for _, c := range valuesCases(t) {
+		t.Run("config.allowTargets "+c.name+" admits neither loopback nor a whole service range", func(t *testing.T) {
+			list, _ := valuesOf(t, c).lookup("config.allowTargets").([]any)
+			for _, item := range list {
+				s, _ := item.(string)
+				p, err := netip.ParsePrefix(s)
+				if err != nil {
+					a, aerr := netip.ParseAddr(s)
+					if aerr != nil {
+						t.Fatalf("allowTargets item %q is neither a prefix nor an address", s)
+					}
+					p = netip.PrefixFrom(a, a.BitLen())
+				}
+				for _, l := range loopback {
+					if p.Overlaps(l) {
+						t.Errorf("allowTargets holds %s, which reaches loopback, where the sidecar's and Chromium's own endpoints listen", p)
+					}
+				}
+				if p.Addr().IsPrivate() && p.Bits() <= 16 {
+					t.Errorf("allowTargets holds %s, a private range as wide as a cluster's whole service or pod range", p)
+				}
 			}
 		})
 	}

@@ -114,6 +114,25 @@ The Secret and keys holding the S3 credentials of the orchestrator.
 {{- end }}
 
 {{/*
+The Secret holding the sidecar token: the one named by sidecar.existingSecret,
+or the one the chart creates.
+*/}}
+{{- define "glimpse.sidecarTokenSecretName" -}}
+{{- default (printf "%s-token" (include "glimpse.sidecar.fullname" .)) .Values.sidecar.existingSecret | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+GLIMPSE_SIDECAR_TOKEN for the orchestrator and the sidecars, from that Secret.
+*/}}
+{{- define "glimpse.sidecarTokenEnv" -}}
+- name: GLIMPSE_SIDECAR_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "glimpse.sidecarTokenSecretName" . }}
+      key: {{ .Values.sidecar.existingSecretKey }}
+{{- end }}
+
+{{/*
 Plans file source: "secret", "configmap" or "" (the built-in anonymous plan).
 */}}
 {{- define "glimpse.plansSource" -}}
