@@ -27,6 +27,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/glimpse/glimpse/sidecar"
+	"github.com/glimpse/glimpse/sidecar/logging"
 	"github.com/glimpse/glimpse/storage/miniotest"
 )
 
@@ -118,6 +119,10 @@ type externalSidecar struct {
 
 // startSidecar runs a sidecar on addr ("127.0.0.1:0" for any port) that may
 // reach loopback targets, and waits until its browser is ready.
+// externalSidecarToken is the secret the external sidecars of these tests
+// share with the orchestrators that lease them, as in a cluster.
+var externalSidecarToken = sidecar.NewToken()
+
 func startSidecar(t *testing.T, addr string, chromeFlags ...string) *externalSidecar {
 	t.Helper()
 	if testing.Short() {
@@ -137,6 +142,7 @@ func startSidecar(t *testing.T, addr string, chromeFlags ...string) *externalSid
 	cfg := sidecar.DefaultConfig()
 	cfg.Addr = ln.Addr().String()
 	cfg.ExtraFlags = chromeFlags
+	cfg.Token = externalSidecarToken
 	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})).With("sidecar", cfg.Addr)
 	srv, err := sidecar.NewServer(sidecar.RunConfig{
 		Sidecar:      cfg,
@@ -357,7 +363,7 @@ func TestHostilePages(t *testing.T) {
 	// with GLIMPSE_CHROME_FLAGS) so that a page eating memory kills its
 	// renderer in a second instead of after gigabytes.
 	sc := startSidecar(t, "127.0.0.1:0", "--js-flags=--max-old-space-size=512")
-	app := startApp(t, func(c *Config) { c.Sidecars = sc.addr; c.SidecarConcurrency = 4 })
+	app := startApp(t, func(c *Config) { c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken; c.SidecarConcurrency = 4 })
 	pages0, contexts0 := app.settled(-1, -1)
 	procs0 := liveCount(generationProcesses(sc.srv.Sidecar().BrowserPID(), ""))
 	articleServer := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
@@ -837,6 +843,7 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 	two := startSidecar(t, "127.0.0.1:0")
 	app := startApp(t, func(c *Config) {
 		c.Sidecars = one.addr + "," + two.addr
+		c.SidecarToken = externalSidecarToken
 		c.SidecarConcurrency = 2
 		c.Warm = 0 // a page on a sidecar then means a request was sent to it
 	})
@@ -1349,37 +1356,6 @@ func (l *logSink) String() string {
 	return l.b.String()
 }
 
-func TestNewLoggerWritesJSONForProductionAndTextForATerminal(t *testing.T) {
-	cases := []struct {
-		name, format string
-		isJSON       bool
-	}{
-		{"json gives one JSON object per line", "json", true},
-		{"text gives key=value lines", "text", false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			NewLogger(c.format, "info", &buf).Info("request", "request_id", "local:1", "status", 200)
-			line := strings.TrimSpace(buf.String())
-			var m map[string]any
-			if got := json.Unmarshal([]byte(line), &m) == nil; got != c.isJSON {
-				t.Fatalf("%s log line %q: JSON = %t, want %t", c.format, line, got, c.isJSON)
-			}
-			if !c.isJSON && !strings.Contains(line, "request_id=local:1") {
-				t.Fatalf("text log line %q lacks request_id=local:1", line)
-			}
-		})
-	}
-	t.Run("the level filters", func(t *testing.T) {
-		var buf bytes.Buffer
-		NewLogger("json", "warn", &buf).Info("quiet")
-		if buf.Len() != 0 {
-			t.Fatalf("an info line passed a warn level: %q", buf.String())
-		}
-	})
-}
-
 func TestRequestLogsCarryNoSecrets(t *testing.T) {
 	const (
 		apiKey      = "k-live-4b1d5ecre7"
@@ -1390,7 +1366,7 @@ func TestRequestLogsCarryNoSecrets(t *testing.T) {
 	)
 	secrets := []string{apiKey, unknownKey, cookieValue, token, password}
 	buf := &logSink{}
-	log := NewLogger("json", "info", buf)
+	log := logging.New(buf, "json", "info")
 	app := startAppLogging(t, log, fmt.Sprintf(`anonymous: {name: test, limit: 1000000, window: 1h}
 plans:
   - {name: pro, limit: 1000000, window: 1h}

@@ -1,15 +1,15 @@
 package orchestrator
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/glimpse/glimpse/sidecar/envflag"
 	"github.com/glimpse/glimpse/sidecar/guard"
+	"github.com/glimpse/glimpse/sidecar/logging"
 )
 
 // Config is everything the front service can be told. Every field has a
@@ -17,6 +17,7 @@ import (
 type Config struct {
 	Addr          string
 	Sidecars      string
+	SidecarToken  string
 	SidecarAddr   string
 	ChromePath    string
 	AllowTargets  []netip.Prefix
@@ -45,104 +46,37 @@ type Config struct {
 	Pprof              bool
 }
 
-// setting is one configuration entry: its flag, its variable and how to
-// read it.
-type setting struct {
-	flag, env, usage, def string
-	set                   func(string) error
-}
-
-func (c *Config) settings() []setting {
-	str := func(p *string) func(string) error { return func(v string) error { *p = v; return nil } }
-	integer := func(p *int, min int) func(string) error {
-		return func(v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < min {
-				return fmt.Errorf("a whole number of at least %d", min)
-			}
-			*p = n
-			return nil
-		}
-	}
-	duration := func(p *time.Duration) func(string) error {
-		return func(v string) error {
-			d, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil || d <= 0 {
-				return fmt.Errorf("a positive duration such as 30s or 2m")
-			}
-			*p = d
-			return nil
-		}
-	}
-	boolean := func(p *bool) func(string) error {
-		return func(v string) error {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("true or false")
-			}
-			*p = b
-			return nil
-		}
-	}
-	prefixes := func(p *[]netip.Prefix) func(string) error {
-		return func(v string) error {
-			if strings.TrimSpace(v) == "" {
-				*p = nil
-				return nil
-			}
-			ps, err := guard.ParsePrefixes(v)
-			if err != nil {
-				return fmt.Errorf("comma-separated CIDRs such as 127.0.0.0/8,::1/128 (%v)", err)
-			}
-			*p = ps
-			return nil
-		}
-	}
-	oneOf := func(p *string, allowed ...string) func(string) error {
-		return func(v string) error {
-			for _, a := range allowed {
-				if v == a {
-					*p = v
-					return nil
-				}
-			}
-			return fmt.Errorf("one of %s", strings.Join(allowed, ", "))
-		}
-	}
-	return []setting{
-		{"addr", "GLIMPSE_ADDR", "address the HTTP API listens on", ":3000", str(&c.Addr)},
-		{"sidecars", "GLIMPSE_SIDECARS", "sidecars as host:port,… or a DNS name with port that resolves to many; empty starts an embedded sidecar", "", str(&c.Sidecars)},
-		{"sidecar-addr", "GLIMPSE_SIDECAR_ADDR", "listen address of the embedded sidecar", "127.0.0.1:0", str(&c.SidecarAddr)},
-		{"chrome-path", "GLIMPSE_CHROME_PATH", "Chromium binary of the embedded sidecar (default: the first one found)", "", str(&c.ChromePath)},
-		{"allow-targets", "GLIMPSE_ALLOW_TARGETS", "CIDRs exempt from the public-address rule, for development and tests only", "", prefixes(&c.AllowTargets)},
-		{"storage-dir", "GLIMPSE_STORAGE_DIR", "directory for stored files when no S3 endpoint is set", "./data", str(&c.StorageDir)},
-		{"public-base-url", "GLIMPSE_PUBLIC_BASE_URL", "public base URL of stored files (CDN or bucket); default: the bucket URL, or this service's /files/", "", str(&c.PublicBaseURL)},
-		{"s3-endpoint", "GLIMPSE_S3_ENDPOINT", "MinIO/S3 endpoint host:port; set → used instead of the directory", "", str(&c.S3Endpoint)},
-		{"s3-bucket", "GLIMPSE_S3_BUCKET", "bucket for stored files", "glimpse", str(&c.S3Bucket)},
-		{"s3-access-key", "GLIMPSE_S3_ACCESS_KEY", "S3 access key", "", str(&c.S3AccessKey)},
-		{"s3-secret-key", "GLIMPSE_S3_SECRET_KEY", "S3 secret key", "", str(&c.S3SecretKey)},
-		{"s3-region", "GLIMPSE_S3_REGION", "S3 region", "us-east-1", str(&c.S3Region)},
-		{"s3-secure", "GLIMPSE_S3_SECURE", "use https to reach the S3 endpoint", "false", boolean(&c.S3Secure)},
-		{"region", "GLIMPSE_REGION", "prefix of x-request-id", "local", str(&c.Region)},
-		{"plans", "GLIMPSE_PLANS", "plans and API keys file (YAML or JSON); default: one anonymous plan", "", str(&c.PlansFile)},
-		{"trusted-proxies", "GLIMPSE_TRUSTED_PROXIES", "CIDRs of proxies whose X-Forwarded-For names the client", "", prefixes(&c.TrustedProxies)},
-		{"log-format", "GLIMPSE_LOG_FORMAT", "log format: text or json", "text", oneOf(&c.LogFormat, "text", "json")},
-		{"log-level", "GLIMPSE_LOG_LEVEL", "log level: debug, info, warn or error", "info", oneOf(&c.LogLevel, "debug", "info", "warn", "error")},
-		{"recycle-after", "GLIMPSE_RECYCLE_AFTER", "embedded sidecar: restart Chromium after this many pages (0 never)", "500", integer(&c.RecycleAfter, 0)},
-		{"sidecar-concurrency", "GLIMPSE_SIDECAR_CONCURRENCY", "pages one sidecar renders at once", "4", integer(&c.SidecarConcurrency, 1)},
-		{"queue-size", "GLIMPSE_QUEUE_SIZE", "requests that may wait for a browser before EBUSY", "64", integer(&c.QueueSize, 1)},
-		{"warm", "GLIMPSE_WARM", "ready browser contexts kept per sidecar, in slots no render uses", "2", integer(&c.Warm, 0)},
-		{"max-timeout", "GLIMPSE_MAX_TIMEOUT", "largest `timeout` a caller may ask for", "60s", duration(&c.MaxTimeout)},
-		{"cache-bytes", "GLIMPSE_CACHE_BYTES", "memory for cached answers, in bytes", "67108864", func(v string) error {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil || n < 0 {
-				return fmt.Errorf("a number of bytes, 0 or more")
-			}
-			c.CacheBytes = n
-			return nil
-		}},
-		{"shutdown-grace", "GLIMPSE_SHUTDOWN_GRACE", "how long in-flight requests may take to finish on SIGTERM", "30s", duration(&c.ShutdownGrace)},
-		{"pprof", "GLIMPSE_PPROF", "serve /debug/pprof (do not expose publicly)", "false", boolean(&c.Pprof)},
+func (c *Config) settings() []envflag.Setting {
+	str, integer, duration, boolean := envflag.String, envflag.Int, envflag.Duration, envflag.Bool
+	prefixes := func(p *[]netip.Prefix) func(string) error { return envflag.Prefixes(p, guard.ParsePrefixes) }
+	return []envflag.Setting{
+		{Flag: "addr", Env: "GLIMPSE_ADDR", Usage: "address the HTTP API listens on", Default: ":3000", Parse: str(&c.Addr)},
+		{Flag: "sidecars", Env: "GLIMPSE_SIDECARS", Usage: "sidecars as host:port,… or a DNS name with port that resolves to many; empty starts an embedded sidecar", Default: "", Parse: str(&c.Sidecars)},
+		{Flag: "sidecar-token", Env: "GLIMPSE_SIDECAR_TOKEN", Usage: "the sidecars' shared secret; required with GLIMPSE_SIDECARS, generated in process for the embedded sidecar", Default: "", Parse: str(&c.SidecarToken), Secret: true},
+		{Flag: "sidecar-addr", Env: "GLIMPSE_SIDECAR_ADDR", Usage: "listen address of the embedded sidecar", Default: "127.0.0.1:0", Parse: str(&c.SidecarAddr)},
+		{Flag: "chrome-path", Env: "GLIMPSE_CHROME_PATH", Usage: "Chromium binary of the embedded sidecar (default: the first one found)", Default: "", Parse: str(&c.ChromePath)},
+		{Flag: "allow-targets", Env: "GLIMPSE_ALLOW_TARGETS", Usage: "CIDRs exempt from the public-address rule, for development and tests only", Default: "", Parse: prefixes(&c.AllowTargets)},
+		{Flag: "storage-dir", Env: "GLIMPSE_STORAGE_DIR", Usage: "directory for stored files when no S3 endpoint is set", Default: "./data", Parse: str(&c.StorageDir)},
+		{Flag: "public-base-url", Env: "GLIMPSE_PUBLIC_BASE_URL", Usage: "public base URL of stored files (CDN or bucket); default: the bucket URL, or this service's /files/", Default: "", Parse: str(&c.PublicBaseURL)},
+		{Flag: "s3-endpoint", Env: "GLIMPSE_S3_ENDPOINT", Usage: "MinIO/S3 endpoint host:port; set → used instead of the directory", Default: "", Parse: str(&c.S3Endpoint)},
+		{Flag: "s3-bucket", Env: "GLIMPSE_S3_BUCKET", Usage: "bucket for stored files", Default: "glimpse", Parse: str(&c.S3Bucket)},
+		{Flag: "s3-access-key", Env: "GLIMPSE_S3_ACCESS_KEY", Usage: "S3 access key", Default: "", Parse: str(&c.S3AccessKey)},
+		{Flag: "s3-secret-key", Env: "GLIMPSE_S3_SECRET_KEY", Usage: "S3 secret key", Default: "", Parse: str(&c.S3SecretKey)},
+		{Flag: "s3-region", Env: "GLIMPSE_S3_REGION", Usage: "S3 region", Default: "us-east-1", Parse: str(&c.S3Region)},
+		{Flag: "s3-secure", Env: "GLIMPSE_S3_SECURE", Usage: "use https to reach the S3 endpoint", Default: "false", Parse: boolean(&c.S3Secure)},
+		{Flag: "region", Env: "GLIMPSE_REGION", Usage: "prefix of x-request-id", Default: "local", Parse: str(&c.Region)},
+		{Flag: "plans", Env: "GLIMPSE_PLANS", Usage: "plans and API keys file (YAML or JSON); default: one anonymous plan", Default: "", Parse: str(&c.PlansFile)},
+		{Flag: "trusted-proxies", Env: "GLIMPSE_TRUSTED_PROXIES", Usage: "CIDRs of proxies whose X-Forwarded-For names the client", Default: "", Parse: prefixes(&c.TrustedProxies)},
+		{Flag: "log-format", Env: "GLIMPSE_LOG_FORMAT", Usage: "log format: text or json", Default: "text", Parse: envflag.OneOf(&c.LogFormat, logging.Formats...)},
+		{Flag: "log-level", Env: "GLIMPSE_LOG_LEVEL", Usage: "log level: debug, info, warn or error", Default: "info", Parse: envflag.OneOf(&c.LogLevel, logging.Levels...)},
+		{Flag: "recycle-after", Env: "GLIMPSE_RECYCLE_AFTER", Usage: "embedded sidecar: restart Chromium after this many pages (0 never)", Default: "500", Parse: integer(&c.RecycleAfter, 0)},
+		{Flag: "sidecar-concurrency", Env: "GLIMPSE_SIDECAR_CONCURRENCY", Usage: "pages one sidecar renders at once", Default: "4", Parse: integer(&c.SidecarConcurrency, 1)},
+		{Flag: "queue-size", Env: "GLIMPSE_QUEUE_SIZE", Usage: "requests that may wait for a browser before EBUSY", Default: "64", Parse: integer(&c.QueueSize, 1)},
+		{Flag: "warm", Env: "GLIMPSE_WARM", Usage: "ready browser contexts kept per sidecar, in slots no render uses", Default: "2", Parse: integer(&c.Warm, 0)},
+		{Flag: "max-timeout", Env: "GLIMPSE_MAX_TIMEOUT", Usage: "largest `timeout` a caller may ask for", Default: "60s", Parse: duration(&c.MaxTimeout)},
+		{Flag: "cache-bytes", Env: "GLIMPSE_CACHE_BYTES", Usage: "memory for cached answers, in bytes", Default: "67108864", Parse: envflag.Int64(&c.CacheBytes, 0)},
+		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
+		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
 	}
 }
 
@@ -150,35 +84,12 @@ func (c *Config) settings() []setting {
 // names the flag or variable, the value and what is accepted.
 func LoadConfig(args []string, getenv func(string) string, usageOut io.Writer) (Config, error) {
 	var c Config
-	ss := c.settings()
-	for _, s := range ss {
-		if err := s.set(s.def); err != nil {
-			return c, fmt.Errorf("default of --%s: %v", s.flag, err)
-		}
-	}
-	for _, s := range ss {
-		if v := getenv(s.env); v != "" {
-			if err := s.set(v); err != nil {
-				return c, fmt.Errorf("%s=%q is not valid: expected %v", s.env, v, err)
-			}
-		}
-	}
-	fs := flag.NewFlagSet("orchestrator", flag.ContinueOnError)
-	fs.SetOutput(usageOut)
-	for _, s := range ss {
-		fs.Func(s.flag, fmt.Sprintf("%s (%s, default %q)", s.usage, s.env, s.def), func(v string) error {
-			if err := s.set(v); err != nil {
-				return fmt.Errorf("expected %v", err)
-			}
-			return nil
-		})
-	}
-	fs.Usage = func() {
-		fmt.Fprintln(usageOut, "orchestrator: the glimpse HTTP API. Every flag has an environment variable twin.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := envflag.Load("orchestrator", "The glimpse HTTP API. With no sidecars configured it starts one in process and keeps files in a local directory.",
+		c.settings(), args, getenv, usageOut); err != nil {
 		return c, err
+	}
+	if c.Sidecars != "" && strings.TrimSpace(c.SidecarToken) == "" {
+		return c, fmt.Errorf("GLIMPSE_SIDECARS is set but GLIMPSE_SIDECAR_TOKEN is empty; give the token the sidecars were started with")
 	}
 	if c.S3Endpoint != "" && (c.S3AccessKey == "" || c.S3SecretKey == "") {
 		return c, fmt.Errorf("GLIMPSE_S3_ENDPOINT is set but GLIMPSE_S3_ACCESS_KEY or GLIMPSE_S3_SECRET_KEY is empty; give both")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/sidecar/logging"
 )
 
 func main() {
@@ -28,9 +29,9 @@ func main() {
 	}
 	// Log lines leave in batches (a tenth of a second at most); warnings
 	// and errors at once.
-	out := orchestrator.NewLogBuffer(os.Stderr, 100*time.Millisecond)
+	out := logging.NewBuffer(os.Stderr, 100*time.Millisecond)
 	defer out.Close()
-	log := orchestrator.NewLogger(cfg.LogFormat, cfg.LogLevel, out)
+	log := logging.New(out, cfg.LogFormat, cfg.LogLevel)
 	// Packages that log without a logger of their own (storage) follow the
 	// configured format too.
 	slog.SetDefault(log)

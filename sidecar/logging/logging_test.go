@@ -1,4 +1,4 @@
-package orchestrator
+package logging
 
 import (
 	"strings"
@@ -25,12 +25,12 @@ func (l *lockedBuilder) String() string {
 	return l.sb.String()
 }
 
-func TestLogBuffer(t *testing.T) {
+func TestBuffer(t *testing.T) {
 	t.Run("info lines wait for the interval, a warning goes out at once with them", func(t *testing.T) {
 		var out lockedBuilder
-		b := NewLogBuffer(&out, time.Hour)
+		b := NewBuffer(&out, time.Hour)
 		defer b.Close()
-		log := NewLogger("text", "info", b)
+		log := New(b, "text", "info")
 		log.Info("first")
 		log.With("component", "x").Info("second")
 		if got := out.String(); got != "" {
@@ -46,9 +46,9 @@ func TestLogBuffer(t *testing.T) {
 	})
 	t.Run("the timer flushes", func(t *testing.T) {
 		var out lockedBuilder
-		b := NewLogBuffer(&out, 20*time.Millisecond)
+		b := NewBuffer(&out, 20*time.Millisecond)
 		defer b.Close()
-		NewLogger("json", "info", b).Info("later")
+		New(b, "json", "info").Info("later")
 		deadline := time.Now().Add(5 * time.Second)
 		for !strings.Contains(out.String(), `"msg":"later"`) {
 			if time.Now().After(deadline) {
@@ -59,8 +59,8 @@ func TestLogBuffer(t *testing.T) {
 	})
 	t.Run("close flushes, and later lines go straight out", func(t *testing.T) {
 		var out lockedBuilder
-		b := NewLogBuffer(&out, time.Hour)
-		log := NewLogger("text", "info", b)
+		b := NewBuffer(&out, time.Hour)
+		log := New(b, "text", "info")
 		log.Info("before")
 		if err := b.Close(); err != nil {
 			t.Fatal(err)
@@ -78,9 +78,9 @@ func TestLogBuffer(t *testing.T) {
 	})
 	t.Run("a full buffer writes whole lines", func(t *testing.T) {
 		var out lockedBuilder
-		b := NewLogBuffer(&out, time.Hour)
+		b := NewBuffer(&out, time.Hour)
 		defer b.Close()
-		log := NewLogger("text", "info", b)
+		log := New(b, "text", "info")
 		long := strings.Repeat("x", 1000)
 		for range 100 {
 			log.Info("line", "v", long)

@@ -1,4 +1,7 @@
-package orchestrator
+// Package logging builds the structured logger of a glimpse binary, and
+// a buffer that writes its lines in batches with warnings at once. Both
+// binaries use it; it imports nothing of glimpse's.
+package logging
 
 import (
 	"bufio"
@@ -9,10 +12,18 @@ import (
 	"time"
 )
 
-// NewLogger makes the structured logger: JSON for production, text for a
-// terminal. With a *LogBuffer as w, a record at Warn or above is written
-// out at once, with whatever was buffered before it.
-func NewLogger(format, level string, w io.Writer) *slog.Logger {
+// Formats and Levels are the values New accepts; a binary's settings
+// check them with envflag.OneOf.
+var (
+	Formats = []string{"text", "json"}
+	Levels  = []string{"debug", "info", "warn", "error"}
+)
+
+// New makes the structured logger: format "json" for production, "text"
+// for a terminal, at level "debug", "info", "warn" or "error". With a
+// *Buffer as w, a record at Warn or above is written out at once, with
+// whatever was buffered before it.
+func New(w io.Writer, format, level string) *slog.Logger {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		lv = slog.LevelInfo
@@ -22,16 +33,16 @@ func NewLogger(format, level string, w io.Writer) *slog.Logger {
 	if format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	if b, ok := w.(*LogBuffer); ok {
+	if b, ok := w.(*Buffer); ok {
 		h = flushingHandler{h, b}
 	}
 	return slog.New(h)
 }
 
-// LogBuffer gathers log lines and writes them out at most every interval,
+// Buffer gathers log lines and writes them out at most every interval,
 // or when 64 KiB have gathered. One write per request (the access log) was
 // a tenth of a cache hit's CPU; a batch costs one write for many lines.
-type LogBuffer struct {
+type Buffer struct {
 	mu     sync.Mutex
 	w      *bufio.Writer
 	closed bool
@@ -39,10 +50,10 @@ type LogBuffer struct {
 	done   chan struct{}
 }
 
-// NewLogBuffer buffers writes to w and flushes them every interval until
+// NewBuffer buffers writes to w and flushes them every interval until
 // Close.
-func NewLogBuffer(w io.Writer, interval time.Duration) *LogBuffer {
-	b := &LogBuffer{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{})}
+func NewBuffer(w io.Writer, interval time.Duration) *Buffer {
+	b := &Buffer{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
 		t := time.NewTicker(interval)
@@ -61,7 +72,7 @@ func NewLogBuffer(w io.Writer, interval time.Duration) *LogBuffer {
 
 // Write keeps p whole: slog writes one record per call, and a record is
 // never split between two flushes.
-func (b *LogBuffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.w.Available() < len(p) && b.w.Buffered() > 0 {
@@ -77,14 +88,14 @@ func (b *LogBuffer) Write(p []byte) (int, error) {
 }
 
 // Flush writes out what is buffered.
-func (b *LogBuffer) Flush() error {
+func (b *Buffer) Flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.w.Flush()
 }
 
 // Close stops the timer and flushes; later writes go straight through.
-func (b *LogBuffer) Close() error {
+func (b *Buffer) Close() error {
 	b.mu.Lock()
 	if !b.closed {
 		b.closed = true
@@ -99,7 +110,7 @@ func (b *LogBuffer) Close() error {
 // above, so a warning or error is never held back.
 type flushingHandler struct {
 	slog.Handler
-	b *LogBuffer
+	b *Buffer
 }
 
 func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {

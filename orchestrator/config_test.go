@@ -1,0 +1,50 @@
+package orchestrator
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigReadsFlagsOverVariablesOverDefaults(t *testing.T) {
+	env := map[string]string{"GLIMPSE_QUEUE_SIZE": "9", "GLIMPSE_MAX_TIMEOUT": "45s", "GLIMPSE_LOG_FORMAT": "json"}
+	cfg, err := LoadConfig([]string{"--queue-size=3"}, func(k string) string { return env[k] }, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.QueueSize != 3 || cfg.MaxTimeout != 45*time.Second || cfg.LogFormat != "json" || cfg.Addr != ":3000" {
+		t.Errorf("got queue %d, max timeout %s, log format %q, addr %q", cfg.QueueSize, cfg.MaxTimeout, cfg.LogFormat, cfg.Addr)
+	}
+}
+
+func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{name: "a bad number", env: map[string]string{"GLIMPSE_QUEUE_SIZE": "lots"},
+			want: []string{`GLIMPSE_QUEUE_SIZE="lots" is not valid`, "whole number of at least 1"}},
+		{name: "a bad flag and a bad variable together", args: []string{"--log-level=loud"}, env: map[string]string{"GLIMPSE_CACHE_BYTES": "-1"},
+			want: []string{`--log-level="loud"`, "debug, info, warn or error", `GLIMPSE_CACHE_BYTES="-1"`}},
+		{name: "sidecars without their token", env: map[string]string{"GLIMPSE_SIDECARS": "sidecar:9230"},
+			want: []string{"GLIMPSE_SIDECAR_TOKEN is empty"}},
+		{name: "S3 without credentials", env: map[string]string{"GLIMPSE_S3_ENDPOINT": "minio:9000"},
+			want: []string{"GLIMPSE_S3_ACCESS_KEY"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadConfig(tc.args, func(k string) string { return tc.env[k] }, &bytes.Buffer{})
+			if err == nil {
+				t.Fatal("the configuration was accepted")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
