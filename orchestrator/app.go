@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,7 @@ type App struct {
 	Sidecar  *sidecar.Sidecar // nil unless embedded
 
 	cfg      Config
+	token    string // the sidecars' shared secret
 	log      *slog.Logger
 	http     *http.Server
 	ln       net.Listener
@@ -69,7 +71,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	a.closers = append(a.closers, func() { ln.Close() })
 
 	sidecars := cfg.Sidecars
+	a.token = strings.TrimSpace(cfg.SidecarToken)
 	if sidecars == "" {
+		// The embedded sidecar listens on loopback, where any local
+		// process could reach it: it gets a secret of its own.
+		a.token = sidecar.NewToken()
 		addr, err := a.startEmbeddedSidecar(ctx)
 		if err != nil {
 			return nil, err
@@ -89,12 +95,13 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	}
 
 	p, err := pool.New(pool.Config{
-		Sidecars:   sidecars,
-		PerSidecar: cfg.SidecarConcurrency,
-		QueueSize:  cfg.QueueSize,
-		Warm:       warmSetting(cfg.Warm),
-		Prepare:    render.PreparePage,
-		Logger:     log,
+		Sidecars:     sidecars,
+		PerSidecar:   cfg.SidecarConcurrency,
+		QueueSize:    cfg.QueueSize,
+		Warm:         warmSetting(cfg.Warm),
+		Prepare:      render.PreparePage,
+		SidecarToken: a.token,
+		Logger:       log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("GLIMPSE_SIDECARS: %w", err)
@@ -156,6 +163,10 @@ func adblockListed(host string) bool {
 	return false
 }
 
+// SidecarToken is the secret the pool presents to the sidecars; tests that
+// reach a sidecar themselves need it.
+func (a *App) SidecarToken() string { return a.token }
+
 // Addr is the address the API listens on.
 func (a *App) Addr() string { return a.ln.Addr().String() }
 
@@ -180,9 +191,14 @@ func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
 	scfg.Addr = ln.Addr().String()
 	scfg.ChromePath = a.cfg.ChromePath
 	scfg.RecycleAfter = a.cfg.RecycleAfter
+	scfg.Token = a.token
 	scfg.Logger = a.log.With("component", "sidecar")
+	// A page must not reach this service's own API either, whatever the
+	// allow-list says.
+	_, apiPort, _ := net.SplitHostPort(a.Addr())
+	port, _ := strconv.ParseUint(apiPort, 10, 16)
 	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln,
-		Blocks: adblockListed})
+		Blocks: adblockListed, ProtectPorts: []uint16{uint16(port)}})
 	if err != nil {
 		ln.Close()
 		return "", fmt.Errorf("starting the embedded sidecar: %w", err)

@@ -53,7 +53,7 @@ func startBenchApp(b *testing.B) *benchApp {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { site.Close() })
-	raw, err := rawcdp.Dial(ctx, "ws://"+a.Pool.Snapshot().Sidecars[0].Addr+"/devtools/browser")
+	raw, err := rawcdp.Dial(ctx, "ws://"+a.Pool.Snapshot().Sidecars[0].Addr+"/devtools/browser", a.SidecarToken())
 	if err != nil {
 		b.Fatalf("the baseline could not reach the embedded sidecar: %v", err)
 	}

@@ -154,7 +154,8 @@ func (ta *testApp) browserCounts() (pages, contexts int) {
 	if len(snap.Sidecars) == 0 {
 		ta.t.Fatal("no sidecar in the pool")
 	}
-	c, err := cdp.Dial(ctx, "ws://"+snap.Sidecars[0].Addr+"/devtools/browser")
+	c, err := cdp.Dial(ctx, "ws://"+snap.Sidecars[0].Addr+"/devtools/browser",
+		cdp.WithHeader(http.Header{"Authorization": {"Bearer " + ta.SidecarToken()}}))
 	if err != nil {
 		ta.t.Fatalf("dialing the sidecar: %v", err)
 	}

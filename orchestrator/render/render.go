@@ -48,7 +48,7 @@ func New(c Config) *Renderer {
 		r.log = slog.Default()
 	}
 	if c.Pool != nil {
-		r.static = newStaticFetcher(c.Pool.EgressProxy)
+		r.static = newStaticFetcher(c.Pool.EgressProxyURL)
 	}
 	return r
 }

@@ -33,19 +33,19 @@ var errNeedsBrowser = errors.New("the page needs a browser")
 // connect time), with the same redirect limit and forwarded headers.
 type staticFetcher struct {
 	client *http.Client
-	proxy  func() (string, bool)
+	proxy  func() (*url.URL, bool) // a sidecar's egress proxy, with its token
 }
 
-func newStaticFetcher(proxy func() (string, bool)) *staticFetcher {
+func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
 	f := &staticFetcher{proxy: proxy}
 	f.client = &http.Client{
 		Transport: &http.Transport{
 			Proxy: func(*http.Request) (*url.URL, error) {
-				addr, ok := f.proxy()
+				u, ok := f.proxy()
 				if !ok {
 					return nil, errNoEgress
 				}
-				return &url.URL{Scheme: "http", Host: addr}, nil
+				return u, nil
 			},
 			MaxIdleConns:          64,
 			MaxIdleConnsPerHost:   16,

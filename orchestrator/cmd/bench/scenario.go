@@ -21,6 +21,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/procmem"
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/rawcdp"
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/scrape"
+	"github.com/glimpse/glimpse/sidecar"
 )
 
 // requestTimeout bounds one request of either side: glimpse's default
@@ -185,8 +186,10 @@ func (b *bench) setup(ctx context.Context) error {
 	b.sidecar = sidecarAddr
 	// Recycling is off: a restart in the middle would cut the baseline's
 	// connection and make the memory and leak readings meaningless.
+	token := sidecar.NewToken()
 	b.side, err = startProc("sidecar", filepath.Join(b.o.binDir, "sidecar"), []string{
 		"GLIMPSE_SIDECAR_ADDR=" + sidecarAddr,
+		"GLIMPSE_SIDECAR_TOKEN=" + token,
 		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
 		"GLIMPSE_RECYCLE_AFTER=0",
 	}, filepath.Join(dir, "sidecar.log"))
@@ -205,6 +208,7 @@ func (b *bench) setup(ctx context.Context) error {
 	b.orch, err = startProc("orchestrator", filepath.Join(b.o.binDir, "orchestrator"), []string{
 		"GLIMPSE_ADDR=" + apiAddr,
 		"GLIMPSE_SIDECARS=" + sidecarAddr,
+		"GLIMPSE_SIDECAR_TOKEN=" + token,
 		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
 		"GLIMPSE_PLANS=" + plans,
 		"GLIMPSE_STORAGE_DIR=" + filepath.Join(dir, "data"),
@@ -220,7 +224,7 @@ func (b *bench) setup(ctx context.Context) error {
 	}
 	b.api = newAPI(base, max(b.o.cacheConns, b.o.soakConc, 8))
 	b.metricsURL = base + "/metrics"
-	b.raw, err = rawcdp.Dial(startCtx, "ws://"+sidecarAddr+"/devtools/browser")
+	b.raw, err = rawcdp.Dial(startCtx, "ws://"+sidecarAddr+"/devtools/browser", token)
 	if err != nil {
 		return fmt.Errorf("the baseline could not connect to the sidecar: %w", err)
 	}

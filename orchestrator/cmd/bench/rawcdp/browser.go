@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -27,9 +28,14 @@ type Browser struct {
 }
 
 // Dial connects to a DevTools browser endpoint such as a sidecar's
-// ws://127.0.0.1:9230/devtools/browser.
-func Dial(ctx context.Context, wsURL string) (*Browser, error) {
-	c, err := cdp.Dial(ctx, wsURL)
+// ws://127.0.0.1:9230/devtools/browser, presenting the sidecar token when
+// one is given.
+func Dial(ctx context.Context, wsURL, token string) (*Browser, error) {
+	var opts []cdp.Option
+	if token != "" {
+		opts = append(opts, cdp.WithHeader(http.Header{"Authorization": {"Bearer " + token}}))
+	}
+	c, err := cdp.Dial(ctx, wsURL, opts...)
 	if err != nil {
 		return nil, err
 	}

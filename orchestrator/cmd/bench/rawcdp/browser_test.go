@@ -33,6 +33,7 @@ func startBrowser(t *testing.T) *Browser {
 	cfg := sidecar.DefaultConfig()
 	cfg.ChromePath = chrome
 	cfg.RecycleAfter = 0
+	cfg.Token = sidecar.NewToken()
 	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: cfg, Listener: ln,
 		AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	if err != nil {
@@ -56,7 +57,7 @@ func startBrowser(t *testing.T) *Browser {
 	}
 	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer dcancel()
-	b, err := Dial(dctx, "ws://"+ln.Addr().String()+"/devtools/browser")
+	b, err := Dial(dctx, "ws://"+ln.Addr().String()+"/devtools/browser", cfg.Token)
 	if err != nil {
 		t.Fatal(err)
 	}
