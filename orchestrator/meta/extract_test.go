@@ -19,7 +19,7 @@ const testPage = "https://news.example.com/2024/03/story.html"
 
 func parseHTML(t testing.TB, html string) *goquery.Document {
 	t.Helper()
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+	doc, err := ParseDocument(strings.NewReader(html))
 	if err != nil {
 		t.Fatalf("the test page does not parse: %v", err)
 	}
@@ -164,6 +164,8 @@ func FuzzExtract(f *testing.F) {
 		`<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"A"},"B"],"datePublished":"2020-01-02"}</script>`,
 		`<link rel="apple-touch-icon" sizes="180x180" href="/t.png"><time datetime="2019-12-31T23:59:59+01:00">`,
 		`<div class="byline">By <a href="/author/x">Jane Doe</a> | May 3, 2016</div>`,
+		`<h1>T</h1><div class="_x">By<span>Jane Doe</span> 2019年3月5日</div><nav><a href="/author/y">Menu Writer</a></nav>`,
+		strings.Repeat("<div>", 600) + "<h1>deep</h1>",
 	} {
 		f.Add(seed)
 	}
@@ -171,9 +173,9 @@ func FuzzExtract(f *testing.F) {
 	logs := captureLog(f)
 	f.Fuzz(func(t *testing.T, html string) {
 		logs.Reset()
-		doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+		doc, err := ParseDocument(strings.NewReader(html))
 		if err != nil {
-			return
+			t.Fatalf("ParseDocument failed on a page read from memory: %v", err)
 		}
 		r := extract(doc, u, testNow)
 		if logs.Len() > 0 {
