@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -18,48 +19,36 @@ import (
 //     parsely-author, sailthru.author, citation_author, Dublin Core creator,
 //     byl;
 //   - microdata and RDFa author: [itemprop=author] (its name when it is an
-//     item), [property=author];
-//   - rel=author links;
-//   - bylines: .byline, author classes and /author/ links on the same site,
-//     when they read like a name (two to six words, no digits, no sentence),
-//     so that a stray "Menu" or a bio is not taken;
-//   - twitter:creator, without the @.
+//     item), [property=author]; <link rel=author title>;
+//   - the byline printed with the article (see bylineNames);
+//   - twitter:creator, when it gives a name rather than a handle.
 //
-// Every value is cleaned of "By", handles, URLs and dates, and refused when
-// it only repeats the publisher: no author is better than a wrong one.
+// Every value is cleaned of "By", handles, URLs and dates. A handle alone
+// (@jane, jane_doe) is never an author. A name that is an organisation —
+// the publisher again, a company, a news agency, the copyright holder, or a
+// JSON-LD Organization — is kept back while a later source may still name a
+// person, and returned only when none does: a personal site's author is its
+// publisher too, but a company in <meta name=author> must not hide the
+// journalist in the byline.
 func (p *page) author(publisher string) string {
-	type source struct {
-		values func() []string
-		strict bool
-	}
-	sources := []source{{values: p.ldAuthors}}
-	for _, key := range []string{"author", "article:author", "parsely-author", "sailthru.author", "citation_author",
-		"dc.creator", "dcterms.creator", "byl"} {
-		sources = append(sources, source{values: func() []string { return p.metaAll(key) }})
-	}
-	sources = append(sources, []source{
-		{values: p.microdataAuthors},
-		{values: func() []string { return p.bylines(`a[rel~="author"], link[rel~="author"][title]`) }},
-		{values: func() []string {
-			return p.bylinesWhere(`[class*="byline" i] a, a[class*="author" i], [class*="author" i] a, a[href*="/author/" i], a[href*="/authors/" i]`, p.isSiteLink)
-		}, strict: true},
-		{values: func() []string { return p.bylines(`[class*="byline" i], [class*="author" i]`) }, strict: true},
-		{values: func() []string { return p.metaAll("twitter:creator") }},
-	}...)
-	for _, src := range sources {
+	fallback := ""
+	for _, src := range p.authorSources() {
 		var names []string
 		seen := map[string]bool{}
 		for _, v := range src.values() {
-			name := cleanAuthor(v, publisher, p.url.Hostname())
+			name := cleanAuthor(v.text, p.url.Hostname(), src.visible)
 			if name == "" || seen[foldKey(name)] {
 				continue
 			}
-			if src.strict && !looksLikeName(name) {
+			seen[foldKey(name)] = true
+			if v.org || p.isOrganization(name, publisher) {
+				if fallback == "" && !src.visible {
+					fallback = name
+				}
 				continue
 			}
-			seen[foldKey(name)] = true
 			names = append(names, name)
-			if src.strict {
+			if src.visible {
 				break // one byline is enough; the rest of the page repeats or lists others
 			}
 		}
@@ -67,40 +56,144 @@ func (p *page) author(publisher string) string {
 			return smartQuotes(joinNames(names))
 		}
 	}
-	return ""
+	return smartQuotes(fallback)
+}
+
+// authorValue is one name a source offers.
+type authorValue struct {
+	text string
+	// org is set when the markup types the author as an organisation.
+	org bool
+}
+
+type authorSource struct {
+	values func() []authorValue
+	// visible marks names read off page text, which bylineNames has judged
+	// to look like names; they are never kept back as a fallback.
+	visible bool
+}
+
+func (p *page) authorSources() []authorSource {
+	texts := func(vs []string) []authorValue {
+		out := make([]authorValue, 0, len(vs))
+		for _, v := range vs {
+			out = append(out, authorValue{text: v})
+		}
+		return out
+	}
+	sources := []authorSource{{values: p.ldAuthors}}
+	for _, key := range []string{"author", "article:author", "og:article:author", "parsely-author", "sailthru.author",
+		"citation_author", "dc.creator", "dcterms.creator", "byl"} {
+		sources = append(sources, authorSource{values: func() []authorValue { return texts(p.metaAll(key)) }})
+	}
+	return append(sources, []authorSource{
+		{values: p.microdataAuthors},
+		{values: func() []authorValue {
+			var out []authorValue
+			p.doc.Find(`link[rel~="author" i][title]`).Each(func(_ int, s *goquery.Selection) {
+				out = append(out, authorValue{text: s.AttrOr("title", "")})
+			})
+			return out
+		}},
+		{values: p.bylineNames, visible: true},
+		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
+	}...)
 }
 
 // looksLikeName is the extra test for names read off page text: two to six
-// words, no digits, not a sentence.
-func looksLikeName(s string) bool {
+// words (one allowed when oneWord), no digits, not a sentence, no button
+// labels, mostly capitalised.
+func looksLikeName(s string, oneWord bool) bool {
 	words := strings.Fields(s)
-	if len(words) < 2 || len(words) > 6 || strings.ContainsFunc(s, unicode.IsDigit) {
+	if len(words) < 2 && !(oneWord && len(words) == 1) || len(words) > 6 || strings.ContainsFunc(s, unicode.IsDigit) {
 		return false
 	}
 	if last := words[len(words)-1]; strings.LastIndexAny(last, ".!?") == len(last)-1 && utf8.RuneCountInString(last) > 3 {
 		return false // a sentence, not "Martin Luther King Jr."
 	}
-	return !strings.ContainsAny(s, "!?;")
+	if strings.ContainsAny(s, "!?;|:") {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		if interfaceWords[lw] || seen[lw] {
+			return false // "Share Tweet Email", "Follow Follow"
+		}
+		seen[lw] = true
+	}
+	// A name's words start with a capital (or are particles such as "de",
+	// "van"); "read more stories" or "comments" do not.
+	capital := 0
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsUpper(r) || !unicode.IsLower(r) {
+			capital++
+		}
+	}
+	return capital*2 > len(words)
+}
+
+// interfaceWords are the words of buttons and links printed around bylines,
+// which no name contains.
+var interfaceWords = map[string]bool{
+	"share": true, "tweet": true, "email": true, "e-mail": true, "follow": true, "unfollow": true,
+	"profile": true, "subscribe": true, "comment": true, "comments": true, "menu": true, "login": true,
+	"read": true, "view": true, "posts": true, "articles": true, "stories": true, "privacy": true,
+	"policy": true, "terms": true, "cookies": true, "contact": true, "facebook": true, "twitter": true,
+	"linkedin": true, "instagram": true, "whatsapp": true, "reddit": true, "pinterest": true, "bio": true,
+	"meet": true,
 }
 
 // ldAuthors returns the author names of the first main JSON-LD item that
-// names any.
-func (p *page) ldAuthors() []string {
+// names any, marking those typed as organisations.
+func (p *page) ldAuthors() []authorValue {
 	for _, n := range p.ld.nodesUpTo(kindPage) {
 		for _, prop := range []string{"author", "creator"} {
-			if names := p.ld.ldNames(n[prop], 0); len(names) > 0 {
-				return names
+			if vs := p.ld.ldParties(n[prop], 0); len(vs) > 0 {
+				return vs
 			}
 		}
 	}
 	return nil
 }
 
+// ldParties is ldNames with the kind of each party: an object typed as an
+// Organization (or kin) is no person.
+func (g *ldGraph) ldParties(v any, depth int) []authorValue {
+	if depth > 4 {
+		return nil
+	}
+	switch t := g.resolve(v).(type) {
+	case ldNode:
+		org := false
+		for _, typ := range ldTypes(t) {
+			org = org || partyTypes[typ] && typ != "person"
+		}
+		var out []authorValue
+		for _, name := range g.ldNames(t, depth+1) {
+			out = append(out, authorValue{text: name, org: org})
+		}
+		return out
+	case []any:
+		var out []authorValue
+		for _, e := range t {
+			out = append(out, g.ldParties(e, depth+1)...)
+		}
+		return out
+	}
+	var out []authorValue
+	for _, name := range g.ldNames(v, depth+1) {
+		out = append(out, authorValue{text: name})
+	}
+	return out
+}
+
 // microdataAuthors returns the names of microdata or RDFa author elements —
 // the name inside an author item, or the element's own value — of the first
 // item that has any: a page listing other articles carries their authors too.
-func (p *page) microdataAuthors() []string {
-	var out []string
+func (p *page) microdataAuthors() []authorValue {
+	var out []authorValue
 	var owner *goquery.Selection
 	p.doc.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
 		if !hasToken(s.AttrOr("itemprop", ""), "author") && !hasToken(s.AttrOr("property", ""), "author") &&
@@ -127,18 +220,19 @@ func (p *page) microdataAuthors() []string {
 			if found == "" {
 				found = s.Text()
 			}
-			out = append(out, found)
+			typ := strings.ToLower(s.AttrOr("itemtype", ""))
+			out = append(out, authorValue{text: found, org: strings.Contains(typ, "organization") || strings.Contains(typ, "corporation")})
 			return
 		}
 		if n := goquery.NodeName(s); n == "a" || n == "link" {
 			if t := strings.TrimSpace(s.Text()); t != "" {
-				out = append(out, t)
+				out = append(out, authorValue{text: t})
 			} else {
-				out = append(out, s.AttrOr("title", ""))
+				out = append(out, authorValue{text: s.AttrOr("title", "")})
 			}
 			return
 		}
-		out = append(out, itemValue(s))
+		out = append(out, authorValue{text: itemValue(s)})
 	})
 	return out
 }
@@ -163,33 +257,259 @@ func (p *page) isSiteLink(s *goquery.Selection) bool {
 	return false
 }
 
-// notBylines are the parts of a page whose bylines are not the article's:
-// quotes and testimonials, comments, related stories.
-const notBylines = `svg, script, style, noscript, template, blockquote, q, figure, [class*="quote" i], [class*="testimonial" i], [class*="comment" i], [id*="comment" i], [class*="related" i], [class*="recommend" i]`
+// authorLinks match links to an author's page: rel=author, or a path that
+// names authors in the main European languages.
+const authorLinks = `a[rel~="author" i], a[href*="/author/" i], a[href*="/authors/" i], a[href*="/writer/" i], ` +
+	`a[href*="/writers/" i], a[href*="/contributor/" i], a[href*="/contributors/" i], a[href*="/journalist/" i], ` +
+	`a[href*="/autor/" i], a[href*="/autoren/" i], a[href*="/auteur/" i], a[href*="/autore/" i], a[href*="/auteurs/" i]`
 
-// bylines returns the text of every element matching selector, outside the
-// parts of the page where bylines name someone else (see notBylines; the
-// body's own classes are page-wide switches and do not count).
-func (p *page) bylines(selector string) []string {
-	return p.bylinesWhere(selector, nil)
+// bylineBlocks match the elements pages print a byline in, by their class.
+const bylineBlocks = `[class*="byline" i], [class*="author" i], [class*="writer" i], [rel~="author" i]`
+
+// bylineNames returns the names printed as the article's byline, from the
+// first block around the headline that has any (see articleBlocks), page
+// furniture and blocks about other pages left out: author-page links and
+// elements classed as a byline, an author or a writer, then — for pages
+// whose class names are hashed — short text that starts with "By". The
+// headline's own block wins over the wider page, so a byline under the
+// title beats a list of writers further down; beyond the nearest blocks a
+// byline must also stand within a few lines of text of the headline.
+func (p *page) bylineNames() []authorValue {
+	var out []authorValue
+	for i, block := range p.articleBlocks() {
+		var found []*goquery.Selection
+		block.Find(bylineBlocks + ", " + authorLinks).Each(func(_ int, s *goquery.Selection) {
+			if !outsideArticle(s, block) {
+				found = append(found, s)
+			}
+		})
+		if i < maxByDepth {
+			found = append(found, byTextHolders(block)...)
+		}
+		for _, s := range found {
+			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance {
+				continue
+			}
+			if v, ok := p.bylineName(s); ok {
+				out = append(out, v)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }
 
-// bylinesWhere is bylines with an extra test on each element.
-func (p *page) bylinesWhere(selector string, keep func(*goquery.Selection) bool) []string {
-	var out []string
-	p.doc.Find(selector).Each(func(_ int, s *goquery.Selection) {
-		if s.ParentsUntil("body").Filter(notBylines).Length() > 0 || s.Is(`[class*="quote" i], [class*="comment" i]`) {
+// nearBlocks is how many blocks up from the headline a byline may stand at
+// any distance from it; further up it must be close (see maxBylineDistance).
+const nearBlocks = 3
+
+// maxByDepth is how many blocks up from the headline text starting with
+// "By" is read as a byline: further away it is more often a caption or a
+// sentence.
+const maxByDepth = 5
+
+// byWordRe matches text that opens a byline: "By", "Von", "Par", "Por",
+// "Door", "Av", "Af", alone or before a name.
+var byWordRe = regexp.MustCompile(`^(?:(?:[Ww]ritten|[Pp]osted|[Pp]ublished|[Rr]eported)\s+)?(?:By|by|BY|Von|von|Par|par|Por|por|Door|door|Av|av|Af|af)(?:\s*:?\s|:?$)`)
+
+// byTextHolders returns the elements inside block, outside furniture, that
+// hold a text starting with a byline word, widened to their parent when the
+// word stands alone in its element ("<span>By</span><a>Jane</a>").
+func byTextHolders(block *goquery.Selection) []*goquery.Selection {
+	var out []*goquery.Selection
+	block.Find("*").Each(func(_ int, s *goquery.Selection) {
+		for c := s.Nodes[0].FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.TextNode || !byWordRe.MatchString(strings.TrimSpace(c.Data)) {
+				continue
+			}
+			holder := s
+			text := spacedText(holder)
+			if !byWordRe.MatchString(text) {
+				return // "a portrait by …" inside a sentence or caption
+			}
+			if len(strings.Fields(text)) <= 2 {
+				holder = holder.Parent()
+			}
+			if utf8.RuneCountInString(spacedText(holder)) <= 120 && !outsideArticle(holder, block) {
+				out = append(out, holder)
+			}
 			return
 		}
-		if keep != nil && !keep(s) {
-			return
-		}
-		if goquery.NodeName(s) == "link" {
-			out = append(out, s.AttrOr("title", ""))
-			return
-		}
-		out = append(out, s.Text())
 	})
+	return out
+}
+
+// bylineName reads the author's name off one byline element, in order of
+// trust: the text of links to author pages inside it; the text after "By",
+// or the first short part of it that reads as a name ("By Meg Wagner" next
+// to "NEWS DESK | Dec 16"); the whole text when it sets a name word by word.
+func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
+	if goquery.NodeName(s) == "a" {
+		if v, ok := p.authorLinkName(s); ok {
+			return v, true
+		}
+	}
+	var links []string
+	s.Find(authorLinks).Each(func(_ int, a *goquery.Selection) {
+		if v, ok := p.authorLinkName(a); ok && !outsideArticle(a, s) {
+			links = append(links, v.text)
+		}
+	})
+	if len(links) > 0 {
+		return authorValue{text: joinNames(dedupeFold(links))}, true
+	}
+	parts := p.bylineParts(s)
+	if name := nameAfterBy(parts); name != "" {
+		return authorValue{text: name}, true
+	}
+	// A name set word by word in elements of its own: <span>Meg</span>
+	// <span>Wagner</span>.
+	for _, part := range parts {
+		if part.elsewhere || len(strings.Fields(part.text)) > 1 {
+			return authorValue{}, false
+		}
+	}
+	if t := cleanAuthor(spacedText(s), p.url.Hostname(), true); looksLikeName(t, false) {
+		return authorValue{text: t}, true
+	}
+	return authorValue{}, false
+}
+
+// authorLinkName is the name a link to an author page shows; a link marked
+// rel=author may show a single word.
+func (p *page) authorLinkName(a *goquery.Selection) (authorValue, bool) {
+	rel := hasToken(a.AttrOr("rel", ""), "author")
+	if !rel && (!a.Is(authorLinks) || !p.isSiteLink(a)) {
+		return authorValue{}, false
+	}
+	t := cleanAuthor(spacedText(a), p.url.Hostname(), true)
+	if !looksLikeName(t, rel) {
+		return authorValue{}, false
+	}
+	return authorValue{text: t}, true
+}
+
+// bylinePart is one part of a byline element (see bylineParts).
+type bylinePart struct {
+	text string
+	// elsewhere marks a link to another site: a book or a project named in
+	// an author's bio rather than the author.
+	elsewhere bool
+}
+
+// bylineParts splits a byline element into its parts in document order: a
+// part is a text, a link, or an element holding a single piece of text;
+// elements holding several pieces are split further, so that "By Meg
+// Wagner" and "NEWS DESK | Dec 16" beside it stay apart.
+func (p *page) bylineParts(s *goquery.Selection) []bylinePart {
+	var out []bylinePart
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				if t := cleanText(c.Data); t != "" {
+					out = append(out, bylinePart{text: t})
+				}
+			case html.ElementNode:
+				switch c.Data {
+				case "script", "style", "noscript", "template", "svg", "img":
+					continue
+				}
+				if c.Data != "a" && textPieces(c) > 1 {
+					walk(c)
+					continue
+				}
+				e := goquery.NewDocumentFromNode(c).Selection
+				if t := spacedText(e); t != "" {
+					out = append(out, bylinePart{text: t, elsewhere: c.Data == "a" && !p.isSiteLink(e)})
+				}
+			}
+		}
+	}
+	for _, n := range s.Nodes {
+		walk(n)
+	}
+	return out
+}
+
+// textPieces counts the children of n that hold text.
+func textPieces(n *html.Node) int {
+	count := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			count++
+		case c.Type == html.ElementNode && c.Data != "script" && c.Data != "style" &&
+			strings.TrimSpace(goquery.NewDocumentFromNode(c).Text()) != "":
+			count++
+		}
+	}
+	return count
+}
+
+// nameAfterBy finds the name in a byline's parts: the parts after a lone
+// "By" (joined while they continue a list of names: "A", "and", "B"; a
+// single word will do there, "by kottke"), or the rest of a part that starts
+// with "By". A byline without "By" gives the first part that reads as a
+// name and is no link to another site.
+func nameAfterBy(parts []bylinePart) string {
+	clean := func(s string) string { return cleanAuthor(s, "", true) }
+	byFound := false
+	for i, part := range parts {
+		if !byWordRe.MatchString(part.text) {
+			continue
+		}
+		byFound = true
+		if rest := clean(part.text); rest != "" && !byWordRe.MatchString(rest) {
+			if looksLikeName(rest, false) {
+				return rest
+			}
+			continue
+		}
+		// Names after the first need a joining word before them: "A", "and",
+		// "B" is two authors, "A", "Senior Reporter" is one with a title.
+		var names []string
+		joined := true
+		for _, next := range parts[i+1:] {
+			switch strings.ToLower(strings.TrimSpace(next.text)) {
+			case "and", "&", ",", "und", "et", "y", "e", "en", "og", "och":
+				joined = true
+				continue
+			}
+			n := clean(next.text)
+			if !joined || !looksLikeName(n, len(names) == 0) {
+				break
+			}
+			names = append(names, n)
+			joined = strings.HasSuffix(next.text, ",")
+		}
+		if len(names) > 0 {
+			return joinNames(names)
+		}
+	}
+	if byFound {
+		return "" // the byline says where the name is, and there is none
+	}
+	for _, part := range parts {
+		if n := clean(part.text); !part.elsewhere && looksLikeName(n, false) {
+			return n
+		}
+	}
+	return ""
+}
+
+func dedupeFold(names []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if k := foldKey(n); !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
 	return out
 }
 
@@ -198,29 +518,35 @@ var (
 	handleRe   = regexp.MustCompile(`\s*\(?@[\p{L}\p{N}_.]+\)?`)
 	emailRe    = regexp.MustCompile(`\s*\(?[\w.+-]+@[\w-]+\.[\w.-]+\)?`)
 	urlInText  = regexp.MustCompile(`(?i)\s*\(?(?:https?://|www\.)\S+\)?`)
+	// clauseRe is what a printed byline adds after the name: "Jane Doe in
+	// Science on May 3".
+	clauseRe = regexp.MustCompile(`\s+(?:in|on)(?:\s.*)?$`)
 )
 
 // cleanAuthor turns a raw byline into a name, or "" when what is left is not
-// one: a URL, a date, the publisher again, or a paragraph.
-func cleanAuthor(s, publisher, host string) string {
+// one: a URL, a handle, a date, the site's host name, a placeholder or a
+// paragraph. A visible byline also loses the clauses pages print after the
+// name (" in Science", " on Monday").
+func cleanAuthor(s, host string, visible bool) string {
 	s = cleanText(s)
 	for range 2 {
 		s = strings.TrimSpace(byPrefixRe.ReplaceAllString(s, ""))
 	}
 	s = strings.TrimLeft(s, "—–-:|· ")
-	if s == "" || isURLLike(s) {
+	if s == "" || isURLLike(s) || isHandle(s) {
 		return ""
 	}
 	s = emailRe.ReplaceAllString(s, "")
 	s = urlInText.ReplaceAllString(s, "")
-	if strings.HasPrefix(s, "@") && !strings.Contains(s, " ") {
-		s = strings.TrimPrefix(s, "@") // a bare handle is the only name given
-	} else if h := strings.TrimSpace(handleRe.ReplaceAllString(s, "")); h != "" {
+	if h := strings.TrimSpace(handleRe.ReplaceAllString(s, "")); h != "" {
 		s = h
 	}
 	// A date glued to the byline ("Jane Doe, May 3, 2016") is not part of the name.
 	if w, ok := findWrittenDate(s); ok && w.start > 0 {
 		s = s[:w.start]
+	}
+	if visible {
+		s = clauseRe.ReplaceAllString(s, "")
 	}
 	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— ")
 	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
@@ -229,8 +555,7 @@ func cleanAuthor(s, publisher, host string) string {
 	if len([]rune(s)) > 80 || len(strings.Fields(s)) > 10 {
 		return ""
 	}
-	k := foldKey(s)
-	if k == foldKey(publisher) || k == foldKey(strings.TrimPrefix(host, "www.")) {
+	if host != "" && foldKey(s) == foldKey(strings.TrimPrefix(host, "www.")) {
 		return ""
 	}
 	switch strings.ToLower(s) {
@@ -238,6 +563,16 @@ func cleanAuthor(s, publisher, host string) string {
 		return ""
 	}
 	return s
+}
+
+// isHandle reports a user name rather than a person's name: one token that
+// starts with @, or mixes letters with digits or underscores (jane_doe,
+// user7567). People's names carry neither.
+func isHandle(s string) bool {
+	if strings.ContainsAny(strings.TrimSpace(s), " \t") {
+		return false
+	}
+	return strings.HasPrefix(s, "@") || strings.ContainsAny(s, "_") || strings.ContainsFunc(s, unicode.IsDigit)
 }
 
 // isURLLike reports values that are addresses rather than names:

@@ -1,6 +1,9 @@
 package meta
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAuthor(t *testing.T) {
 	tests := []struct {
@@ -40,7 +43,7 @@ func TestAuthor(t *testing.T) {
 			"Curie, Marie and Curie, Pierre"},
 		{"Dublin Core creator is read", `<meta name="DC.creator" content="Dub Core">`, "Dub Core"},
 		{"a handle after the name goes", `<meta name="author" content="Jane Doe (@janedoe)">`, "Jane Doe"},
-		{"a bare handle loses its @", `<meta name="twitter:creator" content="@janedoe">`, "janedoe"},
+		{"a bare handle is no author", `<meta name="author" content="@janedoe">`, ""},
 		{"an e-mail address after the name goes", `<meta name="author" content="Jane Doe jane@example.com">`, "Jane Doe"},
 		{"microdata author item gives its name",
 			`<div itemscope itemtype="https://schema.org/Article"><div itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Micro Data</span><span>Staff writer</span></div></div>`,
@@ -69,8 +72,106 @@ func TestAuthor(t *testing.T) {
 		{"a placeholder author is null", `<meta name="author" content="admin">`, ""},
 		{"a paragraph is no author",
 			`<meta name="author" content="This is a very long sentence that somebody put into the author field of the page for no reason at all">`, ""},
-		{"twitter:creator is the last resort", `<meta name="twitter:creator" content="@BT_India">`, "BT_India"},
+		{"twitter:creator is the last resort when it gives a name", `<meta name="twitter:creator" content="Jane Doe">`, "Jane Doe"},
+		{"twitter:creator giving a handle is no author", `<meta name="twitter:creator" content="@BT_India">`, ""},
 		{"a page without an author has none", `<p>text</p>`, ""},
+
+		// An organisation in an author field waits for a person.
+		{"a company in the author meta tag loses to the byline's person",
+			`<meta name="author" content="Acme Media Inc."><h1>A story</h1><div class="byline">By <a href="/author/jane-doe">Jane Doe</a></div>`,
+			"Jane Doe"},
+		{"a Japanese company in the author meta tag loses to article:author",
+			`<meta name="author" content="株式会社サンプル"><meta property="article:author" content="Taro Yamada">`, "Taro Yamada"},
+		{"the copyright holder as author loses to the byline",
+			`<meta name="author" content="Northwind Traders"><h1>A story</h1><p class="byline">By Jane Doe</p>
+			<footer><p>© 2012–2024 Northwind Traders. All rights reserved.</p></footer>`, "Jane Doe"},
+		{"a news agency as author loses to the byline",
+			`<meta name="author" content="Reuters"><h1>A story</h1><div class="byline">By Jane Doe</div>`, "Jane Doe"},
+		{"a JSON-LD Organization author loses to article:author",
+			`<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"Example Group"}}</script>
+			<meta property="article:author" content="Jane Doe">`, "Jane Doe"},
+		{"a staff attribution loses to the named byline",
+			`<script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"Example Staff"}}</script>
+			<h1>A story</h1><div class="byline"><a href="/author/jane-doe">Jane Doe</a></div>`, "Jane Doe"},
+		{"a company is still the author when no person is named",
+			`<meta name="author" content="Acme Media Inc.">`, "Acme Media Inc."},
+
+		// The publisher's own name, and handles.
+		{"a declared author that is the publisher is kept on a personal site",
+			`<meta property="og:site_name" content="Jane Doe"><meta name="author" content="Jane Doe"><meta name="twitter:creator" content="@janedoe">`,
+			"Jane Doe"},
+		{"an author that is the publisher is kept when only the title names the site",
+			`<title>Notes on gardening | Jane Doe</title><div itemprop="author" itemscope><span itemprop="name">Jane Doe</span></div>`,
+			"Jane Doe"},
+		{"og:article:author is read", `<meta property="og:article:author" content="Jane Doe">`, "Jane Doe"},
+		{"a user name with digits is no author, and the byline is read instead",
+			`<script type="application/ld+json">{"@type":"Article","creator":"user7567"}</script><h1>A story</h1><div class="byline">By Jane Doe</div>`,
+			"Jane Doe"},
+		{"a user name with an underscore is no author", `<meta name="author" content="jane_doe">`, ""},
+
+		// Bylines come from the article, not the page around it.
+		{"writers in the navigation menu are not the article's",
+			`<nav><a href="/author/menu-writer">Menu Writer</a></nav><article><h1>A story</h1><p class="byline">By <a href="/author/jane-doe">Jane Doe</a></p></article>`,
+			"Jane Doe"},
+		{"writers in a menu marked only by its class are not the article's",
+			`<div class="site-nav-links"><ul><li><a href="/author/menu-writer">Menu Writer</a></li></ul></div><h1>A story</h1><div class="meta">By <a href="/author/jane-doe">Jane Doe</a></div>`,
+			"Jane Doe"},
+		{"rel=author links of related stories are not joined to the byline",
+			`<h1>A story</h1><div class="meta"><a rel="author" href="/author/jane">Jane Doe</a></div>
+			<section class="related-stories"><a rel="author" href="/author/john">John Roe</a></section>`, "Jane Doe"},
+		{"an author box in the sidebar is not the article's",
+			`<aside><div class="author">Side Writer</div></aside><main><h1>A story</h1><span class="author">Jane Doe</span></main>`, "Jane Doe"},
+		{"a byline inside a page wrapper named for its sidebar is read",
+			`<div class="page with-sidebar comments-open"><h1>A story</h1><p class="byline">By Jane Doe</p></div>`, "Jane Doe"},
+		{"an author link in the footer is no byline",
+			`<h1>A story</h1><p>Some text of the story.</p><footer><a href="/authors/foot-writer">Foot Writer</a></footer>`, ""},
+		{"the byline next to the headline wins over one further down",
+			`<div><h1>A story</h1><div class="byline">By Jane Doe</div></div><div><div class="byline">By John Roe</div></div>`, "Jane Doe"},
+		{"a list of contributors far below the headline is no byline",
+			`<div><div><div><div><div><h1>A story</h1></div></div></div></div><p>` + strings.Repeat("Words of the story. ", 40) +
+				`</p><div class="guests"><a href="/contributors/guest-person">Guest Person</a></div></div>`, ""},
+
+		// Reading a byline block.
+		{"the name after By wins over the rest of the byline block",
+			`<h1>A story</h1><div class="byline"><span>By Meg Wagner</span><span>NEW YORK DAILY NEWS | Dec 16</span></div>`, "Meg Wagner"},
+		{"a job title beside the name is left out",
+			`<h1>A story</h1><div class="author-card"><span>Jane Doe</span><span>Senior Reporter</span></div>`, "Jane Doe"},
+		{"two linked authors in one byline are joined",
+			`<h1>A story</h1><div class="byline">By <a href="/author/a">Ann Lee</a> and <a href="/author/b">Bo Kim</a></div>`, "Ann Lee and Bo Kim"},
+		{"three linked authors in one byline are joined",
+			`<h1>A story</h1><div class="byline">By <a href="/author/a">Ann Lee</a>, <a href="/author/b">Bo Kim</a> and <a href="/author/c">Cy Dee</a></div>`,
+			"Ann Lee, Bo Kim and Cy Dee"},
+		{"a heading introducing the author is no byline",
+			`<h1>A course</h1><div class="author-intro"><h2>Meet Wes Bos</h2></div>`, ""},
+		{"two authors after By are joined",
+			`<h1>A story</h1><div class="byline">By <b>Ann Lee</b> and <b>Bo Kim</b></div>`, "Ann Lee and Bo Kim"},
+		{"a name set word by word is read whole",
+			`<h1>A story</h1><div class="author"><span>Meg</span> <span>Wagner</span></div>`, "Meg Wagner"},
+		{"share buttons next to the byline are no name",
+			`<h1>A story</h1><div class="author-tools">Share Tweet Email</div>`, ""},
+
+		// Bylines found by their text.
+		{"By and a name near the headline count when class names are hashed",
+			`<div class="x1a"><h1 class="_h7">A story</h1><div class="_ceVT">By <span>Jane Doe</span></div></div>`, "Jane Doe"},
+		{"a By standing alone in its element takes the name beside it",
+			`<h1>A story</h1><div class="q9"><span>By</span><a href="/p/jane">Jane Doe</a></div>`, "Jane Doe"},
+		{"a single word after a lone By is the name",
+			`<h1>Chapter two</h1><div class="f1"><a href="/fiction/1/a-tale"><h2>A Tale Of Things</h2></a> <span>by</span> <h3><a href="/profile/338">Sleyca</a></h3></div>`,
+			"Sleyca"},
+		{"a writer class counts as a byline", `<h1>A story</h1><span class="post-writer">Jane Doe</span>`, "Jane Doe"},
+		{"by inside a sentence is no byline",
+			`<h1>A story</h1><p>A portrait by <a href="/x">Some Painter</a>, showing the sea at dawn</p>`, ""},
+		{"a photo credit in a caption is no byline",
+			`<h1>A story</h1><div class="photo-caption">The harbour at dawn. <span class="credit">By Photo Person</span></div>`, ""},
+
+		// Mangled byline text.
+		{"By glued to the name by markup is still taken off",
+			`<h1>A story</h1><div class="byline">By<span>Travis Haney</span></div>`, "Travis Haney"},
+		{"the author page link wins over the section named after in",
+			`<h1>A story</h1><p class="byline"><a href="/author/michael-larabel">Michael Larabel</a> in <a href="/news/valve">Valve</a> on 12 May 2020</p>`,
+			"Michael Larabel"},
+		{"trailing in and on clauses are cut from a byline",
+			`<h1>A story</h1><p class="author">Michael Larabel in Valve on Tuesday</p>`, "Michael Larabel"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,15 +23,35 @@ var earliestDate = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
 // nearly every time zone. Dates in the future (after now plus one day) and
 // before 1990 are refused.
 func ParseDate(s string, now time.Time) (time.Time, bool) {
-	t, ok := parseAnyDate(s, now)
+	d, ok := parseDateInfo(s, now)
+	return d.t, ok
+}
+
+// dateInfo is a date read from text, with what the text said of its
+// precision: rules that find several copies of a date keep the most precise.
+type dateInfo struct {
+	t time.Time // in UTC
+	// wall is the date and time as written, in the zone written (UTC when
+	// none was), for telling copies of one date apart from other dates.
+	wall time.Time
+	// dayOnly marks a date without a time of day.
+	dayOnly bool
+	// zoned marks a value that fixes an instant: it names its zone or
+	// offset, or counts from the Unix epoch.
+	zoned bool
+}
+
+// parseDateInfo is ParseDate with the precision of what it read.
+func parseDateInfo(s string, now time.Time) (dateInfo, bool) {
+	d, ok := parseAnyDate(s, now)
 	if !ok {
-		return time.Time{}, false
+		return dateInfo{}, false
 	}
-	t = t.UTC()
-	if t.Before(earliestDate) || t.After(now.Add(24*time.Hour)) {
-		return time.Time{}, false
+	d.wall, d.t = d.t, d.t.UTC()
+	if d.t.Before(earliestDate) || d.t.After(now.Add(24*time.Hour)) {
+		return dateInfo{}, false
 	}
-	return t, true
+	return d, true
 }
 
 // FormatDate renders t the way the API returns dates: ISO 8601 in UTC with
@@ -40,27 +60,28 @@ func FormatDate(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-func parseAnyDate(s string, now time.Time) (time.Time, bool) {
+func parseAnyDate(s string, now time.Time) (dateInfo, bool) {
 	s = cleanText(s)
 	if s == "" {
-		return time.Time{}, false
+		return dateInfo{}, false
 	}
 	if len(s) > 400 {
 		s = s[:400]
 	}
 	if t, ok := parseEpoch(s); ok {
-		return t, true
+		return dateInfo{t: t, zoned: true}, true
 	}
-	if t, ok := parseISO(s); ok {
-		return t, true
+
+	if d, ok := parseISO(s); ok {
+		return d, true
 	}
 	for _, layout := range rfcLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
+			return dateInfo{t: t, zoned: true}, true
 		}
 	}
-	if t, ok := parseRelative(s, now); ok {
-		return t, true
+	if t, dayOnly, ok := parseRelative(s, now); ok {
+		return dateInfo{t: t, dayOnly: dayOnly, zoned: !dayOnly}, true
 	}
 	return parseWritten(s)
 }
@@ -96,13 +117,13 @@ var isoRe = regexp.MustCompile(`^(\d{4})-?(\d{2})(?:-?(\d{2}))?` +
 // parseISO reads ISO 8601 and RFC 3339 dates, including the common
 // deviations: a space for the T, no zone, a zone without colon, compact
 // 20260520, and year-month only.
-func parseISO(s string) (time.Time, bool) {
+func parseISO(s string) (dateInfo, bool) {
 	m := isoRe.FindStringSubmatch(s)
 	if m == nil {
-		return time.Time{}, false
+		return dateInfo{}, false
 	}
 	if m[3] == "" && (m[4] != "" || !strings.Contains(s, "-")) {
-		return time.Time{}, false // "202605" or "2026-05T10:00" are not dates
+		return dateInfo{}, false // "202605" or "2026-05T10:00" are not dates
 	}
 	atoi := func(x string) int { n, _ := strconv.Atoi(x); return n }
 	y, mo, d := atoi(m[1]), atoi(m[2]), 1
@@ -118,11 +139,13 @@ func parseISO(s string) (time.Time, bool) {
 	if z := m[8]; z != "" && z != "Z" && z != "z" && z != "UTC" && z != "GMT" {
 		off, ok := parseOffset(z)
 		if !ok {
-			return time.Time{}, false
+			return dateInfo{}, false
 		}
 		loc = time.FixedZone("", off)
 	}
-	return validDate(y, mo, d, hh, mm, ss, nsec, loc)
+	t, ok := validDate(y, mo, d, hh, mm, ss, nsec, loc)
+	zoned := m[8] != "" || strings.HasSuffix(s, "UTC") || strings.HasSuffix(s, "GMT")
+	return dateInfo{t: t, dayOnly: m[4] == "", zoned: zoned}, ok
 }
 
 // parseOffset reads +05, +0530 or +05:30 into seconds east of UTC.
@@ -180,27 +203,27 @@ var relativeRe = regexp.MustCompile(`^(?:about |around )?(\d{1,3}|an?|one) (sec(
 
 // parseRelative reads the relative dates pages print for recent content. Only
 // units up to a week are read: "3 years ago" is too vague to be a date.
-func parseRelative(s string, now time.Time) (time.Time, bool) {
+func parseRelative(s string, now time.Time) (t time.Time, dayOnly, ok bool) {
 	l := strings.ToLower(strings.TrimSpace(s))
 	switch l {
 	case "just now", "now":
-		return now, true
+		return now, false, true
 	case "today":
-		return time.Date(now.Year(), now.Month(), now.Day(), 12, 0, 0, 0, time.UTC), true
+		return time.Date(now.Year(), now.Month(), now.Day(), 12, 0, 0, 0, time.UTC), true, true
 	case "yesterday":
 		y := now.AddDate(0, 0, -1)
-		return time.Date(y.Year(), y.Month(), y.Day(), 12, 0, 0, 0, time.UTC), true
+		return time.Date(y.Year(), y.Month(), y.Day(), 12, 0, 0, 0, time.UTC), true, true
 	}
 	m := relativeRe.FindStringSubmatch(l)
 	if m == nil {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	n, err := strconv.Atoi(m[1])
 	if err != nil {
 		n = 1 // "an hour ago"
 	}
 	unit := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[m[2][0]]
-	return now.Add(-time.Duration(n) * unit).Truncate(time.Second), true
+	return now.Add(-time.Duration(n) * unit).Truncate(time.Second), false, true
 }
 
 // monthNames maps month names and abbreviations, in English and the main
@@ -387,10 +410,15 @@ var usStandardOffsets = map[string]int{"et": -5, "ct": -6, "mt": -7, "pt": -8}
 
 // parseWritten finds a written or numeric date in s and the time of day next
 // to it.
-func parseWritten(s string) (time.Time, bool) {
+func parseWritten(s string) (dateInfo, bool) {
 	w, ok := findWrittenDate(s)
 	if !ok {
-		return time.Time{}, false
+		return dateInfo{}, false
+	}
+	// A date without a time of day is placed at noon UTC (see ParseDate).
+	day := func() (dateInfo, bool) {
+		t, ok := validDate(w.y, w.m, w.d, 12, 0, 0, 0, time.UTC)
+		return dateInfo{t: t, dayOnly: true}, ok
 	}
 	lower := strings.ToLower(s)
 	tm := timeRe.FindStringSubmatch(lower[w.end:])
@@ -398,40 +426,40 @@ func parseWritten(s string) (time.Time, bool) {
 		tm = timeRe.FindStringSubmatch(lower[:w.start])
 	}
 	if tm == nil {
-		return validDate(w.y, w.m, w.d, 12, 0, 0, 0, time.UTC)
+		return day()
 	}
 	hh, _ := strconv.Atoi(tm[1])
 	mm, _ := strconv.Atoi(tm[2])
 	ss, _ := strconv.Atoi(tm[3])
 	if ampm := strings.ReplaceAll(strings.ReplaceAll(tm[4], ".", ""), " ", ""); ampm != "" {
 		if hh < 1 || hh > 12 {
-			return validDate(w.y, w.m, w.d, 12, 0, 0, 0, time.UTC)
+			return day()
 		}
 		hh %= 12
 		if ampm == "pm" {
 			hh += 12
 		}
 	}
-	loc := time.UTC
+	loc, zoned := time.UTC, false
 	zone := strings.TrimSpace(tm[5])
 	if off, ok := zoneOffsets[zone]; ok {
-		loc = time.FixedZone(zone, off)
+		loc, zoned = time.FixedZone(zone, off), true
 	} else if std, ok := usStandardOffsets[zone]; ok {
-		loc = time.FixedZone(zone, usOffset(w.y, w.m, w.d, std)*3600)
+		loc, zoned = time.FixedZone(zone, usOffset(w.y, w.m, w.d, std)*3600), true
 	} else if zone != "" && (strings.ContainsAny(zone, "+-")) {
 		z := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(zone, "utc"), "gmt"))
 		if len(z) == 2 || len(z) == 3 && z[2] >= '0' && z[2] <= '9' { // +2, -05
 			z = z[:1] + strings.Repeat("0", 3-len(z)) + z[1:]
 		}
 		if off, ok := parseOffset(z); ok {
-			loc = time.FixedZone("", off)
+			loc, zoned = time.FixedZone("", off), true
 		}
 	}
 	t, ok := validDate(w.y, w.m, w.d, hh, mm, ss, 0, loc)
 	if !ok {
-		return validDate(w.y, w.m, w.d, 12, 0, 0, 0, time.UTC)
+		return day()
 	}
-	return t, true
+	return dateInfo{t: t, zoned: zoned}, true
 }
 
 // usOffset returns the UTC offset in hours of a US zone on a day, daylight

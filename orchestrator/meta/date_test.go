@@ -55,6 +55,10 @@ func TestParseDate(t *testing.T) {
 		{"31 June does not exist", "2016-06-31", ""},
 		{"a bare year is too vague", "2016", ""},
 		{"a month without a day is too vague", "May 2016", ""},
+		{"a year-first dotted date", "2019.03.05", "2019-03-05T12:00:00.000Z"},
+		{"Italian month names", "5 marzo 2019", "2019-03-05T12:00:00.000Z"},
+		{"Dutch month names", "5 maart 2019", "2019-03-05T12:00:00.000Z"},
+		{"Portuguese with de", "5 de março de 2019", "2019-03-05T12:00:00.000Z"},
 		{"text without a date", "Updated recently by our staff", ""},
 		{"an empty string", "   ", ""},
 	}
@@ -118,6 +122,78 @@ func TestDate(t *testing.T) {
 		{"a date in the canonical URL's path is read",
 			`<link rel="canonical" href="https://news.example.com/2016/04/19/a-story/">`, "2016-04-19T12:00:00.000Z"},
 		{"a page without a date has none", `<p>text</p>`, ""},
+
+		// Meta names are compared by their words, whatever their spelling.
+		{"OriginalPublicationDate is read", `<meta name="OriginalPublicationDate" content="2019/03/05 10:00:00">`, "2019-03-05T10:00:00.000Z"},
+		{"rnews:datePublished is read", `<meta property="rnews:datePublished" content="2019-03-05T10:00:00Z">`, "2019-03-05T10:00:00.000Z"},
+		{"DC.date.issued is read", `<meta name="DC.date.issued" content="2019-03-05T10:00:00Z">`, "2019-03-05T10:00:00.000Z"},
+		{"DC.date.created is read", `<meta name="DC.date.created" content="2019-03-05T10:00:00Z">`, "2019-03-05T10:00:00.000Z"},
+		{"publish_date is read", `<meta name="publish_date" content="2019-03-05T10:00:00Z">`, "2019-03-05T10:00:00.000Z"},
+		{"the pub_date inside parsely-page is read",
+			`<meta name="parsely-page" content='{"title":"A story","pub_date":"2019-03-05T10:00:00Z","section":"News"}'>`, "2019-03-05T10:00:00.000Z"},
+		{"a modified date under another spelling still wins",
+			`<meta name="dcterms.modified" content="2019-03-06T10:00:00Z"><meta name="date-published" content="2019-03-05T10:00:00Z">`,
+			"2019-03-06T10:00:00.000Z"},
+		{"a publication date wins over an issued one",
+			`<meta name="dcterms.issued" content="2019-03-01T10:00:00Z"><meta name="datePublished" content="2019-03-05T10:00:00Z">`,
+			"2019-03-05T10:00:00.000Z"},
+		{"the Last-Modified header given as http-equiv is no date of the content",
+			`<meta http-equiv="Last-Modified" content="Tue, 24 May 2016 21:27:05 GMT"><meta property="article:published_time" content="2016-05-02T10:00:00Z">`,
+			"2016-05-02T10:00:00.000Z"},
+		{"a date given only as http-equiv is no date at all",
+			`<meta http-equiv="last-modified" content="2016-05-24T21:27:05Z">`, ""},
+
+		// Dates printed near the headline, without any date markup.
+		{"a numeric date near the headline is read", `<h1>A story</h1><div class="x9">2019.03.05</div>`, "2019-03-05T12:00:00.000Z"},
+		{"a CJK date near the headline is read", `<h1>見出しの記事</h1><p>2019年3月5日</p>`, "2019-03-05T12:00:00.000Z"},
+		{"an English date near the headline is read", `<h1>A story</h1><p><span>March 5, 2019</span></p>`, "2019-03-05T12:00:00.000Z"},
+		{"a German date near the headline is read", `<h1>Ein Artikel</h1><span>5. März 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a French date near the headline is read", `<h1>Un article</h1><span>5 mars 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a Spanish date near the headline is read", `<h1>Un artículo</h1><span>5 de marzo de 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a Portuguese date near the headline is read", `<h1>Um artigo</h1><span>5 de março de 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"an Italian date near the headline is read", `<h1>Un articolo</h1><span>5 marzo 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a Dutch date near the headline is read", `<h1>Een artikel</h1><span>5 maart 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a Russian date near the headline is read", `<h1>Статья</h1><span>5 марта 2019</span>`, "2019-03-05T12:00:00.000Z"},
+		{"a date labelled published wins over one labelled updated",
+			`<h1>A story</h1><p>Updated 6 March 2019</p><p>Published 5 March 2019</p>`, "2019-03-05T12:00:00.000Z"},
+		{"a date in the byline wins over another near the headline",
+			`<h1>A story</h1><div class="x">Weekly edition for March 26, 2015</div><div class="y">By Jane Doe, March 25, 2015</div>`,
+			"2015-03-25T12:00:00.000Z"},
+		{"a date labelled 配信 wins over another",
+			`<h1>見出しの記事</h1><div>更新 2019年3月6日</div><div>配信 2019年3月5日</div>`, "2019-03-05T12:00:00.000Z"},
+		{"a date in a list of linked posts is not the article's",
+			`<h1>A blog</h1><ul><li><a href="/p/1">A trip to the coast (2016/07/30)</a></li></ul>`, ""},
+		{"a byline with a link beside its date is read",
+			`<h1>A story</h1><div>Posted by Jane Doe on 2019-02-15, <a href="/blog/">all posts</a></div>`, "2019-02-15T12:00:00.000Z"},
+		{"a date inside the headline is not the page's", `<h1>The 2019.03.05 meeting</h1>`, ""},
+		{"a date in the navigation is not the article's", `<nav><span>5 March 2019</span></nav><h1>A story</h1>`, ""},
+
+		// Zones.
+		{"a zoned data attribute beside a zone-less datetime is read first",
+			`<time datetime="2019-03-05T10:00" data-origindate="2019-03-05T10:00:00+09:00">10:00</time>`, "2019-03-05T01:00:00.000Z"},
+		{"a zoned copy of the same wall time gives the zone",
+			`<meta property="article:published_time" content="2019-03-05 10:00:00"><time datetime="2019-03-05T10:00:00+09:00">10:00</time>`,
+			"2019-03-05T01:00:00.000Z"},
+		{"a zoned copy keeps the seconds the chosen time gives",
+			`<meta property="article:published_time" content="2019-03-05 10:00:07"><h1>A story</h1><p>March 5, 2019 10:00 EST</p>`,
+			"2019-03-05T15:00:07.000Z"},
+		{"a zoned time that is another time does not replace a zone-less one",
+			`<meta property="article:published_time" content="2019-03-05 10:00:00"><time datetime="2019-03-05T11:30:00+09:00">11:30</time>`,
+			"2019-03-05T10:00:00.000Z"},
+
+		// Bare days.
+		{"a bare day gives way to the full time on that day",
+			`<meta property="article:published_time" content="2019-03-05"><time datetime="2019-03-05T18:30:00-05:00">evening</time>`,
+			"2019-03-05T23:30:00.000Z"},
+		{"a bare day stays when the other time has no zone",
+			`<meta property="article:published_time" content="2019-03-05"><time datetime="2019-03-05T18:30:00">evening</time>`,
+			"2019-03-05T00:00:00.000Z"},
+		{"a bare day stays when the full time is on another day",
+			`<meta property="article:published_time" content="2019-03-05"><time datetime="2019-03-07T18:30:00Z">later</time>`,
+			"2019-03-05T00:00:00.000Z"},
+		{"a day in the URL gives way to the time printed near the headline",
+			`<link rel="canonical" href="https://news.example.com/2016/04/19/a-story/"><h1>A story</h1><p>April 19, 2016, 3:00 pm EDT</p>`,
+			"2016-04-19T19:00:00.000Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,6 +201,35 @@ func TestDate(t *testing.T) {
 			// unless a test gives a canonical URL.
 			if got := value(extractHTML(t, tt.html).Date); got != tt.want {
 				t.Errorf("date = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseDateInfoKnowsWhatTheTextGave(t *testing.T) {
+	tests := []struct {
+		name, in       string
+		dayOnly, zoned bool
+	}{
+		{"an ISO day is a bare day", "2019-03-05", true, false},
+		{"an ISO time without a zone is zone-less", "2019-03-05T10:00", false, false},
+		{"an ISO time in UTC is zoned", "2019-03-05T10:00:00Z", false, true},
+		{"an ISO time with an offset is zoned", "2019-03-05T10:00:00+09:00", false, true},
+		{"a time followed by UTC is zoned", "2019-03-05 10:00 UTC", false, true},
+		{"a written date is a bare day", "March 5, 2019", true, false},
+		{"a written date with a zone name is zoned", "March 5, 2019 10:00 EST", false, true},
+		{"a written date with a time and no zone is zone-less", "5. März 2019 um 10:00", false, false},
+		{"Unix time is an instant", "1551780000", false, true},
+		{"RFC 1123 is zoned", "Tue, 05 Mar 2019 10:00:00 GMT", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ok := parseDateInfo(tt.in, testNow)
+			if !ok {
+				t.Fatalf("parseDateInfo(%q) refused it", tt.in)
+			}
+			if d.dayOnly != tt.dayOnly || d.zoned != tt.zoned {
+				t.Errorf("parseDateInfo(%q) = day only %v, zoned %v; want %v, %v", tt.in, d.dayOnly, d.zoned, tt.dayOnly, tt.zoned)
 			}
 		})
 	}

@@ -1,11 +1,17 @@
 package meta
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -13,55 +19,175 @@ import (
 // date returns when the page was last published, as Microlink reports it:
 // the modification date when the page gives one, else the publication date.
 // Sources, most specific first:
-//   - modified: JSON-LD dateModified; article:modified_time, og:updated_time
-//     and the like; microdata dateModified;
-//   - published: JSON-LD datePublished, dateCreated, uploadDate;
-//     article:published_time and the like; microdata datePublished;
-//     citation_publication_date, Dublin Core dates, parsely-pub-date,
-//     sailthru.date, <meta name=date|pubdate|publish-date>;
-//   - <time datetime> (inside the article first);
+//   - modified: JSON-LD dateModified; meta tags whose name says modified or
+//     updated (article:modified_time, og:updated_time, ...); microdata
+//     dateModified;
+//   - published: JSON-LD datePublished, dateCreated, uploadDate; meta tags
+//     whose name says published, publication or pubdate, then issued or
+//     created (see metaDateKey), and the same keys inside JSON meta values
+//     (parsely-page's pub_date); microdata datePublished; citation, Dublin
+//     Core and sailthru dates, <meta name=date|displaydate>;
+//   - <time datetime> (inside the article first), each element's
+//     data-*date* and data-*time* attributes before it;
 //   - visible dates in the article: bylines, post meta lines and elements
 //     whose class or id says date, time or publish;
 //   - a /2026/11/20/ path in the canonical or final URL;
+//   - dates printed near the headline in unlabelled elements, those labelled
+//     published or posted first (see headlineDates);
 //   - visible dates anywhere in the page.
+//
+// <meta http-equiv> values are HTTP headers (Last-Modified says when the
+// file last changed, not the article) and are never read. The first date
+// found stands, made more precise by a later copy of it: a bare day by an
+// instant on that same day, a time without a zone by the same wall time
+// with one.
 func (p *page) date() string {
 	sources := []func() []string{
 		func() []string { return p.ldDates("dateModified") },
-		func() []string {
-			return p.metaMatching(func(k string) bool {
-				return strings.Contains(k, "modified_time") || strings.Contains(k, "updated_time") ||
-					k == "last-modified" || k == "lastmod" || k == "dcterms.modified" || k == "article:modified"
-			})
-		},
+		func() []string { return p.metaDates(isModifiedKey) },
 		func() []string { return p.itempropDates("dateModified") },
 		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
-		func() []string {
-			return p.metaMatching(func(k string) bool {
-				return strings.Contains(k, "published_time") || strings.Contains(k, "release_date") ||
-					strings.HasSuffix(k, "publication_date") || k == "article:published"
-			})
-		},
+		func() []string { return p.metaDates(isPublishedKey) },
+		func() []string { return p.metaDates(isIssuedKey) },
 		func() []string { return p.itempropDates("datePublished", "dateCreated", "uploadDate") },
 		func() []string {
-			return p.metaEach("citation_publication_date", "citation_date", "citation_online_date",
-				"dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "dcterms.created", "dc.date.created",
-				"parsely-pub-date", "sailthru.date", "date", "pubdate", "publish-date", "publishdate", "publish_date",
-				"original-publish-date", "article.published", "datepublished", "displaydate")
+			return p.metaDates(func(k string) bool {
+				switch k {
+				case "citationdate", "citationonlinedate", "dcdate", "dctermsdate", "sailthrudate", "date",
+					"displaydate", "articledate":
+					return true
+				}
+				return false
+			})
 		},
 		func() []string { return p.itempropDates("date") },
 		p.timeElements,
 		func() []string { return p.visibleDates("article, main, [role=main], [itemprop~=articleBody]") },
 		p.urlDates,
+		p.headlineDates,
 		func() []string { return p.visibleDates("body") },
 	}
+	var chosen dateInfo
+	found := false
 	for _, source := range sources {
 		for _, raw := range source() {
-			if t, ok := ParseDate(raw, p.now); ok {
-				return FormatDate(t)
+			d, ok := parseDateInfo(raw, p.now)
+			switch {
+			case !ok:
+				continue
+			case !found:
+				chosen, found = d, true
+			case refines(chosen, d):
+				if chosen.dayOnly {
+					return FormatDate(d.t)
+				}
+				// The chosen wall time, to the second, in the zone the copy gives.
+				w := chosen.wall
+				return FormatDate(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), d.wall.Location()))
+			default:
+				continue
+			}
+			if !chosen.dayOnly && chosen.zoned {
+				return FormatDate(chosen.t) // nothing can make it more precise
 			}
 		}
 	}
-	return ""
+	if !found {
+		return ""
+	}
+	return FormatDate(chosen.t)
+}
+
+// refines reports a later copy of the chosen date that says more: the
+// instant (a time with its zone) on a day given bare, or the zone of a time
+// given without one. A time without a zone on a bare day would move the
+// date by a guess.
+func refines(chosen, later dateInfo) bool {
+	if later.dayOnly || !later.zoned {
+		return false
+	}
+	cy, cm, cd := chosen.wall.Date()
+	ly, lm, ld := later.wall.Date()
+	sameDay := cy == ly && cm == lm && cd == ld
+	if chosen.dayOnly {
+		return sameDay
+	}
+	return !chosen.zoned && sameDay &&
+		chosen.wall.Hour() == later.wall.Hour() && chosen.wall.Minute() == later.wall.Minute()
+}
+
+// metaDateKey reduces a meta name to the letters and digits after its
+// namespace, so that every spelling of a key compares alike:
+// "rnews:datePublished" → "datepublished", "DC.date.issued" →
+// "dcdateissued", "article:published_time" → "publishedtime".
+func metaDateKey(k string) string {
+	if i := strings.LastIndex(k, ":"); i >= 0 {
+		k = k[i+1:]
+	}
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune("-_:. ", r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
+}
+
+// notDateKeyRe matches meta keys that name something about a date's
+// subject rather than the date: who published, which title, what type.
+var notDateKeyRe = regexp.MustCompile(`publisher|title|name|author|by$|url|type|place|location|status|user|year$|timezone|zone$`)
+
+func isModifiedKey(k string) bool {
+	return !notDateKeyRe.MatchString(k) &&
+		(strings.Contains(k, "modified") || strings.Contains(k, "updated") || k == "lastmod" || strings.Contains(k, "revised"))
+}
+
+func isPublishedKey(k string) bool {
+	if notDateKeyRe.MatchString(k) {
+		return false
+	}
+	for _, w := range []string{"published", "publication", "pubdate", "publishdate", "publishtime", "releasedate"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIssuedKey(k string) bool {
+	return !notDateKeyRe.MatchString(k) && (strings.Contains(k, "issued") || strings.Contains(k, "created"))
+}
+
+// metaDates returns, in document order, the contents of the <meta name>,
+// property and itemprop tags whose key (see metaDateKey) matches, and the
+// values of matching keys inside meta contents that are JSON objects
+// (<meta name="parsely-page" content='{"pub_date": …}'>). http-equiv tags
+// are HTTP headers, not dates of the content.
+func (p *page) metaDates(match func(key string) bool) []string {
+	var out []string
+	for _, m := range p.metas {
+		if m.attr == "http-equiv" {
+			continue
+		}
+		c := strings.TrimSpace(m.content)
+		if c == "" {
+			continue
+		}
+		if strings.HasPrefix(c, "{") {
+			var obj map[string]any
+			if json.Unmarshal([]byte(c), &obj) == nil {
+				for _, k := range slices.Sorted(maps.Keys(obj)) {
+					if v, ok := obj[k].(string); ok && match(metaDateKey(k)) {
+						out = append(out, v)
+					}
+				}
+			}
+			continue
+		}
+		if match(metaDateKey(m.key)) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // ldDates returns the values of props that the main JSON-LD items carry:
@@ -102,20 +228,40 @@ func (p *page) itempropDates(props ...string) []string {
 // timeElements returns <time datetime> values, those inside the article
 // first: a page lists many dates (comments, related stories), the article's
 // own comes first within it. Other elements with a datetime attribute
-// (<relative-time>, <time-ago>) come last.
+// (<relative-time>, <time-ago>) come last. An element's data-*date* and
+// data-*time* attributes come before its datetime: scripts that print a
+// local time keep the zoned original there.
 func (p *page) timeElements() []string {
 	var out []string
 	for _, sel := range []string{"article time[datetime]", "main time[datetime]", "time[datetime]", "[datetime]"} {
 		p.doc.Find(sel).Each(func(_ int, s *goquery.Selection) {
+			out = append(out, dataDates(s)...)
 			out = append(out, s.AttrOr("datetime", ""))
 		})
 	}
 	return out
 }
 
+// dataDates returns the values of an element's data-* attributes whose name
+// says date or time (data-origindate, data-timestamp, data-published-time).
+func dataDates(s *goquery.Selection) []string {
+	var out []string
+	for _, n := range s.Nodes {
+		for _, a := range n.Attr {
+			k := strings.ToLower(a.Key)
+			if strings.HasPrefix(k, "data-") && (strings.Contains(k, "date") || strings.Contains(k, "time")) &&
+				strings.TrimSpace(a.Val) != "" {
+				out = append(out, a.Val)
+			}
+		}
+	}
+	return out
+}
+
 // visibleDates returns the text of bylines, post meta lines and elements
 // named for dates inside scope, for pages whose only date is the one printed
-// for readers.
+// for readers; each element's data-*date* attributes first (see
+// timeElements).
 func (p *page) visibleDates(scope string) []string {
 	var out []string
 	sel := `[class*="byline" i], [class*="publish" i], [class*="posted" i], [class*="meta" i], [id*="date" i], [class*="date" i], [class*="time" i], time`
@@ -123,6 +269,7 @@ func (p *page) visibleDates(scope string) []string {
 		if len(out) >= 40 || s.ParentsFiltered("script, style, noscript, svg, template").Length() > 0 {
 			return
 		}
+		out = append(out, dataDates(s)...)
 		t := cleanText(s.Text())
 		if t != "" && len(t) <= 200 {
 			out = append(out, t)
@@ -132,6 +279,67 @@ func (p *page) visibleDates(scope string) []string {
 		}
 	})
 	return out
+}
+
+// linksADate reports an element with a link whose text holds a date.
+func linksADate(s *goquery.Selection) bool {
+	found := false
+	s.Find("a").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		_, found = findWrittenDate(cleanText(a.Text()))
+		return !found
+	})
+	return found
+}
+
+// dateLabelRe matches the words that label a printed date as the
+// publication's, in the languages whose dates ParseDate reads.
+var dateLabelRe = regexp.MustCompile(`(?i)published|posted|publié|publiée|veröffentlicht|publicado|publicada|pubblicato|` +
+	`gepubliceerd|geplaatst|опубликовано|публикация|掲載|公開|配信|发布|發布|发表|發表`)
+
+// headlineDates returns the dates printed near the headline in elements
+// that carry no date markup at all: numeric (2019.03.05), CJK (2019年3月5日)
+// or with a written month. They are read in the blocks around the headline,
+// nearest first (see articleBlocks), within a few lines of text of it and
+// outside links, those labelled as the publication date or printed in a
+// byline before the others.
+func (p *page) headlineDates() []string {
+	h := p.mainHeading()
+	for i, block := range p.articleBlocks() {
+		if i >= maxByDepth {
+			break
+		}
+		var labelled, plain []string
+		block.Find("*").Each(func(_ int, s *goquery.Selection) {
+			if n := p.textLength(s); n == 0 || n > 300 {
+				return // cheap to know, and most elements are too long or empty
+			}
+			t := spacedText(s)
+			if t == "" || utf8.RuneCountInString(t) > 100 {
+				return
+			}
+			if _, ok := findWrittenDate(t); !ok {
+				return
+			}
+			if h != nil && (s.IsSelection(h) || s.ParentsFiltered("h1").Length() > 0) || outsideArticle(s, block) {
+				return
+			}
+			// Linked dates belong to lists of other posts ("A trip
+			// (2016/07/30)"); the article's own stands near its headline.
+			if goquery.NodeName(s) == "a" || s.ParentsFiltered("a").Length() > 0 || linksADate(s) ||
+				p.textDistance(s) > maxBylineDistance {
+				return
+			}
+			if dateLabelRe.MatchString(t) || byWordRe.MatchString(t) {
+				labelled = append(labelled, t)
+			} else {
+				plain = append(plain, t)
+			}
+		})
+		if len(labelled)+len(plain) > 0 {
+			return append(labelled, plain...)
+		}
+	}
+	return nil
 }
 
 var urlDateRe = regexp.MustCompile(`/((?:19|20)\d{2})/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?:/|$)`)
@@ -148,8 +356,9 @@ func (p *page) urlDates() []string {
 		if m := urlDateRe.FindStringSubmatch(u.Path); m != nil {
 			mo, _ := strconv.Atoi(m[2])
 			d, _ := strconv.Atoi(m[3])
-			// A day without a time of day: noon, as for written dates.
-			out = append(out, fmt.Sprintf("%s-%02d-%02dT12:00:00Z", m[1], mo, d))
+			// Written out, the day reads as a day without a time (at noon, as
+			// for every written date), which a full time may refine.
+			out = append(out, fmt.Sprintf("%d %s %s", d, time.Month(mo), m[1]))
 		}
 	}
 	return out

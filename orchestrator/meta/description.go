@@ -11,7 +11,7 @@ import (
 // og:description; twitter:description; <meta name=description>; the main
 // JSON-LD item's description; Dublin Core and sailthru descriptions;
 // microdata and RDFa description; the main JSON-LD item's articleBody; the
-// first paragraph of the article text. A news agency dateline ("NEW YORK —")
+// first paragraph of the article text (see firstParagraph). A news agency dateline ("NEW YORK —")
 // is dropped, "..." becomes "…", and long text is cut at a word boundary
 // (see DescriptionLimit).
 func (p *page) description() string {
@@ -55,13 +55,23 @@ func normDescription(s string) string {
 }
 
 // firstParagraph is the first paragraph of the article text that reads like
-// prose, inside the article or main element; a page that marks neither has
-// no text worth quoting as its description.
+// prose, inside the article body, the article or main element, or else the
+// block whose class or id says it holds the content (see contentBlock). A
+// page that marks none of them has no text worth quoting as its
+// description. Cookie banners, newsletter boxes and page furniture are
+// skipped wherever they sit.
 func (p *page) firstParagraph() string {
-	for _, scope := range []string{"[itemprop~=articleBody]", "article", "main", "[role=main]"} {
+	var scopes []*goquery.Selection
+	for _, sel := range []string{"[itemprop~=articleBody]", "article", "main", "[role=main]"} {
+		scopes = append(scopes, p.doc.Find(sel).First())
+	}
+	if block := p.contentBlock(); block != nil {
+		scopes = append(scopes, block)
+	}
+	for _, scope := range scopes {
 		found := ""
-		p.doc.Find(scope).First().Find("p").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-			if s.ParentsFiltered("header, footer, nav, aside, form, figure, blockquote").Length() > 0 {
+		scope.Find("p").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+			if s.ParentsFiltered("header, footer, nav, aside, form, figure, blockquote").Length() > 0 || notProse(s, scope) {
 				return true
 			}
 			if t := cleanText(s.Text()); len([]rune(t)) >= 80 && strings.Count(t, " ") >= 8 {
@@ -75,4 +85,50 @@ func (p *page) firstParagraph() string {
 		}
 	}
 	return ""
+}
+
+// contentWords are the class and id words of the block that holds a page's
+// text.
+var contentWords = map[string]bool{"article": true, "content": true, "post": true, "entry": true, "story": true}
+
+// noticeWords are the class and id words of the boxes a page lays over or
+// between its text: cookie and consent banners, sign-up and paywall boxes,
+// advertisements.
+var noticeWords = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "banner": true, "newsletter": true,
+	"subscribe": true, "subscription": true, "signup": true, "paywall": true, "promo": true, "advert": true,
+	"advertisement": true, "ad": true, "ads": true, "sponsor": true, "sponsored": true, "modal": true, "popup": true,
+}
+
+// notProse reports a paragraph inside page furniture or a notice box, up to
+// scope.
+func notProse(s, scope *goquery.Selection) bool {
+	for e := s; e.Length() > 0 && !e.IsSelection(scope); e = e.Parent() {
+		if goquery.NodeName(e) == "body" {
+			break
+		}
+		if isFurniture(e) || hasClassToken(e, noticeWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// contentBlock is the block whose class or id says article, content, post,
+// entry or story and that holds the most paragraph text, outside page
+// furniture and notice boxes; nil when no such block holds any.
+func (p *page) contentBlock() *goquery.Selection {
+	var best *goquery.Selection
+	bestLen := 0
+	p.doc.Find("div, section, td").Each(func(_ int, s *goquery.Selection) {
+		if !hasClassToken(s, contentWords) {
+			return
+		}
+		n := 0
+		s.Find("p").Each(func(_ int, para *goquery.Selection) { n += p.textLength(para) })
+		if n > bestLen && !notProse(s, p.doc.Find("body")) {
+			best, bestLen = s, n
+		}
+	})
+	return best
 }

@@ -23,6 +23,23 @@ func TestDescription(t *testing.T) {
 			`<header><p>Skip this header paragraph, it is long enough to count as prose otherwise for sure.</p></header>
 			<article><p>Short.</p><p>This first real paragraph of the article tells the reader what the story is about today.</p></article>`,
 			"This first real paragraph of the article tells the reader what the story is about today."},
+		{"the first paragraph of a block classed as the post's content is read",
+			`<div class="site-info"><p>This paragraph is outside the content block and long enough to count as prose otherwise.</p></div>
+			<div class="entry-content"><p>The first paragraph of the post explains at some length what the post is about today.</p></div>`,
+			"The first paragraph of the post explains at some length what the post is about today."},
+		{"the content block holding the most text wins",
+			`<div class="post-teaser"><p>A teaser for another post, long enough to be read as prose if nothing else was.</p></div>
+			<div class="storyBody"><p>The story begins here with a first paragraph that is long enough to be read as prose.</p><p>` +
+				strings.Repeat("More of the story follows. ", 10) + `</p></div>`,
+			"The story begins here with a first paragraph that is long enough to be read as prose."},
+		{"a cookie banner inside the article is skipped",
+			`<article><div class="cookie-consent"><p>We use cookies to give you the best experience on our site, by continuing you agree.</p></div>
+			<p>The article opens with this paragraph, which says what the article is about in a sentence.</p></article>`,
+			"The article opens with this paragraph, which says what the article is about in a sentence."},
+		{"navigation inside the content block is skipped",
+			`<div class="content"><div class="breadcrumbs"><p>Home and then the section and then the subsection and then this page here.</p></div>
+			<p>The text of the page starts here, after the trail of links, and says what the page is about.</p></div>`,
+			"The text of the page starts here, after the trail of links, and says what the page is about."},
 		{"a long description is cut at a word boundary with an ellipsis",
 			`<meta name="description" content="` + long + `">`,
 			strings.TrimSuffix(Truncate(strings.TrimSpace(long), DescriptionLimit), "")},

@@ -203,19 +203,21 @@ func (p *page) pageImages() []pageImage {
 					return
 				}
 			}
-			if name := strings.ToLower(path.Base(src)); strings.Contains(name, "logo") || strings.Contains(name, "icon") ||
-				strings.Contains(name, "sprite") || strings.Contains(name, "avatar") || strings.Contains(name, "placeholder") {
+			if placeholderNameRe.MatchString(imageName(src)) {
 				return
 			}
-			w, h := atoiPrefix(s.AttrOr("width", "")), atoiPrefix(s.AttrOr("height", ""))
+			w, h := declaredSize(s)
 			if w == 0 && h == 0 {
 				if m := sizeInNameRe.FindStringSubmatch(src); m != nil {
 					w, _ = strconv.Atoi(m[1])
 					h, _ = strconv.Atoi(m[2])
 				}
 			}
-			if (w > 0 && w < 100) || (h > 0 && h < 100) {
+			if (w > 0 && w < minPageImage) || (h > 0 && h < minPageImage) {
 				return // thumbnails and icons
+			}
+			if extType(p.abs(src)) == "svg" && (w == 0 || h == 0) {
+				return // a drawing of no declared size is an icon drawn to fit its line
 			}
 			seen[src] = true
 			out = append(out, pageImage{url: src, width: w, height: h, source: scope.source})
@@ -224,10 +226,11 @@ func (p *page) pageImages() []pageImage {
 	return out
 }
 
-// imgSource is the address an <img> shows: src, or the attribute lazy
-// loaders keep it in, or the largest srcset entry.
+// imgSource is the address an <img> shows: the attribute lazy loaders keep
+// the real address in (their src is a placeholder until the image scrolls
+// into view), else src, else the largest srcset entry.
 func imgSource(s *goquery.Selection) string {
-	for _, attr := range []string{"src", "data-src", "data-lazy-src", "data-original", "data-srcset", "srcset"} {
+	for _, attr := range []string{"data-src", "data-lazy-src", "data-original", "data-srcset", "data-lazy-srcset", "src", "srcset"} {
 		v := strings.TrimSpace(s.AttrOr(attr, ""))
 		if v == "" || strings.HasPrefix(strings.ToLower(v), "data:") {
 			continue
@@ -240,6 +243,57 @@ func imgSource(s *goquery.Selection) string {
 		}
 	}
 	return ""
+}
+
+// minPageImage is the smallest declared width or height, in CSS pixels, of
+// an image taken from the page's body: below it are icons, avatars and
+// thumbnails, not pictures of the page.
+const minPageImage = 100
+
+// placeholderNameRe matches the file names of images that stand for none:
+// logos, icons, sprites, avatars, and the placeholders lazy loaders and
+// templates show (missing, default, blank, spacer, loading), the latter as
+// whole words of the name.
+var placeholderNameRe = regexp.MustCompile(`(?i)logo|icon|sprite|avatar|placeholder|` +
+	`(?:^|[^a-z])(?:missing|default|blank|spacer|loading|loader|lazyload|transparent|no[-_]?image|no[-_]?photo|dummy|pixel|empty)(?:[^a-z]|$)`)
+
+// imageName is the file name of an image URL, without its query.
+func imageName(src string) string {
+	if u, err := url.Parse(src); err == nil {
+		return path.Base(u.Path)
+	}
+	return path.Base(src)
+}
+
+// declaredSize is the width and height an <img> declares, in its
+// attributes or its inline style, in CSS pixels; 0 where it declares none
+// (or a relative size).
+func declaredSize(s *goquery.Selection) (w, h int) {
+	px := func(v string) int {
+		v = strings.TrimSpace(strings.ToLower(v))
+		if n := atoiPrefix(v); n > 0 && (strings.TrimLeft(v, "0123456789.") == "" || strings.HasSuffix(v, "px")) {
+			return n
+		}
+		return 0
+	}
+	w, h = px(s.AttrOr("width", "")), px(s.AttrOr("height", ""))
+	for _, decl := range strings.Split(s.AttrOr("style", ""), ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(strings.ToLower(k)) {
+		case "width", "max-width":
+			if n := px(v); n > 0 && (w == 0 || n < w) {
+				w = n
+			}
+		case "height", "max-height":
+			if n := px(v); n > 0 && (h == 0 || n < h) {
+				h = n
+			}
+		}
+	}
+	return w, h
 }
 
 // largestSrcset picks the widest (or densest) entry of a srcset.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -25,12 +26,21 @@ type page struct {
 
 	canonical     string // canonicalURL, once computed
 	canonicalDone bool
+
+	heading     *goquery.Selection // mainHeading, once found
+	headingDone bool
+	blocks      []*goquery.Selection // articleBlocks, once found
+	blocksDone  bool
+	holders     []string // copyrightHolders, once found
+	holdersDone bool
+	offsets     map[*html.Node][2]int // text offsets of elements, for textDistance
 }
 
 // metaTag is one <meta> keyed by its property, name, itemprop or http-equiv.
 type metaTag struct {
 	key     string
 	content string
+	attr    string // the attribute the key came from
 }
 
 // documentBase is the URL references in the document resolve against: its
@@ -62,7 +72,7 @@ func newPage(doc *goquery.Document, pageURL *url.URL, now time.Time) *page {
 				}
 				seen[k] = true
 				p.index[k] = append(p.index[k], len(p.metas))
-				p.metas = append(p.metas, metaTag{key: k, content: content})
+				p.metas = append(p.metas, metaTag{key: k, content: content, attr: attr})
 			}
 		}
 	})
@@ -99,20 +109,6 @@ func (p *page) metaEach(keys ...string) []string {
 	var out []string
 	for _, k := range keys {
 		out = append(out, p.metaAll(k)...)
-	}
-	return out
-}
-
-// metaMatching returns the non-blank contents of every key for which match
-// holds, in document order.
-func (p *page) metaMatching(match func(key string) bool) []string {
-	var out []string
-	for _, m := range p.metas {
-		if match(m.key) {
-			if c := strings.TrimSpace(m.content); c != "" {
-				out = append(out, c)
-			}
-		}
 	}
 	return out
 }

@@ -123,24 +123,56 @@ func (p *page) microdataPublisher() string {
 	return value
 }
 
-// titleSiteName is the last part of a document title split by a separator
-// ("Article | Site", "Article - Site") when it is short enough to be a name.
+// titleSiteName is the part of a document title split by separators
+// ("Article | Site", "Site - Article") that names the site: the part that
+// matches its domain or a name it declares elsewhere. When no part does,
+// the last part, if short enough to be a name.
 func (p *page) titleSiteName() string {
 	title := cleanText(p.documentTitle())
-	cut, sepLen := -1, 0
-	for _, sep := range titleSeparators {
-		if i := strings.LastIndex(title, sep); i > cut {
-			cut, sepLen = i, len(sep)
+	parts := splitTitle(title)
+	if len(parts) < 2 {
+		return ""
+	}
+	short := func(s string) bool { return len(strings.Fields(s)) <= 5 && len([]rune(s)) <= 40 }
+	names := p.siteNames("")
+	for _, part := range parts {
+		if short(part) && namesSite(part, names) {
+			return part
 		}
 	}
-	if cut <= 0 {
+	last := parts[len(parts)-1]
+	if !short(last) || foldKey(last) == foldKey(strings.Join(parts[:len(parts)-1], " ")) {
 		return ""
 	}
-	name := strings.TrimSpace(title[cut+sepLen:])
-	if len(strings.Fields(name)) > 5 || len([]rune(name)) > 40 || foldKey(name) == foldKey(title[:cut]) {
-		return ""
+	return last
+}
+
+// splitTitle splits a document title at every separator (see
+// titleSeparators).
+func splitTitle(title string) []string {
+	for _, sep := range titleSeparators {
+		title = strings.ReplaceAll(title, sep, "\x00")
 	}
-	return name
+	var out []string
+	for _, part := range strings.Split(title, "\x00") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// namesSite reports a title part that is one of the site's folded names
+// (see siteNames), with or without a leading "The", or that begins with the
+// domain's name: "BBC News" on bbc.co.uk.
+func namesSite(part string, names []string) bool {
+	k := foldKey(part)
+	for _, n := range names {
+		if k == n || strings.TrimPrefix(k, "the") == n || len(n) >= 3 && strings.HasPrefix(k, n) && len(k) <= 2*len(n)+8 {
+			return true
+		}
+	}
+	return false
 }
 
 var logoWordRe = regexp.MustCompile(`(?i)^(?:the\s+)?logo\s+(?:of|for|de|du|der|von)\s+|\s*[-|:]?\s*\blogo(?:type)?\b\s*$`)
