@@ -140,6 +140,9 @@ func selects(sel metav1.LabelSelector, podLabels map[string]string) bool {
 // egressAllows reports whether an ipBlock of p lets traffic to addr out,
 // and through which rule.
 func egressAllows(p *networkingv1.NetworkPolicy, addr netip.Addr) (int, bool) {
+	// An IPv4-mapped IPv6 address is the IPv4 address on the wire of a
+	// dual-stack socket, and the policy sees the IPv4 packet.
+	addr = addr.Unmap()
 	for i, rule := range p.Spec.Egress {
 		if len(rule.To) == 0 {
 			return i, true
@@ -161,9 +164,7 @@ func blockHolds(cidr string, addr netip.Addr) bool {
 	if err != nil {
 		return false
 	}
-	// An IPv4-mapped IPv6 address is the IPv4 address on the wire of a
-	// dual-stack socket; check it against IPv4 blocks too.
-	return prefix.Contains(addr) || (addr.Is4In6() && prefix.Contains(addr.Unmap()))
+	return prefix.Contains(addr)
 }
 
 func anyBlockHolds(cidrs []string, addr netip.Addr) bool {
@@ -225,4 +226,33 @@ func hasPort(ports []networkingv1.NetworkPolicyPort, port int) bool {
 		}
 	}
 	return false
+}
+
+// TestNetworkPolicyBlocksAreOnesTheAPIServerAccepts holds the API server's
+// own checks of ipBlock: no IPv4-mapped IPv6 block, and every exception a
+// strict subset of its block. A policy that fails them fails the install.
+func TestNetworkPolicyBlocksAreOnesTheAPIServerAccepts(t *testing.T) {
+	for _, c := range valuesCases(t) {
+		for _, p := range objectsOf[*networkingv1.NetworkPolicy](render(t, c)) {
+			for _, rule := range p.Spec.Egress {
+				for _, peer := range rule.To {
+					b := peer.IPBlock
+					if b == nil {
+						continue
+					}
+					cidr, err := netip.ParsePrefix(b.CIDR)
+					if err != nil || cidr.Addr().Is4In6() {
+						t.Errorf("%s %s: block %q is not one the API server accepts", c.name, p.Name, b.CIDR)
+						continue
+					}
+					for _, e := range b.Except {
+						ex, err := netip.ParsePrefix(e)
+						if err != nil || ex.Addr().Is4In6() || ex.Bits() <= cidr.Bits() || !cidr.Contains(ex.Addr()) {
+							t.Errorf("%s %s: exception %q of %q is not a strict subset the API server accepts", c.name, p.Name, e, b.CIDR)
+						}
+					}
+				}
+			}
+		}
+	}
 }
