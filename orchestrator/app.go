@@ -120,7 +120,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		Handler:           a.Server.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    2 * api.MaxRequestBytes, // api answers past its own limit with the envelope
 	}
 	go func() { a.serveErr <- a.http.Serve(ln) }()
 	log.Info("glimpse is serving", "addr", ln.Addr().String(), "sidecars", sidecars, "storage", store.Kind())
@@ -130,7 +130,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 // apiConfig is the part of the configuration the HTTP layer reads.
 func apiConfig(c Config) api.Config {
 	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
-		CacheBytes: c.CacheBytes, Pprof: c.Pprof}
+		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, Pprof: c.Pprof}
 }
 
 func warmSetting(n int) int {

@@ -42,7 +42,11 @@ import (
 
 // chaosClient bounds every call: a request that hangs fails the test
 // instead of stalling it.
-var chaosClient = &http.Client{Timeout: 90 * time.Second}
+// chaosClient never follows a redirect: an answer that sent the caller on
+// to an address a hostile page named must show as that answer, and test
+// traffic stays on loopback.
+var chaosClient = &http.Client{Timeout: 90 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // reply is one call to the API as a goroutine sees it: the answer, or the
 // transport error, and how long it took.
@@ -402,6 +406,60 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 		}
 		if a.took > 10*time.Second {
 			t.Errorf("the page with dialogs took %s; dismissing them must not wait for a time-out", a.took)
+		}
+		afterwards(t)
+	})
+
+	t.Run("a page nested deeper than the HTML parser allows is read, with and without a browser", func(t *testing.T) {
+		deep := `<!doctype html><html lang="en"><head><title>Deep</title>
+<meta name="description" content="Nested far too deep."></head><body>` +
+			strings.Repeat("<div>", 5000) + "the bottom" + strings.Repeat("</div>", 5000) + `</body></html>`
+		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(deep)})
+		for _, mode := range []string{"prerender=true", "prerender=false"} {
+			a := app.tryGet(ps.URL+"/", mode+"&force=true")
+			if a.HTTP != 200 || a.field("title") != "Deep" {
+				t.Errorf("a page 5000 elements deep with %s answered %v; want its title", mode, a)
+			}
+		}
+		afterwards(t)
+	})
+
+	t.Run("embed never sends the caller to an address the page names", func(t *testing.T) {
+		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Pointing inward</title>
+<meta property="og:image" content="http://169.254.169.254/latest/meta-data/iam/security-credentials/">
+<link rel="icon" href="http://10.0.0.1/favicon.ico"></head><body><p>Hello.</p></body></html>`)})
+		for _, embed := range []string{"image.url", "logo.url"} {
+			a := app.tryGet(ps.URL+"/", "ping=false&force=true&embed="+embed)
+			if a.err != nil || a.HTTP/100 == 3 || a.Header.Get("location") != "" {
+				t.Fatalf("embed=%s answered %v with location %q; glimpse must never redirect a caller to a page's address", embed, a, a.Header.Get("location"))
+			}
+			if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
+				t.Errorf("embed=%s of a private address answered %v; want 400 EFORBIDDENURL", embed, a)
+			}
+		}
+		afterwards(t)
+	})
+
+	t.Run("nested data rules stop at their bounds within the timeout", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(`<!doctype html><html lang="en"><head><title>Many</title></head><body>`)
+		for range 30 {
+			b.WriteString("<section>")
+			for range 30 {
+				b.WriteString("<p>" + strings.Repeat("<span>word word word</span>", 30) + "</p>")
+			}
+			b.WriteString("</section>")
+		}
+		b.WriteString("</body></html>")
+		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(b.String())})
+		rules := "data.a.selectorAll=*&data.a.attr.b.selectorAll=*&data.a.attr.b.attr.c.selectorAll=*" +
+			"&data.a.attr.b.attr.c.attr.d.selectorAll=*&data.a.attr.b.attr.c.attr.d.attr=html"
+		a := app.tryGet(ps.URL+"/", rules+"&meta=false&timeout=5s&force=true")
+		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "`data.a`") {
+			t.Errorf("nested rules over a page that multiplies them answered %v; want 400 EINVALQUERY naming `data.a`", a)
+		}
+		if a.took > 8*time.Second {
+			t.Errorf("the nested rules answered after %s; their timeout was 5s", a.took)
 		}
 		afterwards(t)
 	})

@@ -42,6 +42,7 @@ type Config struct {
 	Warm               int
 	MaxTimeout         time.Duration
 	CacheBytes         int64
+	MaxDataBytes       int
 	ShutdownGrace      time.Duration
 	Pprof              bool
 }
@@ -75,6 +76,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "warm", Env: "GLIMPSE_WARM", Usage: "ready browser contexts kept per sidecar, in slots no render uses", Default: "2", Parse: integer(&c.Warm, 0)},
 		{Flag: "max-timeout", Env: "GLIMPSE_MAX_TIMEOUT", Usage: "largest `timeout` a caller may ask for", Default: "60s", Parse: duration(&c.MaxTimeout)},
 		{Flag: "cache-bytes", Env: "GLIMPSE_CACHE_BYTES", Usage: "memory for cached answers, in bytes", Default: "67108864", Parse: envflag.Int64(&c.CacheBytes, 0)},
+		{Flag: "max-data-bytes", Env: "GLIMPSE_MAX_DATA_BYTES", Usage: "largest total of values the `data` rules may put in one answer, in bytes", Default: "4194304", Parse: integer(&c.MaxDataBytes, 1024)},
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
 	}

@@ -598,14 +598,17 @@ func TestResponseHeaders(t *testing.T) {
 				}
 			})
 		}
-		t.Run("an embedded image, a redirect to it", func(t *testing.T) {
+		t.Run("an embedded image, passed through the egress guard", func(t *testing.T) {
 			if a, err := wireGet(api(ps.URL+"/with-image", ""), nil); err != nil || a.Status != 200 || !bytes.Contains(a.Body, []byte(`"image":{`)) {
 				t.Fatalf("the page's og:image %s/img.png is missing from its answer (%v, x-fetch-mode %q): %s",
 					ps.URL, err, a.Header.Get("x-fetch-mode"), a.Body)
 			}
-			a := call(t, "GET", api(ps.URL+"/with-image", "embed=image.url"), nil, 302, "cached")
-			if loc := a.Header.Get("location"); loc != ps.URL+"/img.png" {
-				t.Errorf("location %q, want the image", loc)
+			a := call(t, "GET", api(ps.URL+"/with-image", "embed=image.url"), nil, 200, "cached")
+			if loc := a.Header.Get("location"); loc != "" {
+				t.Errorf("location %q: the caller must never be sent to an address the page declared", loc)
+			}
+			if ct := a.Header.Get("content-type"); ct != "image/png" || !bytes.HasPrefix(a.Body, []byte("\x89PNG")) {
+				t.Errorf("content-type %q and %d bytes, want the page's png", ct, len(a.Body))
 			}
 		})
 		errorCases := []struct {

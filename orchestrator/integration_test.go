@@ -318,3 +318,40 @@ func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
 		t.Fatalf("expired without staleTtl: %s", a.Header.Get("x-cache-status"))
 	}
 }
+
+func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
+	app := startApp(t, nil)
+	var fetches atomic.Int64
+	ps := newPageServer(t, map[string]http.HandlerFunc{
+		// The page is here at once; an image on it never finishes, so the
+		// page never loads and is read when its load budget runs out.
+		"/": func(w http.ResponseWriter, r *http.Request) {
+			fetches.Add(1)
+			html(`<!doctype html><html lang="en"><head><title>Still loading</title></head><body><p>Words.</p><img src="/hang"></body></html>`)(w, r)
+		},
+		"/hang": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "image/png")
+			w.WriteHeader(200)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		},
+	})
+	get := func(timeout string) answer {
+		t.Helper()
+		a := app.get(ps.URL+"/", "prerender=true&ping=false&timeout="+timeout)
+		if a.HTTP != 200 || a.field("title") != "Still loading" {
+			t.Fatalf("timeout=%s: %d %s", timeout, a.HTTP, a.Raw)
+		}
+		return a
+	}
+	if a := get("3s"); a.Header.Get("x-cache-status") != "MISS" || fetches.Load() != 1 {
+		t.Fatalf("the first render: x-cache-status %q after %d fetches", a.Header.Get("x-cache-status"), fetches.Load())
+	}
+	if a := get("3s"); a.Header.Get("x-cache-status") != "HIT" || fetches.Load() != 1 {
+		t.Errorf("a caller with the same timeout: x-cache-status %q after %d fetches; want a HIT", a.Header.Get("x-cache-status"), fetches.Load())
+	}
+	if a := get("6s"); a.Header.Get("x-cache-status") != "MISS" || fetches.Load() != 2 {
+		t.Errorf("a caller with more time: x-cache-status %q after %d fetches; want a render of its own, not the answer cut short at 3s",
+			a.Header.Get("x-cache-status"), fetches.Load())
+	}
+}

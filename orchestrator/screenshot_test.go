@@ -45,6 +45,13 @@ const (
 <style>html,body{margin:0}#col{height:40000px}</style>
 </head><body><div id="col"></div></body></html>`
 
+	// shotLyingPage is as tall, and claims a device pixel ratio of 1
+	// whatever the browser emulates.
+	shotLyingPage = `<!doctype html><html lang="en"><head><title>lying</title>
+<script>Object.defineProperty(window, "devicePixelRatio", {get: () => 1});</script>
+<style>html,body{margin:0}#col{height:40000px;width:300px}</style>
+</head><body><div id="col"></div></body></html>`
+
 	// shotElementPage has a red box far below the fold, at a fractional
 	// left edge, and an element that is not displayed.
 	shotElementPage = `<!doctype html><html lang="en"><head><title>element</title>
@@ -169,6 +176,7 @@ func TestScreenshots(t *testing.T) {
 		"/tall":    html(shotTallPage),
 		"/element": html(shotElementPage),
 		"/endless": html(shotEndlessPage),
+		"/lying":   html(shotLyingPage),
 	})
 	startPages, startContexts := env.app.settled(-1, -1)
 	started := time.Now()
@@ -232,6 +240,18 @@ func TestScreenshots(t *testing.T) {
 		}
 		if cfg.Height != render.MaxShotSide || obj["height"] != float64(render.MaxShotSide) {
 			t.Errorf("the image is %d px tall (data.screenshot.height %v), want the limit of %d", cfg.Height, obj["height"], render.MaxShotSide)
+		}
+	})
+
+	t.Run("a page that lies about its pixel ratio is still cut at the limit in pixels", func(t *testing.T) {
+		_, obj := env.shot(t, "/lying", "screenshot.fullPage=true&meta=false&viewport.width=300&viewport.height=600&viewport.deviceScaleFactor=3")
+		body, _ := fetchShot(t, obj)
+		cfg, err := png.DecodeConfig(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("the stored file is not a png: %v", err)
+		}
+		if cfg.Height > render.MaxShotSide || cfg.Width > render.MaxShotSide {
+			t.Errorf("the image is %dx%d px; the limit is %d px a side whatever the page says its pixel ratio is", cfg.Width, cfg.Height, render.MaxShotSide)
 		}
 	})
 

@@ -22,16 +22,18 @@ const maxCandidates = 4
 
 // Config is what a Composer is built from.
 type Config struct {
-	Store   storage.Store
-	Metrics *metrics.Orchestrator
-	Logger  *slog.Logger
+	Store        storage.Store
+	Metrics      *metrics.Orchestrator
+	Logger       *slog.Logger
+	MaxDataBytes int // what data rules may put in one answer; 0 is DefaultMaxDataBytes
 }
 
 // Composer turns a visited page into the answer's data object.
 type Composer struct {
-	store storage.Store
-	m     *metrics.Orchestrator
-	log   *slog.Logger
+	store        storage.Store
+	m            *metrics.Orchestrator
+	log          *slog.Logger
+	maxDataBytes int
 }
 
 // New builds a Composer.
@@ -39,7 +41,7 @@ func New(c Config) *Composer {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return &Composer{store: c.Store, m: c.Metrics, log: c.Logger}
+	return &Composer{store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes}
 }
 
 // Result is one finished answer: the JSON body as sent, and what `embed`
@@ -48,6 +50,7 @@ type Result struct {
 	Body      []byte
 	Embeds    map[string]string // "pdf.url" → storage key, "image.url" → URL
 	FetchMode string
+	CutShort  bool // the page was still loading when its time was up
 }
 
 // Compose builds the answer for req from the page: metadata fields in API
@@ -65,7 +68,11 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		d = append(d, c.metadata(ctx, req, p, embeds)...)
 	}
 	if len(req.Data) > 0 && p.Doc != nil {
-		d = append(d, applyDataRules(p.Doc, p.URL, req.Data)...)
+		rules, err := applyDataRules(ctx, p.Doc, p.URL, req.Data, c.maxDataBytes)
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, rules...)
 	}
 	if o := req.PDF; o != nil {
 		stream, err := p.PrintPDF(ctx, o)
@@ -109,7 +116,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	if req.MetaOff {
 		mode = "skipped"
 	}
-	return &Result{Body: body, Embeds: embeds, FetchMode: mode}, nil
+	return &Result{Body: body, Embeds: embeds, FetchMode: mode, CutShort: p.CutShort}, nil
 }
 
 // metadata is the fields of req in API order, with image and logo probed.

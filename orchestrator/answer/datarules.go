@@ -2,6 +2,7 @@ package answer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -12,30 +13,81 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
 
-// maxDataListItems bounds the values of one `selectorAll`.
-const maxDataListItems = 1000
+// Bounds of one evaluation of the rules. They come from glimpse, never from
+// the page: nested `selectorAll` levels multiply what a small page yields.
+const (
+	// maxDataListItems bounds the values of one `selectorAll`.
+	maxDataListItems = 1000
+	// maxDataWork bounds the elements matched across every rule and level.
+	maxDataWork = 200_000
+	// DefaultMaxDataBytes bounds what the rules put in the answer.
+	DefaultMaxDataBytes = 4 << 20
+	// valueOverhead is what a value costs in the answer beyond its text:
+	// quotes, a key, separators.
+	valueOverhead = 8
+)
 
-// dataRun is one evaluation of the rules over a document.
+// dataRun is one evaluation of the rules over a document. Its work and
+// output count across every rule and nesting level; the first limit
+// passed, or the request's deadline, ends it.
 type dataRun struct {
+	ctx      context.Context
 	base     *url.URL
 	now      time.Time
 	matchers map[string]goquery.Matcher
+	rule     string // the top-level rule being read, for the error
+	work     int
+	bytes    int
+	maxBytes int
+	err      error
 }
 
 // applyDataRules runs the rules over the document; the results are merged
 // into the answer's data in rule order. A rule whose every fallback finds
-// nothing is null.
-func applyDataRules(doc *goquery.Document, base *url.URL, rules []query.DataRule) []field {
-	run := &dataRun{base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}}
+// nothing is null. Past a bound the error names the rule and the bound;
+// past the deadline it is the context's.
+func applyDataRules(ctx context.Context, doc *goquery.Document, base *url.URL, rules []query.DataRule, maxBytes int) ([]field, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxDataBytes
+	}
+	run := &dataRun{ctx: ctx, base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}, maxBytes: maxBytes}
 	out := make([]field, 0, len(rules))
 	for _, r := range rules {
-		out = append(out, field{r.Name, run.rule(doc.Selection, r)})
+		run.rule = r.Name
+		v := run.ruleValue(doc.Selection, r)
+		if run.err != nil {
+			return nil, run.err
+		}
+		out = append(out, field{r.Name, v})
 	}
-	return out
+	return out, nil
+}
+
+// spend counts work and output, and reports whether the run may go on.
+func (run *dataRun) spend(work, bytes int) bool {
+	if run.err != nil {
+		return false
+	}
+	run.work += work
+	run.bytes += bytes
+	switch {
+	case run.work > maxDataWork:
+		run.err = apierr.Query("data."+run.rule, "", "The rule `data.%s` matches more than %d elements across its levels; narrow its selectors or nest fewer `selectorAll`.",
+			run.rule, maxDataWork)
+	case run.bytes > run.maxBytes:
+		run.err = apierr.Query("data."+run.rule, "", "The rules give more than %d bytes of values by `data.%s`; glimpse answers at most that much (GLIMPSE_MAX_DATA_BYTES): narrow the selectors, or read `text` rather than `html`.",
+			run.maxBytes, run.rule)
+	default:
+		if err := run.ctx.Err(); err != nil {
+			run.err = err
+		}
+	}
+	return run.err == nil
 }
 
 // dataBase is what relative URLs in the document resolve against: its
@@ -52,9 +104,9 @@ func dataBase(doc *goquery.Document, pageURL *url.URL) *url.URL {
 	return pageURL
 }
 
-func (run *dataRun) rule(scope *goquery.Selection, r query.DataRule) any {
+func (run *dataRun) ruleValue(scope *goquery.Selection, r query.DataRule) any {
 	for _, q := range r.Fallbacks {
-		if v := run.query(scope, q); v != nil {
+		if v := run.query(scope, q); v != nil || run.err != nil {
 			return v
 		}
 	}
@@ -62,6 +114,9 @@ func (run *dataRun) rule(scope *goquery.Selection, r query.DataRule) any {
 }
 
 func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
+	if !run.spend(0, 0) {
+		return nil
+	}
 	matches := scope
 	if q.Selector != "" {
 		m, ok := run.matchers[q.Selector]
@@ -74,6 +129,9 @@ func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
 			run.matchers[q.Selector] = m
 		}
 		matches = scope.FindMatcher(m)
+		if !run.spend(matches.Length(), 0) {
+			return nil
+		}
 	}
 	if !q.All {
 		if matches.Length() == 0 {
@@ -86,7 +144,7 @@ func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
 		if v := run.value(s, q); v != nil {
 			list = append(list, v)
 		}
-		return len(list) < maxDataListItems
+		return len(list) < maxDataListItems && run.err == nil
 	})
 	if len(list) == 0 {
 		return nil
@@ -100,7 +158,7 @@ func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
 		obj := make(data, 0, len(q.Fields))
 		found := false
 		for _, f := range q.Fields {
-			v := run.rule(s, f)
+			v := run.ruleValue(s, f)
 			found = found || v != nil
 			obj = append(obj, field{f.Name, v})
 		}
@@ -110,6 +168,9 @@ func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
 		return obj
 	}
 	raw, present := readAttr(s, q.Attr)
+	if !run.spend(0, len(raw)+valueOverhead) {
+		return nil
+	}
 	return run.typed(raw, present, q)
 }
 

@@ -1,13 +1,17 @@
 package answer
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
 
@@ -141,7 +145,11 @@ func TestDataRulesReadTypedValues(t *testing.T) {
 			if err != nil {
 				t.Fatalf("refused: %v", err)
 			}
-			got, err := data(applyDataRules(doc, base, req.Data)).MarshalJSON()
+			fields, err := applyDataRules(t.Context(), doc, base, req.Data, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := data(fields).MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +274,11 @@ func FuzzDataRules(f *testing.F) {
 		if err != nil {
 			return // the query package's fuzzing checks what a refusal says
 		}
-		d := applyFilter(data(applyDataRules(doc, base, req.Data)), req.Filter)
+		fields, err := applyDataRules(t.Context(), doc, base, req.Data, 0)
+		if err != nil {
+			return // a bound was passed, which TestDataRulesAreBounded checks
+		}
+		d := applyFilter(data(fields), req.Filter)
 		body, err := successBody(d)
 		if err != nil || !json.Valid(body) {
 			t.Fatalf("the answer is not JSON (%v): %s", err, body)
@@ -290,8 +302,88 @@ func TestDataRulesAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, _ := url.Parse(productURL)
-	out := applyDataRules(doc, base, req.Data)
+	out, err := applyDataRules(t.Context(), doc, base, req.Data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if list, _ := out[0].value.([]any); len(list) != maxDataListItems {
 		t.Errorf("selectorAll gave %d values, want the cap of %d", len(list), maxDataListItems)
 	}
+}
+
+// nestedPage is a small page that nested selectorAll levels multiply: 40
+// sections of 40 paragraphs of 40 spans.
+func nestedPage() string {
+	var b strings.Builder
+	b.WriteString("<html><body>")
+	for range 40 {
+		b.WriteString("<section>")
+		for range 40 {
+			b.WriteString("<p>")
+			for range 40 {
+				b.WriteString("<span>" + strings.Repeat("word ", 20) + "</span>")
+			}
+			b.WriteString("</p>")
+		}
+		b.WriteString("</section>")
+	}
+	b.WriteString("</body></html>")
+	return b.String()
+}
+
+func TestDataRulesStopAtTheirBoundsAndSaySo(t *testing.T) {
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(nestedPage()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := url.Parse("https://example.com/")
+	nested := "&data.all.selectorAll=*&data.all.attr.inner.selectorAll=*&data.all.attr.inner.attr.deeper.selectorAll=*" +
+		"&data.all.attr.inner.attr.deeper.attr.deepest.selectorAll=*&data.all.attr.inner.attr.deeper.attr.deepest.attr=html"
+	cases := []struct {
+		name     string
+		rules    string
+		maxBytes int
+		want     []string
+	}{
+		{"nested selectorAll levels stop at the work budget", nested, 0, []string{"`data.all`", "200000 elements"}},
+		{"values past the output cap stop at the cap", "&data.body.selectorAll=span&data.body.attr=html", 64 << 10, []string{"`data.body`", "65536 bytes", "GLIMPSE_MAX_DATA_BYTES"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := query.Parse("url=https%3A%2F%2Fexample.com%2F"+tc.rules, query.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err = applyDataRules(t.Context(), doc, base, req.Data, tc.maxBytes)
+			e := apierr.From(err)
+			if e == nil || e.Code != apierr.CodeInvalidQuery || e.Status() >= 500 {
+				t.Fatalf("got %v, want a 4xx EINVALQUERY", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(e.Message, w) {
+					t.Errorf("%q does not say %q", e.Message, w)
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("stopping took %s", d)
+			}
+		})
+	}
+	t.Run("the request's deadline ends the rules", func(t *testing.T) {
+		req, err := query.Parse("url=https%3A%2F%2Fexample.com%2F"+nested, query.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err = applyDataRules(ctx, doc, base, req.Data, 0)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("the rules ran %s past a deadline of 5ms", d)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v; want the rules cut off by the deadline", err)
+		}
+	})
 }

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -58,7 +58,9 @@ func (s *Server) handleAPI(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(hr.Context(), req.Timeout)
 	defer cancel()
 	if !req.Force {
-		if e := s.cache.Get(ctx, key, now); e != nil {
+		// An answer cut short by its own `timeout` serves only callers who
+		// give no more time: the timeout is part of what made it.
+		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) {
 			fresh := e.FreshUntil(req.TTL)
 			switch {
 			case now.Before(fresh):
@@ -81,9 +83,13 @@ func (s *Server) handleAPI(c echo.Context) error {
 		}
 		return s.answer(c, req, s.entry(req, key, &answer.Result{Body: answer.Empty(), FetchMode: "skipped"}), cacheStatus(req))
 	}
-	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
+	e, shared, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 		return s.produce(rctx, req, key)
 	})
+	if err == nil && shared && e.CutShortFor(req.Timeout) && ctx.Err() == nil {
+		// The render joined ran on another caller's shorter budget.
+		e, err = s.produce(ctx, req, key)
+	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -129,6 +135,15 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	return e, nil
 }
 
+// cutShortAt is the timeout that cut the render short, or 0 for a whole
+// one.
+func cutShortAt(req *query.Request, res *answer.Result) time.Duration {
+	if res.CutShort {
+		return req.Timeout
+	}
+	return 0
+}
+
 // entry is a finished answer as the cache keeps it.
 func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cache.Entry {
 	sum := sha256.Sum256(res.Body)
@@ -136,6 +151,7 @@ func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cach
 	return &cache.Entry{
 		Key: key, Body: res.Body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
 		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: res.FetchMode, Embeds: res.Embeds,
+		CutShortAt: cutShortAt(req, res),
 	}
 }
 
@@ -232,7 +248,7 @@ func (s *Server) embed(c echo.Context, req *query.Request, e *cache.Entry) error
 		return e
 	}
 	if !strings.HasPrefix(target, storage.PublicPrefix) {
-		return c.Redirect(http.StatusFound, target)
+		return s.streamAsset(c, req, target)
 	}
 	rc, obj, err := s.deps.Store.Get(c.Request().Context(), target)
 	if err != nil {
@@ -252,6 +268,59 @@ func (s *Server) embed(c echo.Context, req *query.Request, e *cache.Entry) error
 	return err
 }
 
+// maxEmbedAssetBytes bounds an asset that `embed` passes through.
+const maxEmbedAssetBytes = 32 << 20
+
+// streamAsset answers with one of the page's assets, fetched through the
+// egress guard like the page itself. The caller is never sent to an
+// address the page declared: a page may name any address, the cloud's
+// metadata service included, and a redirect would make the caller's
+// client fetch it.
+func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) error {
+	field := strings.TrimSuffix(req.Embed, ".url")
+	u, err := query.ParseTarget(raw)
+	if err != nil {
+		return &render.Error{Kind: render.Unreadable, Err: err,
+			Message: fmt.Sprintf("The page's %s is at an address glimpse does not fetch; drop `embed` to get its URL in the JSON answer.", field)}
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), req.Timeout)
+	defer cancel()
+	if err := s.checkTarget(ctx, &query.Request{Target: u}); err != nil {
+		return err
+	}
+	body, header, err := s.renderer.Assets(req.Target, req.Headers).Open(ctx, u.String())
+	if err != nil {
+		var re *render.Error
+		if errors.As(err, &re) {
+			return err
+		}
+		return &render.Error{Kind: render.Unreadable, Err: err,
+			Message: fmt.Sprintf("The page's %s could not be fetched; drop `embed` to get its URL in the JSON answer.", field)}
+	}
+	defer body.Close()
+	h := c.Response().Header()
+	ct := header("content-type")
+	if mt, _, _ := mime.ParseMediaType(ct); !strings.HasPrefix(mt, "image/") {
+		// Served from glimpse's own origin, a page could run script
+		// there; anything but an image goes as bytes. The sandbox below
+		// keeps an SVG's scripts from running too.
+		ct = "application/octet-stream"
+	}
+	h.Set("content-type", ct)
+	h.Set("x-content-type-options", "nosniff")
+	h.Set("content-security-policy", "default-src 'none'; sandbox")
+	h.Set("content-disposition", fmt.Sprintf("inline; filename=%q", path.Base(u.Path)))
+	if n, err := strconv.ParseInt(header("content-length"), 10, 64); err == nil && n >= 0 && n <= maxEmbedAssetBytes && header("content-encoding") == "" {
+		h.Set("content-length", strconv.FormatInt(n, 10))
+	}
+	if c.Request().Method == http.MethodHead {
+		return c.NoContent(http.StatusOK)
+	}
+	c.Response().WriteHeader(http.StatusOK)
+	_, err = io.Copy(c.Response(), io.LimitReader(body, maxEmbedAssetBytes))
+	return err
+}
+
 // identify finds the caller's plan: an API key's, or the anonymous plan
 // counted per client address.
 func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
@@ -267,19 +336,14 @@ func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 	return &plans.Anonymous, "ip:" + c.RealIP(), nil
 }
 
-// redactTarget keeps the scheme, host and path of a target for logs.
+// redactTarget is how a log line names a target: the scheme, host and
+// path of the URL as glimpse normalises it, or "<unparseable>". Nothing of
+// its query, fragment or user-info is written, nor any byte of a spelling
+// glimpse could not read: logins embedded in a URL must not reach logs.
 func redactTarget(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		if len(raw) > 64 {
-			raw = raw[:64]
-		}
-		return strings.ToValidUTF8(raw, "?")
+	u, err := query.ParseTarget(raw)
+	if err != nil {
+		return "<unparseable>"
 	}
-	u.User = nil
-	if u.RawQuery != "" {
-		u.RawQuery = "…"
-	}
-	u.Fragment = ""
-	return u.String()
+	return u.Scheme + "://" + u.Host + u.EscapedPath()
 }

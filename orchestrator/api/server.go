@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -34,6 +35,7 @@ type Config struct {
 	TrustedProxies []netip.Prefix // proxies whose X-Forwarded-For names the client
 	MaxTimeout     time.Duration  // largest `timeout` a caller may ask for
 	CacheBytes     int64          // memory for cached answers
+	MaxDataBytes   int            // what data rules may put in one answer
 	Pprof          bool           // serve /debug/pprof
 }
 
@@ -114,7 +116,7 @@ func NewServer(cfg Config, d Deps) *Server {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
 	}
 	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log})
-	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log})
+	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes})
 
 	e := echo.New()
 	e.HideBanner = true
@@ -157,7 +159,12 @@ func NewServer(cfg Config, d Deps) *Server {
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))
 		e.GET("/debug/pprof/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
 	}
-	e.RouteNotFound("/*", func(c echo.Context) error { return notFoundError(c.Request().URL.Path) })
+	e.RouteNotFound("/*", func(c echo.Context) error {
+		if c.Request().URL.Path == "/" {
+			return methodError() // any other method, WebDAV's and made-up ones included
+		}
+		return notFoundError(c.Request().URL.Path)
+	})
 	s.echo = e
 	return s
 }
@@ -183,8 +190,15 @@ func methodError() error {
 	return apierr.New(apierr.CodeMethod, "The API answers GET and HEAD requests only.")
 }
 
+// MaxRequestBytes bounds the request line and headers glimpse reads: room
+// for the 64 KiB of `scripts` and `styles` percent-encoded, and the 8 KiB of
+// forwarded headers. The HTTP server's own limit lies above it, so a larger
+// request gets the JSON envelope from here rather than a bare status.
+const MaxRequestBytes = 256 << 10
+
 // begin stamps the request id and start time, sets the headers every
-// answer carries, and writes one log line when the request ends.
+// answer carries, refuses a request too large to read, and writes one log
+// line when the request ends.
 func (s *Server) begin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := s.now()
@@ -195,7 +209,14 @@ func (s *Server) begin(next echo.HandlerFunc) echo.HandlerFunc {
 		res.Before(func() {
 			res.Header().Set("x-response-time", formatResponseTime(s.now().Sub(start)))
 		})
-		err := next(c)
+		var err error
+		if n := requestBytes(c.Request()); n > MaxRequestBytes {
+			err = apierr.New(apierr.CodeTooLarge, fmt.Sprintf(
+				"The request's line and headers are %d bytes; glimpse reads at most %d (256 KiB). Send shorter `scripts` or `styles`, or fewer headers.",
+				n, MaxRequestBytes))
+		} else {
+			err = next(c)
+		}
 		if err != nil {
 			c.Error(err)
 		}
@@ -204,6 +225,17 @@ func (s *Server) begin(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return nil
 	}
+}
+
+// requestBytes is the size of a request's line and headers, as they came.
+func requestBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 func (s *Server) logRequest(c echo.Context, start time.Time) {

@@ -37,6 +37,9 @@ const (
 	// CodeStorage is file storage being unreachable: only answers that
 	// store or read a file (PDF, screenshot, their embed) fail with it.
 	CodeStorage = "ESTORAGE"
+	// CodeTooLarge is a request whose line and headers exceed what glimpse
+	// reads.
+	CodeTooLarge = "ETOOLARGE"
 	// CodeClient is a caller that went away before its answer: it is
 	// never sent, but logs and metrics count it apart from failures.
 	CodeClient = "ECLIENT"
@@ -62,6 +65,7 @@ var codeStatus = map[string]int{
 	CodeMethod:       http.StatusMethodNotAllowed,
 	CodeFetch:        http.StatusBadGateway,
 	CodeStorage:      http.StatusServiceUnavailable,
+	CodeTooLarge:     http.StatusRequestHeaderFieldsTooLarge,
 	CodeClient:       StatusClientClosed,
 }
 

@@ -35,6 +35,7 @@ func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
 		{CodeFetch, 502, "error"},
 		{CodeStorage, 503, "error"},
 		{CodeClient, 499, "fail"},
+		{CodeTooLarge, 431, "fail"},
 		{"EUNHEARDOF", 500, "error"},
 	}
 	for _, tc := range cases {

@@ -25,6 +25,9 @@ type Entry struct {
 	TTL       time.Duration     `json:"ttl"`
 	FetchMode string            `json:"fetch_mode"`
 	Embeds    map[string]string `json:"embeds,omitempty"` // "pdf.url" → storage key or URL
+	// CutShortAt is the request timeout that cut the render short, the
+	// page still loading; 0 for a render that finished.
+	CutShortAt time.Duration `json:"cut_short_at,omitempty"`
 
 	enc encoded // compressed bodies, made on first use
 }
@@ -34,6 +37,12 @@ type Entry struct {
 // fresher answer.
 func (e *Entry) FreshUntil(ttl time.Duration) time.Time {
 	return e.Created.Add(min(e.TTL, ttl))
+}
+
+// CutShortFor reports whether the entry was cut short by a timeout shorter
+// than the caller's: such a caller gets a render of its own.
+func (e *Entry) CutShortFor(timeout time.Duration) bool {
+	return e.CutShortAt > 0 && e.CutShortAt < timeout
 }
 
 func (e *Entry) size() int64 { return int64(len(e.Body)+len(e.Key)+len(e.ETag)) + 256 }

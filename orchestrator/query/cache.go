@@ -57,7 +57,8 @@ func parseCache(q *query, req *Request) error {
 // query parameters sorted, the fields, the PDF options, the media, ping,
 // and a digest of the forwarded headers, so that an answer rendered with
 // one caller's cookie is never served to a caller without it. Not force,
-// ttl, timeout or embed.
+// ttl or embed; the timeout counts only for an answer it cut short, which
+// the cache entry records.
 func Key(r *Request) string {
 	h := sha256.New()
 	t := *r.Target

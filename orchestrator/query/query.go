@@ -220,6 +220,10 @@ func splitQuery(raw string) (*query, error) {
 		}
 		rawName, rawValue, _ := strings.Cut(pair, "=")
 		given := formDecode(rawName)
+		if !utf8.ValidString(given) || strings.IndexByte(given, 0) >= 0 {
+			shown := displayName(given)
+			return nil, apierr.Query(shown, "", "The parameter name `%s` holds bytes that are not UTF-8 text (or a NUL); send names as UTF-8, percent-encoded.", shown)
+		}
 		name, known := canonicalParam(given)
 		if !known {
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // maxDOMChars bounds the document transferred from the browser. A larger
@@ -62,7 +63,7 @@ func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string,
 	if err := evaluate(ctx, sess, js, &v); err != nil {
 		return nil, "", err
 	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(v.HTML))
+	doc, err := meta.ParseDocument(strings.NewReader(v.HTML))
 	if err != nil {
 		return nil, "", err
 	}

@@ -61,8 +61,10 @@ type Page struct {
 	Meta      *meta.Result      // the rules' output when the plain fetch computed it already
 	FetchMode string            // "prerender" or "fetch", for x-fetch-mode
 	Assets    Source            // fetches the page's assets along its own egress path
+	CutShort  bool              // the request's time ran out while the page was loading
 
 	lease *pool.Lease // nil for a plain fetch
+	scale float64     // the device scale factor emulated, 1 when none
 	log   *slog.Logger
 	m     *metrics.Orchestrator
 }

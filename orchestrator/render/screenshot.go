@@ -88,12 +88,10 @@ func (p *Page) screenshotClip(ctx context.Context, sess *cdp.Session, o *query.S
 		return nil, nil
 	}
 	// The bound is on the image's pixels, so a page rendered at a higher
-	// device pixel ratio gets fewer CSS pixels.
-	var dpr float64
-	if err := evaluate(ctx, sess, "window.devicePixelRatio", &dpr); err != nil {
-		return nil, browserError(ctx, "measuring the page", err)
-	}
-	maxSide := math.Floor(MaxShotSide / math.Max(dpr, 1))
+	// device pixel ratio gets fewer CSS pixels. The ratio is the one glimpse
+	// emulates: the page's own window.devicePixelRatio is the page's to say,
+	// and a page that says 1 at a real 3 would triple the image.
+	maxSide := math.Floor(MaxShotSide / math.Max(p.scale, 1))
 	if o.Element != "" {
 		return p.elementClip(ctx, sess, o.Element, maxSide)
 	}

@@ -68,6 +68,13 @@ type Source interface {
 	Open(ctx context.Context, raw string) (body io.ReadCloser, header func(string) string, err error)
 }
 
+// Assets fetches what a page of target links to along the page's own
+// egress path: through a sidecar's egress guard, with the caller's headers
+// for the target's own site only.
+func (r *Renderer) Assets(target *url.URL, headers http.Header) Source {
+	return httpSource{f: r.static, site: siteOf(target), headers: headers}
+}
+
 // httpSource fetches assets the way the static page was fetched: through
 // a sidecar's egress guard, with the caller's headers for the target's own
 // site only.
@@ -78,6 +85,9 @@ type httpSource struct {
 }
 
 func (h httpSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
+	if h.f == nil {
+		return nil, nil, errNoEgress
+	}
 	resp, _, err := h.f.get(ctx, raw, h.site, h.headers, "image/avif,image/webp,image/*,*/*;q=0.8")
 	if err != nil {
 		return nil, nil, err
@@ -170,7 +180,7 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNeedsBrowser, err)
 	}
-	doc, err := goquery.NewDocumentFromReader(body)
+	doc, err := meta.ParseDocument(body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNeedsBrowser, err)
 	}

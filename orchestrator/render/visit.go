@@ -38,6 +38,7 @@ type navigation struct {
 	waitUntil string
 	idleMax   int // networkidle0/2: requests allowed in flight; -1 otherwise
 
+	cutShort    bool // the page was read before it finished loading, for lack of time
 	hops        int
 	mainReq     network.RequestID
 	navigated   bool
@@ -88,6 +89,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 		return nil, err
 	}
 	p := &Page{URL: req.Target, FetchMode: "prerender", lease: lease, log: r.log, m: r.m,
+		scale: max(req.Controls.Viewport.DeviceScaleFactor, 1), CutShort: n.cutShort,
 		// Assets are fetched through a sidecar's egress guard, like the
 		// page itself, with the caller's headers for the target's own site
 		// only: Network.loadNetworkResource would skip the header
@@ -135,6 +137,7 @@ func (n *navigation) wait(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			if n.navigated {
+				n.cutShort = true
 				return nil // late scripts may still run; the document is here, so read it
 			}
 			return timeoutError(ctx, "The target did not answer within the `timeout`")
@@ -146,6 +149,7 @@ func (n *navigation) wait(ctx context.Context) error {
 			}
 		case <-loadBudget.C:
 			if n.navigated {
+				n.cutShort = true
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
 				return nil
 			}

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLogsNameATargetByItsSchemeHostAndPathOnly(t *testing.T) {
+	cases := []struct{ name, raw, want string }{
+		{"a query is dropped", "https://example.com/a/b?token=SECRET", "https://example.com/a/b"},
+		{"a fragment is dropped", "https://example.com/a#SECRET", "https://example.com/a"},
+		{"backslashes read as a browser reads them", `http:\\host.example\page?token=SECRET`, "http://host.example/page"},
+		{"a missing pair of slashes", "http:host.example/?SECRET", "http://host.example/"},
+		{"a leading space", " https://example.com/p?SECRET", "https://example.com/p"},
+		{"an escape that is not one stays escaped in the path", "https://example.com/%zz?SECRET", "https://example.com/%25zz"},
+		{"user-info is unparseable", "https://user:SECRET@example.com/", "<unparseable>"},
+		{"a host with a space is unparseable", "https://exa mple.com/?SECRET", "<unparseable>"},
+		{"no scheme is unparseable", "example.com/?SECRET", "<unparseable>"},
+		{"broken UTF-8 is unparseable", "https://example.com/\xff?SECRET", "<unparseable>"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := redactTarget(tc.raw)
+			if got != tc.want && !(tc.want != "<unparseable>" && strings.HasPrefix(got, tc.want)) {
+				t.Errorf("redactTarget(%q) = %q, want %q", tc.raw, got, tc.want)
+			}
+			if strings.Contains(got, "SECRET") {
+				t.Errorf("redactTarget(%q) = %q carries the secret", tc.raw, got)
+			}
+		})
+	}
+}
+
+// FuzzLoggedTargetCarriesNoQuery holds that whatever a caller sends as
+// `url`, no byte after its first `?` or `#` reaches the log line, and
+// neither does user-info.
+func FuzzLoggedTargetCarriesNoQuery(f *testing.F) {
+	for _, seed := range []string{"https://example.com/a", `http:\\h\p`, "http:h/", " http://h/%zz", "http://a b/", "https://u@h/", "http://[::1]:80/x"} {
+		f.Add(seed, "token=SECRET")
+	}
+	const marker = "QZXJ"
+	f.Fuzz(func(t *testing.T, prefix, query string) {
+		if strings.Contains(prefix, marker) || strings.ContainsAny(prefix, "?#@") {
+			return
+		}
+		got := redactTarget(prefix + "?" + marker + query)
+		if strings.Contains(got, marker) {
+			t.Fatalf("the log names %q, which carries the query of %q", got, prefix+"?"+marker+query)
+		}
+		for _, r := range got {
+			if r < 0x21 || r == 0x7f {
+				t.Fatalf("the log names %q, with a control character or space", got)
+			}
+		}
+	})
+}
