@@ -410,6 +410,51 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 		afterwards(t)
 	})
 
+	t.Run("dialogs opened after load are dismissed too", func(t *testing.T) {
+		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Late dialogs</title>
+<script>addEventListener("load", () => setTimeout(() => { alert("late"); document.title = "Dismissed: " + confirm("again?"); }, 50));</script>
+</head><body><p>Body.</p></body></html>`)})
+		for _, extra := range []string{"prerender=true&force=true", "prerender=true&force=true&scripts=confirm(1)", "prerender=true&force=true&screenshot=true&meta=false"} {
+			a := app.tryGet(ps.URL+"/", extra+"&timeout=20s")
+			if a.HTTP != 200 {
+				t.Errorf("%s answered %v; want the page", extra, a)
+			}
+			if a.took > 4*time.Second {
+				t.Errorf("%s answered after %s; a dialog must be dismissed at once, whenever it opens", extra, a.took)
+			}
+		}
+		afterwards(t)
+	})
+
+	t.Run("a navigation right after load is followed, not a 500", func(t *testing.T) {
+		ps := newPageServer(t, map[string]http.HandlerFunc{
+			"/script":  html(`<!doctype html><html lang="en"><head><title>First</title><script>addEventListener("load", () => { location.href = "/second"; });</script></head><body><p>One.</p></body></html>`),
+			"/refresh": html(`<!doctype html><html lang="en"><head><title>First</title><meta http-equiv="refresh" content="0;url=/second"></head><body><p>One.</p></body></html>`),
+			"/second":  slowPage(100 * time.Millisecond),
+		})
+		for _, path := range []string{"/script", "/refresh"} {
+			a := app.tryGet(ps.URL+path, "prerender=true&force=true")
+			if a.err != nil || a.HTTP >= 500 {
+				t.Errorf("%s, which navigates on load, answered %v; want the page read", path, a)
+			}
+		}
+		afterwards(t)
+	})
+
+	t.Run("a renderer that crashes after load fails the request alone, as the page's failure", func(t *testing.T) {
+		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+		gen := sc.srv.Sidecar().Generation()
+		hog := url.QueryEscape("(() => { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length)); })()")
+		a := app.tryGet(ps.URL+"/?crash-after-load", "prerender=true&force=true&timeout=30s&scripts="+hog)
+		if a.err != nil || a.HTTP != 502 || a.Code != "EFETCH" || !strings.Contains(strings.ToLower(a.Message), "crash") {
+			t.Errorf("a renderer that dies running scripts answered %v; want 502 EFETCH saying the page crashed", a)
+		}
+		if g := sc.srv.Sidecar().Generation(); g != gen {
+			t.Errorf("a crashed renderer restarted the whole browser (generation %d → %d)", gen, g)
+		}
+		afterwards(t)
+	})
+
 	t.Run("a page nested deeper than the HTML parser allows is read, with and without a browser", func(t *testing.T) {
 		deep := `<!doctype html><html lang="en"><head><title>Deep</title>
 <meta name="description" content="Nested far too deep."></head><body>` +
@@ -986,6 +1031,29 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 		if c[1] > 0 {
 			t.Errorf("%s: %d requests failed although another sidecar was serving", p, c[1])
 		}
+	}
+}
+
+func TestEverySidecarDownAnswersBusyAtOnce(t *testing.T) {
+	sc := startSidecar(t, "127.0.0.1:0")
+	app := startApp(t, func(c *Config) { c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken })
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	if a := app.tryGet(ps.URL+"/", "prerender=true"); a.HTTP != 200 {
+		t.Fatalf("with the sidecar up: %v", a)
+	}
+	sc.stop(t)
+	if !eventually(15*time.Second, func() bool {
+		s := app.Pool.Snapshot().Sidecars
+		return len(s) == 1 && s[0].State == "unhealthy"
+	}) {
+		t.Fatalf("the stopped sidecar was never reported unhealthy: %+v", app.Pool.Snapshot().Sidecars)
+	}
+	a := app.tryGet(ps.URL+"/?down", "prerender=true&timeout=20s")
+	if a.HTTP != 503 || a.Code != "EBUSY" || a.Header.Get("retry-after") == "" {
+		t.Errorf("with every sidecar down the answer is %v (retry-after %q); want 503 EBUSY with retry-after", a, a.Header.Get("retry-after"))
+	}
+	if a.took > 1500*time.Millisecond {
+		t.Errorf("with every sidecar down the answer took %s; want it within 1.5s, not the request's timeout", a.took)
 	}
 }
 

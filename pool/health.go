@@ -180,7 +180,9 @@ func (sc *sidecar) probe(ctx context.Context) {
 	default: // starting, down
 		p.mu.Lock()
 		sc.fails++
-		if sc.state == stateHealthy {
+		// A browser that is starting is on its way; one that stays down is
+		// not, and callers should hear so rather than wait.
+		if sc.state == stateHealthy || (status != "starting" && sc.fails >= failuresBeforeUnhealthy && sc.state != stateUnhealthy) {
 			sc.state = stateUnhealthy
 			p.log.Warn("sidecar reports its browser is not ready", "sidecar", sc.addr, "status", status)
 		}

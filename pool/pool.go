@@ -25,6 +25,15 @@ var ErrBusy = errors.New("every browser is busy and the wait queue is full")
 // context ended.
 var ErrNoSidecar = errors.New("no browser became available in time")
 
+// ErrUnavailable means no sidecar is healthy or on its way to it: waiting
+// would only spend the caller's timeout.
+var ErrUnavailable = errors.New("no browser is healthy or starting")
+
+// unavailableWait is how long a caller waits, with every sidecar down, for
+// one to come back before ErrUnavailable: a probe that is about to pass
+// still gets its chance.
+const unavailableWait = time.Second
+
 // ErrClosed is returned by Lease after Close.
 var ErrClosed = errors.New("the browser pool is shut down")
 
@@ -302,30 +311,63 @@ func (p *Pool) acquire(ctx context.Context) (*sidecar, error) {
 	}
 	w := &waiter{granted: make(chan *sidecar, 1)}
 	p.waiters = append(p.waiters, w)
+	var giveUp <-chan time.Time
+	if !p.hopeLocked() {
+		t := time.NewTimer(unavailableWait)
+		defer t.Stop()
+		giveUp = t.C
+	}
 	p.mu.Unlock()
 
-	select {
-	case sc := <-w.granted:
-		if sc == nil {
-			return nil, ErrClosed
-		}
-		return sc, nil
-	case <-ctx.Done():
-		p.mu.Lock()
-		if i := slices.Index(p.waiters, w); i >= 0 {
-			p.waiters = slices.Delete(p.waiters, i, i+1)
-		}
-		p.mu.Unlock()
-		// A slot granted while we were giving up goes back.
+	for {
 		select {
 		case sc := <-w.granted:
-			if sc != nil {
-				p.releaseSlot(sc)
+			if sc == nil {
+				return nil, ErrClosed
 			}
-		default:
+			return sc, nil
+		case <-giveUp:
+			giveUp = nil
+			p.mu.Lock()
+			hope := p.hopeLocked()
+			p.mu.Unlock()
+			if !hope {
+				return p.leave(w, ErrUnavailable)
+			}
+		case <-ctx.Done():
+			return p.leave(w, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err()))
 		}
-		return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
 	}
+}
+
+// leave takes a waiter out of the queue and gives back a slot granted to
+// it while it was giving up.
+func (p *Pool) leave(w *waiter, err error) (*sidecar, error) {
+	p.mu.Lock()
+	if i := slices.Index(p.waiters, w); i >= 0 {
+		p.waiters = slices.Delete(p.waiters, i, i+1)
+	}
+	p.mu.Unlock()
+	select {
+	case sc := <-w.granted:
+		if sc != nil {
+			p.releaseSlot(sc)
+		}
+	default:
+	}
+	return nil, err
+}
+
+// hopeLocked reports whether some sidecar serves, or is starting or
+// recycling its browser: a lease may come. With every sidecar unhealthy,
+// or none found, it may not.
+func (p *Pool) hopeLocked() bool {
+	for _, sc := range p.sidecars {
+		if !sc.removed && sc.state != stateUnhealthy {
+			return true
+		}
+	}
+	return false
 }
 
 // pickLocked chooses the least loaded sidecar that can take a lease now.

@@ -451,7 +451,7 @@ func TestPoolWithoutAReachableSidecar(t *testing.T) {
 			return ok && s.State == "unhealthy"
 		})
 	})
-	t.Run("a lease waits for its deadline and then fails with ErrNoSidecar", func(t *testing.T) {
+	t.Run("a lease with a deadline sooner than the grace fails with ErrNoSidecar at its deadline", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -465,6 +465,25 @@ func TestPoolWithoutAReachableSidecar(t *testing.T) {
 		}
 		if d := time.Since(start); d < 250*time.Millisecond {
 			t.Fatalf("Lease gave up after %s, before its deadline", d)
+		}
+		if q := p.Snapshot().Queued; q != 0 {
+			t.Fatalf("the caller that gave up is still counted in the queue (%d)", q)
+		}
+	})
+	t.Run("a lease with time to spare fails with ErrUnavailable after a second, not at its deadline", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		start := time.Now()
+		l, err := p.Lease(ctx)
+		if err == nil {
+			l.Release()
+			t.Fatal("Lease succeeded without a sidecar")
+		}
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("Lease error = %v; want ErrUnavailable", err)
+		}
+		if d := time.Since(start); d < unavailableWait || d > unavailableWait+time.Second {
+			t.Errorf("Lease gave up after %s; want about %s", d, unavailableWait)
 		}
 		if q := p.Snapshot().Queued; q != 0 {
 			t.Fatalf("the caller that gave up is still counted in the queue (%d)", q)

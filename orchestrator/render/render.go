@@ -158,6 +158,8 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 		return r.leaseError(ctx, err)
 	}
 	defer lease.Release()
+	watch := watchPage(ctx, lease.Session)
+	defer watch.close()
 
 	err = func() error {
 		if len(req.Headers) > 0 {
@@ -175,8 +177,15 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 		}
 		return use(ctx, p)
 	}()
-	if err != nil && lease.IsLost() && !errors.Is(err, errLeaseLost) {
-		return fmt.Errorf("%w: %v", errLeaseLost, err)
+	switch {
+	case err == nil:
+	case lease.IsLost():
+		// Only a browser or a connection that went away is retried.
+		if !errors.Is(err, errLeaseLost) {
+			err = fmt.Errorf("%w: %v", errLeaseLost, err)
+		}
+	case watch.hasCrashed():
+		return crashError()
 	}
 	return err
 }
@@ -187,6 +196,10 @@ func (r *Renderer) leaseError(ctx context.Context, err error) error {
 		r.m.BusyRejections.Inc()
 		return &Error{Kind: Busy, RetryAfter: 2 * time.Second, Err: err,
 			Message: "Every browser is busy and the queue is full; retry after a short wait."}
+	case errors.Is(err, pool.ErrUnavailable):
+		r.m.BusyRejections.Inc()
+		return &Error{Kind: Busy, RetryAfter: 5 * time.Second, Err: err,
+			Message: "No browser is healthy right now; retry in a few seconds."}
 	case errors.Is(err, pool.ErrClosed):
 		return &Error{Kind: Busy, RetryAfter: time.Second, Err: err,
 			Message: "This glimpse instance is shutting down; retry, and another one will answer."}

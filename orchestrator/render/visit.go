@@ -71,7 +71,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 	}
 	var stop func()
 	n.events, stop = n.sess.Listen(
-		"Page.loadEventFired", "Page.domContentEventFired", "Page.javascriptDialogOpening", "Inspector.targetCrashed",
+		"Page.loadEventFired", "Page.domContentEventFired", "Inspector.targetCrashed",
 		"Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
 		"Network.loadingFinished",
 	)
@@ -218,13 +218,7 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, err error) {
 	switch ev.Method {
 	case "Inspector.targetCrashed":
-		return false, unreadable("The page crashed the browser tab while rendering (it may use too much memory).")
-	case "Page.javascriptDialogOpening":
-		go func() {
-			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			defer cancel()
-			_, _ = cdp.Execute(dctx, n.sess, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-		}()
+		return false, crashError()
 	case "Page.domContentEventFired":
 		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil
 	case "Page.loadEventFired":
@@ -336,6 +330,16 @@ func (n *navigation) read(ctx context.Context, p *Page) error {
 		hcancel()
 	}
 	doc, href, err := readDOM(ectx, n.sess)
+	if err != nil && documentReplaced(err) && !n.lease.IsLost() {
+		// A navigation right after load (a script setting location, a
+		// meta refresh) replaced the document under the read: follow it
+		// once, within the deadline.
+		n.awaitDocument(ectx)
+		doc, href, err = readDOM(ectx, n.sess)
+		if err != nil && documentReplaced(err) {
+			return unreadable("The page kept navigating away while it was being read; give the URL it ends on.")
+		}
+	}
 	if err != nil {
 		if n.lease.IsLost() {
 			return errLeaseLost
@@ -349,6 +353,38 @@ func (n *navigation) read(ctx context.Context, p *Page) error {
 	n.r.m.Phase.WithLabelValues("extract").Observe(time.Since(start).Seconds())
 	return nil
 }
+
+// documentReplaced reports whether a call into the page failed because
+// its document was replaced by a navigation while the call ran.
+func documentReplaced(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
+}
+
+// awaitDocument waits, at most maxDocumentWait, for the new document of a
+// navigation to be parsed.
+func (n *navigation) awaitDocument(ctx context.Context) {
+	t := time.NewTimer(maxDocumentWait)
+	defer t.Stop()
+	for {
+		select {
+		case ev, ok := <-n.events:
+			if !ok || ev.Method == "Page.domContentEventFired" || ev.Method == "Page.loadEventFired" {
+				return
+			}
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// maxDocumentWait bounds the wait for a document that replaced the one
+// being read.
+const maxDocumentWait = 3 * time.Second
 
 // listedDocument reports whether a failed navigation may be the egress
 // guard refusing the page's own https host for the ad-block list: the
