@@ -355,3 +355,32 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 			a.Header.Get("x-cache-status"), fetches.Load())
 	}
 }
+
+// TestAnImageHostThatNeverAnswersCostsOneWaitNotOnePerRequest is the
+// regression test of the asset-probe stall: a page whose first image
+// candidate never answers held every request of it for the whole probe
+// budget, one candidate after another.
+func TestAnImageHostThatNeverAnswersCostsOneWaitNotOnePerRequest(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{
+		"/": html(`<!doctype html><html lang="en"><head><title>Stalling images</title>
+<meta property="og:image" content="/silent.png"><link rel="icon" href="/silent-icon.png"></head><body><p>Words.</p></body></html>`),
+		"/silent.png":      func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+		"/silent-icon.png": func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+	})
+	first := app.get(ps.URL+"/", "force=true")
+	if first.HTTP != 200 || first.field("title") != "Stalling images" {
+		t.Fatalf("first: %d %s", first.HTTP, first.Raw)
+	}
+	time.Sleep(5 * time.Second) // the probes finish within their own budget
+	for i := range 3 {
+		start := time.Now()
+		a := app.get(ps.URL+"/", "force=true")
+		if a.HTTP != 200 {
+			t.Fatalf("request %d: %d %s", i, a.HTTP, a.Raw)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("request %d took %s; a host known not to answer must not be waited for again", i, d)
+		}
+	}
+}

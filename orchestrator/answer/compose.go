@@ -30,6 +30,7 @@ type Config struct {
 
 // Composer turns a visited page into the answer's data object.
 type Composer struct {
+	probes       *probes
 	store        storage.Store
 	m            *metrics.Orchestrator
 	log          *slog.Logger
@@ -41,7 +42,7 @@ func New(c Config) *Composer {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return &Composer{store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes}
+	return &Composer{probes: newProbes(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes}
 }
 
 // Result is one finished answer: the JSON body as sent, and what `embed`
@@ -142,9 +143,12 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 		pctx, cancelProbes = context.WithDeadline(ctx, dl.Add(-reserve))
 	}
 	defer cancelProbes()
+	// Probe results serve other requests only when the caller's headers
+	// did not go with the fetches.
+	shared := len(req.Headers) == 0
 	var wg sync.WaitGroup
 	if want["image"] {
-		wg.Go(func() { image = c.pickAsset(pctx, p.Assets, req.Ping, res.Image) })
+		wg.Go(func() { image = c.pickAsset(pctx, p.Assets, shared, req.Ping, res.Image) })
 	}
 	if want["logo"] {
 		wg.Go(func() {
@@ -152,7 +156,7 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			if req.Ping {
 				cands = withManifestIcons(pctx, p, cands)
 			}
-			logo = c.pickAsset(pctx, p.Assets, req.Ping, cands)
+			logo = c.pickAsset(pctx, p.Assets, shared, req.Ping, cands)
 		})
 	}
 	wg.Wait()
@@ -204,9 +208,12 @@ func assetOrNil(a *Asset) any {
 	return a
 }
 
-// pickAsset returns the first candidate that is a real image. With ping
-// off nothing is fetched: the first candidate stands with its url and type.
-func (c *Composer) pickAsset(ctx context.Context, src render.Source, ping bool, cands []meta.Candidate) *Asset {
+// pickAsset returns the first candidate, in rank order, that is a real
+// image. The candidates are probed at once, each URL once, so a host that
+// never answers costs one probe's budget rather than holding the ones
+// after it. With ping off nothing is fetched: the first candidate stands
+// with its url and type.
+func (c *Composer) pickAsset(ctx context.Context, src render.Source, shared, ping bool, cands []meta.Candidate) *Asset {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -221,16 +228,31 @@ func (c *Composer) pickAsset(ctx context.Context, src render.Source, ping bool, 
 		}
 		return nil
 	}
-	for i, cand := range cands {
-		if i == maxCandidates || ctx.Err() != nil {
-			break
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type outcome struct {
+		a   *Asset
+		err error
+	}
+	n := min(len(cands), maxCandidates)
+	results := make([]chan outcome, n)
+	for i := range n {
+		results[i] = make(chan outcome, 1)
+		go func() {
+			a, err := c.probes.probe(ctx, src, cands[i].URL, shared)
+			results[i] <- outcome{a, err}
+		}()
+	}
+	for i := range n {
+		select {
+		case o := <-results[i]:
+			if o.err == nil {
+				return o.a
+			}
+			c.log.Debug("an asset candidate was dropped", "err", o.err)
+		case <-ctx.Done():
+			return nil
 		}
-		a, err := probeAsset(ctx, src, cand.URL)
-		if err != nil {
-			c.log.Debug("an asset candidate was dropped", "err", err)
-			continue
-		}
-		return a
 	}
 	return nil
 }
