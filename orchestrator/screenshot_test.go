@@ -52,6 +52,14 @@ const (
 <style>html,body{margin:0}#col{height:40000px;width:300px}</style>
 </head><body><div id="col"></div></body></html>`
 
+	// shotWidePage is 4000 px wide and as tall as a screenshot may be, in
+	// noise that no png compresses: the largest image a page can ask for.
+	shotWidePage = `<!doctype html><html lang="en"><head><title>wide</title>
+<style>html,body{margin:0}canvas{display:block}</style></head><body><canvas id="c" width="4000" height="16384"></canvas>
+<script>const c = document.getElementById("c").getContext("2d"), img = c.createImageData(4000, 2048);
+const w = new Uint32Array(img.data.buffer); for (let i = 0; i < w.length; i++) w[i] = (Math.random() * 0xffffffff) | 0xff000000;
+for (let y = 0; y < 16384; y += 2048) c.putImageData(img, 0, y);</script></body></html>`
+
 	// shotElementPage has a red box far below the fold, at a fractional
 	// left edge, and an element that is not displayed.
 	shotElementPage = `<!doctype html><html lang="en"><head><title>element</title>
@@ -177,6 +185,7 @@ func TestScreenshots(t *testing.T) {
 		"/element": html(shotElementPage),
 		"/endless": html(shotEndlessPage),
 		"/lying":   html(shotLyingPage),
+		"/wide":    html(shotWidePage),
 	})
 	startPages, startContexts := env.app.settled(-1, -1)
 	started := time.Now()
@@ -252,6 +261,29 @@ func TestScreenshots(t *testing.T) {
 		}
 		if cfg.Height > render.MaxShotSide || cfg.Width > render.MaxShotSide {
 			t.Errorf("the image is %dx%d px; the limit is %d px a side whatever the page says its pixel ratio is", cfg.Width, cfg.Height, render.MaxShotSide)
+		}
+	})
+
+	t.Run("the largest image a page can ask for is bounded in area, and the renders beside it are unharmed", func(t *testing.T) {
+		others := make(chan reply, 4)
+		for i := range 4 {
+			go func() {
+				others <- (&testApp{App: env.app.App, t: t}).tryGet(env.ps.URL+fmt.Sprintf("/plain?beside=%d", i), "prerender=true&force=true")
+			}()
+		}
+		_, obj := env.shot(t, "/wide", "screenshot.fullPage=true&meta=false&timeout=60s")
+		body, _ := fetchShot(t, obj)
+		cfg, err := png.DecodeConfig(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("the stored file is not a png: %v", err)
+		}
+		if cfg.Width*cfg.Height > render.MaxShotPixels {
+			t.Errorf("the image is %dx%d px, more than %d pixels", cfg.Width, cfg.Height, render.MaxShotPixels)
+		}
+		for range 4 {
+			if o := <-others; o.HTTP != 200 {
+				t.Errorf("a render beside the large screenshot failed: %v", o)
+			}
 		}
 	})
 

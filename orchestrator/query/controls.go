@@ -27,10 +27,10 @@ const (
 	maxDevicePixels = 64_000_000
 	minScaleFactor  = 0.1
 	maxScaleFactor  = 5
-	// windowWidth and windowHeight are the sidecar's headless window; the
+	// WindowWidth and WindowHeight are the sidecar's headless window; the
 	// viewport when none is emulated is a little smaller. They stand in
 	// for a side the caller leaves to the window when the size is bounded.
-	windowWidth, windowHeight = 800, 600
+	WindowWidth, WindowHeight = 800, 600
 )
 
 // Controls are the rendering controls of a request. They hold plain
@@ -357,10 +357,10 @@ func parseViewport(q *query, c *Controls) error {
 
 	w, h, dpr := float64(v.Width), float64(v.Height), v.DeviceScaleFactor
 	if w == 0 {
-		w = windowWidth
+		w = WindowWidth
 	}
 	if h == 0 {
-		h = windowHeight
+		h = WindowHeight
 	}
 	if dpr == 0 {
 		dpr = 1

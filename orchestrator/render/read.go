@@ -45,16 +45,21 @@ func waitForHead(ctx context.Context, sess *cdp.Session) {
 
 // readDOM transfers the live document, bounded by maxDOMChars.
 func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string, error) {
+	// The whole document is bounded, its head included: a page may inflate
+	// either, and the answer travels on the connection every page of the
+	// sidecar shares. A head larger than half the bound is hostile; its
+	// start is where the metadata is.
 	js := fmt.Sprintf(`(() => {
   const max = %d, root = document.documentElement;
   if (!root) return {html: "", href: location.href};
   let html = root.outerHTML;
   if (html.length > max) {
-    const head = document.head ? document.head.outerHTML : "";
+    let head = document.head ? document.head.outerHTML : "";
+    if (head.length > max / 2) head = head.slice(0, max / 2);
     const body = document.body ? document.body.innerHTML.slice(0, Math.max(0, max - head.length)) : "";
-    html = "<html lang=\"" + (root.getAttribute("lang") || "").replace(/"/g, "") + "\">" + head + "<body>" + body + "</body></html>";
+    html = "<html lang=\"" + (root.getAttribute("lang") || "").replace(/"/g, "").slice(0, 64) + "\">" + head + "<body>" + body + "</body></html>";
   }
-  return {html, href: location.href};
+  return {html, href: location.href.slice(0, 65536)};
 })()`, maxDOMChars)
 	var v struct {
 		HTML string `json:"html"`

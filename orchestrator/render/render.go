@@ -63,10 +63,11 @@ type Page struct {
 	Assets    Source            // fetches the page's assets along its own egress path
 	CutShort  bool              // the request's time ran out while the page was loading
 
-	lease *pool.Lease // nil for a plain fetch
-	scale float64     // the device scale factor emulated, 1 when none
-	log   *slog.Logger
-	m     *metrics.Orchestrator
+	lease    *pool.Lease // nil for a plain fetch
+	scale    float64     // the device scale factor emulated, 1 when none
+	viewport [2]float64  // the viewport's CSS width and height
+	log      *slog.Logger
+	m        *metrics.Orchestrator
 }
 
 // Release gives the browser back before Render returns, when what is left

@@ -21,9 +21,16 @@ import (
 // image of hundreds of megabytes.
 const MaxShotSide = 16384
 
+// MaxShotPixels bounds the image's area. Chromium hands a screenshot over
+// whole, base64 in one message on the connection every page of the
+// sidecar shares: at this area even an incompressible png stays far below
+// that connection's message limit and costs the orchestrator tens of
+// megabytes, not half a gigabyte.
+const MaxShotPixels = 1 << 24
+
 // Shot is a captured screenshot. Chromium hands the image over whole
 // (Page.captureScreenshot has no stream), so the captured area is bounded
-// by MaxShotSide.
+// by MaxShotSide and MaxShotPixels.
 type Shot struct {
 	Data          []byte
 	Width, Height int
@@ -85,6 +92,9 @@ func (p *Page) Screenshot(ctx context.Context, o *query.ScreenshotOptions) (*Sho
 // the viewport as it is.
 func (p *Page) screenshotClip(ctx context.Context, sess *cdp.Session, o *query.ScreenshotOptions) (*page.Viewport, error) {
 	if o.Element == "" && !o.FullPage {
+		if w, h := p.viewport[0], p.viewport[1]; w*h*p.scale*p.scale > MaxShotPixels {
+			return &page.Viewport{Width: w, Height: p.capHeight(w, h), Scale: 1}, nil
+		}
 		return nil, nil
 	}
 	// The bound is on the image's pixels, so a page rendered at a higher
@@ -103,15 +113,24 @@ func (p *Page) screenshotClip(ctx context.Context, sess *cdp.Session, o *query.S
 		return nil, errors.New("the browser did not report the page's content size")
 	}
 	w := min(math.Ceil(m.CSSContentSize.Width), maxSide)
-	h := min(math.Ceil(m.CSSContentSize.Height), maxSide)
+	h := p.capHeight(w, min(math.Ceil(m.CSSContentSize.Height), maxSide))
 	if w < 1 || h < 1 {
 		return nil, unreadable("The page has no content to take a screenshot of (its size is zero).")
 	}
-	if h == maxSide || w == maxSide {
+	if h < math.Ceil(m.CSSContentSize.Height) || w == maxSide {
 		p.log.Debug("a full-page screenshot was cut at the largest size a browser can capture",
 			"width", m.CSSContentSize.Width, "height", m.CSSContentSize.Height, "max", maxSide)
 	}
 	return &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: 1}, nil
+}
+
+// capHeight is h cut so that a capture w CSS pixels wide stays within
+// MaxShotPixels at the emulated scale.
+func (p *Page) capHeight(w, h float64) float64 {
+	if w <= 0 {
+		return h
+	}
+	return max(1, min(h, math.Floor(MaxShotPixels/(w*p.scale*p.scale))))
 }
 
 // elementBox is what the page reports about `screenshot.element`.
@@ -156,7 +175,7 @@ func (p *Page) elementClip(ctx context.Context, sess *cdp.Session, selector stri
 	right, bottom := box.X+box.Width, box.Y+box.Height
 	x, y := math.Round(left), math.Round(top)
 	w := math.Min(math.Round(right-left+(left-x)), maxSide)
-	h := math.Min(math.Round(bottom-top+(top-y)), maxSide)
+	h := p.capHeight(w, math.Min(math.Round(bottom-top+(top-y)), maxSide))
 	if w < 1 || h < 1 {
 		return nil, badInput("screenshot.element", selector,
 			"`screenshot.element` %s matches an element with no visible box (it is hidden, empty or off the page); choose a visible element.",

@@ -89,7 +89,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 		return nil, err
 	}
 	p := &Page{URL: req.Target, FetchMode: "prerender", lease: lease, log: r.log, m: r.m,
-		scale: max(req.Controls.Viewport.DeviceScaleFactor, 1), CutShort: n.cutShort,
+		scale: max(req.Controls.Viewport.DeviceScaleFactor, 1), viewport: viewportOf(req.Controls.Viewport), CutShort: n.cutShort,
 		// Assets are fetched through a sidecar's egress guard, like the
 		// page itself, with the caller's headers for the target's own site
 		// only: Network.loadNetworkResource would skip the header
@@ -412,6 +412,19 @@ func (r *Renderer) checkHop(ctx context.Context, raw string) error {
 		return &Error{Kind: Forbidden, URL: u.String(), Reason: refused.Reason, Err: err}
 	}
 	return nil
+}
+
+// viewportOf is the CSS size of the viewport a render emulates, or of the
+// sidecar's window when it emulates none.
+func viewportOf(v query.Viewport) [2]float64 {
+	w, h := float64(v.Width), float64(v.Height)
+	if w == 0 {
+		w = query.WindowWidth
+	}
+	if h == 0 {
+		h = query.WindowHeight
+	}
+	return [2]float64{w, h}
 }
 
 // extractBudget leaves reading the DOM a few seconds even when the
