@@ -43,8 +43,13 @@ type Config struct {
 	MaxTimeout         time.Duration
 	CacheBytes         int64
 	MaxDataBytes       int
-	ShutdownGrace      time.Duration
-	Pprof              bool
+	MaxFileBytes       int64
+
+	// FileVersion, when set, names the files of every render; tests fix
+	// it to know a file's name before it is stored. Not a setting.
+	FileVersion   func() string
+	ShutdownGrace time.Duration
+	Pprof         bool
 }
 
 func (c *Config) settings() []envflag.Setting {
@@ -77,6 +82,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "max-timeout", Env: "GLIMPSE_MAX_TIMEOUT", Usage: "largest `timeout` a caller may ask for", Default: "60s", Parse: duration(&c.MaxTimeout)},
 		{Flag: "cache-bytes", Env: "GLIMPSE_CACHE_BYTES", Usage: "memory for cached answers, in bytes", Default: "67108864", Parse: envflag.Int64(&c.CacheBytes, 0)},
 		{Flag: "max-data-bytes", Env: "GLIMPSE_MAX_DATA_BYTES", Usage: "largest total of values the `data` rules may put in one answer, in bytes", Default: "4194304", Parse: integer(&c.MaxDataBytes, 1024)},
+		{Flag: "max-file-bytes", Env: "GLIMPSE_MAX_FILE_BYTES", Usage: "largest PDF or screenshot stored, in bytes", Default: "268435456", Parse: envflag.Int64(&c.MaxFileBytes, 1024)},
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
 	}

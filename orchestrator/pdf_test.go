@@ -118,6 +118,11 @@ func startPDFEnv(t *testing.T, withMinIO bool) *pdfEnv {
 	env.app = startApp(t, func(c *Config) {
 		// Four renders at once let the tables run side by side.
 		c.SidecarConcurrency = 4
+		// MinIO lists the unfinished uploads of one exact key only, so the
+		// outage tests name the files before they are stored.
+		if withMinIO {
+			c.FileVersion = func() string { return pdfFileVersion }
+		}
 		if env.minio != nil {
 			c.S3Endpoint = env.minio.Endpoint
 			c.S3AccessKey = env.minio.AccessKey
@@ -411,6 +416,15 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 	t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
 		testPDFLongDocument(t, env, "/long")
 	})
+	t.Run("a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
+		_, first := env.pdfRender(t, "/probe", "pdf=true&meta=false")
+		_, again := env.pdfRender(t, "/probe", "pdf=true&meta=false&force=true")
+		if first.URL == again.URL {
+			t.Fatalf("a forced render was stored at the same %s: a file served as immutable must never change", first.URL)
+		}
+		env.fetchStored(t, first)
+		env.fetchStored(t, again)
+	})
 }
 
 // TestPDFOnMinIO repeats what depends on storage: where the document goes,
@@ -420,6 +434,22 @@ func TestPDFOnMinIO(t *testing.T) {
 	env := startPDFEnv(t, true)
 	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
 	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	t.Run("a PDF over GLIMPSE_MAX_FILE_BYTES is a 400 that leaves nothing behind", func(t *testing.T) {
+		small := startApp(t, func(c *Config) {
+			c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = env.minio.Endpoint, env.minio.AccessKey, env.minio.SecretKey, pdfBucket
+			c.FileVersion = func() string { return pdfFileVersion }
+			c.MaxFileBytes = 64 << 10
+		})
+		before := env.storedPDFs(t)
+		a := small.get(env.ps.URL+"/long?cap", "pdf=true&meta=false&force=true&timeout=60s")
+		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "GLIMPSE_MAX_FILE_BYTES") {
+			t.Fatalf("a PDF over the cap answered %d %s %s; want 400 EINVALQUERY naming GLIMPSE_MAX_FILE_BYTES", a.HTTP, a.Code, a.Message)
+		}
+		env.checkNothingNew(t, before)
+		if left := env.unfinishedUploads(t, pdfObjectKey(t, env, "/long?cap", "pdf=true&meta=false&force=true&timeout=60s")); len(left) > 0 {
+			t.Errorf("the refused PDF left %d unfinished uploads: %s", len(left), env.abortLeftovers(t, left))
+		}
+	})
 	t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
 		testPDFStorageDownBeforeUpload(t, env)
 	})
@@ -452,8 +482,11 @@ func pdfObjectKey(t *testing.T, env *pdfEnv, path, rawQuery string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return storage.PublicPrefix + "pdf/" + query.Key(req) + ".pdf"
+	return storage.PublicPrefix + "pdf/" + query.Key(req) + "-" + pdfFileVersion + ".pdf"
 }
+
+// pdfFileVersion is the version of every file of the MinIO tests.
+const pdfFileVersion = "test"
 
 func testPDFFormats(t *testing.T, env *pdfEnv) {
 	// Sizes in points from the standards (ISO 216 in millimetres, ANSI in

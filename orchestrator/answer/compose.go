@@ -3,8 +3,14 @@ package answer
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,8 +31,15 @@ type Config struct {
 	Store        storage.Store
 	Metrics      *metrics.Orchestrator
 	Logger       *slog.Logger
-	MaxDataBytes int // what data rules may put in one answer; 0 is DefaultMaxDataBytes
+	MaxDataBytes int   // what data rules may put in one answer; 0 is DefaultMaxDataBytes
+	MaxFileBytes int64 // the largest PDF or screenshot stored; 0 is DefaultMaxFileBytes
+	// FileVersion names one render's files apart from every other render's
+	// of the same answer; nil is a fresh time-ordered random version.
+	FileVersion func() string
 }
+
+// DefaultMaxFileBytes bounds a stored PDF or screenshot.
+const DefaultMaxFileBytes = 256 << 20
 
 // Composer turns a visited page into the answer's data object.
 type Composer struct {
@@ -35,6 +48,8 @@ type Composer struct {
 	m            *metrics.Orchestrator
 	log          *slog.Logger
 	maxDataBytes int
+	maxFileBytes int64
+	version      func() string
 }
 
 // New builds a Composer.
@@ -42,7 +57,14 @@ func New(c Config) *Composer {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return &Composer{probes: newProbes(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes}
+	if c.MaxFileBytes <= 0 {
+		c.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if c.FileVersion == nil {
+		c.FileVersion = newFileVersion
+	}
+	return &Composer{probes: newProbes(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes,
+		maxFileBytes: c.MaxFileBytes, version: c.FileVersion}
 }
 
 // Result is one finished answer: the JSON body as sent, and what `embed`
@@ -80,7 +102,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		if err != nil {
 			return nil, err
 		}
-		a, objKey, err := c.storeFile(ctx, "pdf/"+key+".pdf", stream, -1, "application/pdf", "PDF")
+		a, objKey, err := c.storeFile(ctx, "pdf/"+key+"-"+c.version()+".pdf", stream, -1, "application/pdf", "PDF")
 		stream.Close()
 		if err != nil {
 			if serr := stream.Err(); serr != nil {
@@ -100,7 +122,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 			return nil, err
 		}
 		contentType, ext := o.Media()
-		a, objKey, err := c.storeFile(ctx, "shot/"+key+"."+ext, bytes.NewReader(shot.Data), int64(len(shot.Data)), contentType, "screenshot")
+		a, objKey, err := c.storeFile(ctx, "shot/"+key+"-"+c.version()+"."+ext, bytes.NewReader(shot.Data), int64(len(shot.Data)), contentType, "screenshot")
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +299,14 @@ func withManifestIcons(ctx context.Context, p *render.Page, cands []meta.Candida
 func (c *Composer) storeFile(ctx context.Context, name string, r io.Reader, size int64, contentType, what string) (*Asset, string, error) {
 	start := time.Now()
 	objKey := storage.PublicPrefix + name
-	obj, err := c.store.Put(ctx, objKey, r, size, contentType)
+	if size > c.maxFileBytes {
+		return nil, "", fileTooLarge(what, c.maxFileBytes)
+	}
+	capped := &cappedReader{r: r, left: c.maxFileBytes}
+	obj, err := c.store.Put(ctx, objKey, capped, size, contentType)
+	if capped.over {
+		return nil, "", fileTooLarge(what, c.maxFileBytes)
+	}
 	if err != nil {
 		c.m.StorageErrors.WithLabelValues("put").Inc()
 		return nil, "", StorageError("Storing the "+what+" failed because file storage is unreachable; try again shortly.", err)
@@ -287,6 +316,53 @@ func (c *Composer) storeFile(ctx context.Context, name string, r io.Reader, size
 		URL: c.store.URL(objKey), Type: meta.TypeFromContentType(contentType),
 		Size: obj.Size, SizePretty: meta.PrettyBytes(obj.Size),
 	}, objKey, nil
+}
+
+// newFileVersion is a version no other render of the same answer has:
+// time-ordered, so an operator sees which is newer, and random within the
+// millisecond.
+func newFileVersion() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return strconv.FormatInt(time.Now().UnixMilli(), 36) + hex.EncodeToString(b[:])
+}
+
+// cappedReader fails a read past left bytes, so a file too large to keep
+// stops streaming at the cap instead of after it has all been stored.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+var errFileTooLarge = errors.New("the file is larger than GLIMPSE_MAX_FILE_BYTES")
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.over {
+		return 0, errFileTooLarge
+	}
+	// One byte past the cap tells a file of exactly the cap from a
+	// larger one.
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	if int64(n) > c.left {
+		c.over = true
+		return 0, errFileTooLarge
+	}
+	c.left -= int64(n)
+	return n, err
+}
+
+// fileTooLarge is the caller's answer when a PDF or screenshot passes the
+// cap: what to ask for instead.
+func fileTooLarge(what string, limit int64) error {
+	e := apierr.New(apierr.CodeInvalidQuery, fmt.Sprintf(
+		"The %s is larger than %d bytes, the most glimpse stores (GLIMPSE_MAX_FILE_BYTES); ask for less of the page, such as fewer pages with `pdf.pageRanges`.",
+		what, limit))
+	e.Param = strings.ToLower(what)
+	return e
 }
 
 // StorageError is ESTORAGE: file storage is away, which only answers that

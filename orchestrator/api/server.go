@@ -36,6 +36,8 @@ type Config struct {
 	MaxTimeout     time.Duration  // largest `timeout` a caller may ask for
 	CacheBytes     int64          // memory for cached answers
 	MaxDataBytes   int            // what data rules may put in one answer
+	MaxFileBytes   int64          // the largest PDF or screenshot stored
+	FileVersion    func() string  // names one render's files; nil: fresh each time
 	Pprof          bool           // serve /debug/pprof
 }
 
@@ -116,7 +118,8 @@ func NewServer(cfg Config, d Deps) *Server {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
 	}
 	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log})
-	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes})
+	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes,
+		MaxFileBytes: cfg.MaxFileBytes, FileVersion: cfg.FileVersion})
 
 	e := echo.New()
 	e.HideBanner = true
