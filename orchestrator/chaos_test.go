@@ -1048,6 +1048,9 @@ func TestEverySidecarDownAnswersBusyAtOnce(t *testing.T) {
 	}) {
 		t.Fatalf("the stopped sidecar was never reported unhealthy: %+v", app.Pool.Snapshot().Sidecars)
 	}
+	// A sidecar that has just gone down is waited for two probe intervals,
+	// as it is most often restarting its browser; this one stays down.
+	time.Sleep(2500 * time.Millisecond)
 	a := app.tryGet(ps.URL+"/?down", "prerender=true&timeout=20s")
 	if a.HTTP != 503 || a.Code != "EBUSY" || a.Header.Get("retry-after") == "" {
 		t.Errorf("with every sidecar down the answer is %v (retry-after %q); want 503 EBUSY with retry-after", a, a.Header.Get("retry-after"))

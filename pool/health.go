@@ -26,6 +26,11 @@ const (
 // answer late once without being taken out of rotation.
 const failuresBeforeUnhealthy = 2
 
+// successesBeforeHealthy is how many good probes in a row bring an
+// unhealthy sidecar back: one would let a flapping sidecar in and out of
+// rotation with every probe, and its warm pages with it.
+const successesBeforeHealthy = 2
+
 // sidecar is one sidecar address and everything the pool holds on it.
 // Fields below mu are guarded by the pool's mutex.
 type sidecar struct {
@@ -38,14 +43,18 @@ type sidecar struct {
 
 	probeMu sync.Mutex // one probe at a time, so two never both connect
 
-	state    state
-	removed  bool
-	inUse    int
-	fails    int
-	conn     *cdp.Conn
-	warm     []*Lease
-	warming  int
-	lastSeen string // last health status, for logs
+	state   state
+	removed bool
+	inUse   int
+	fails   int
+	oks     int // good probes in a row
+	// downSince is when the sidecar last became unhealthy: one that has
+	// just dropped is most often restarting its browser.
+	downSince time.Time
+	conn      *cdp.Conn
+	warm      []*Lease
+	warming   int
+	lastSeen  string // last health status, for logs
 	// disposing counts released leases whose contexts are still being
 	// torn down (Lease.Release).
 	disposing int
@@ -71,13 +80,21 @@ func (sc *sidecar) usableLocked() bool {
 	}
 }
 
+// markDownLocked takes the sidecar out of rotation and notes since when.
+func (sc *sidecar) markDownLocked() {
+	if sc.state != stateUnhealthy {
+		sc.downSince = time.Now()
+	}
+	sc.state = stateUnhealthy
+}
+
 // lost takes the sidecar out of rotation after its connection failed under
 // a caller, before the watcher notices, and asks for a probe.
 func (sc *sidecar) lost() {
 	p := sc.p
 	p.mu.Lock()
 	if sc.state == stateHealthy {
-		sc.state = stateUnhealthy
+		sc.markDownLocked()
 	}
 	sc.warm = nil
 	p.mu.Unlock()
@@ -130,8 +147,9 @@ func (sc *sidecar) probe(ctx context.Context) {
 	if err != nil {
 		p.mu.Lock()
 		sc.fails++
+		sc.oks = 0
 		if sc.fails >= failuresBeforeUnhealthy && sc.state != stateUnhealthy {
-			sc.state = stateUnhealthy
+			sc.markDownLocked()
 			p.log.Warn("sidecar is unhealthy; no new pages go to it", "sidecar", sc.addr, "err", err)
 			sc.dropWarmLocked()
 		}
@@ -149,8 +167,9 @@ func (sc *sidecar) probe(ctx context.Context) {
 			if err != nil {
 				p.mu.Lock()
 				sc.fails++
+				sc.oks = 0
 				if sc.fails >= failuresBeforeUnhealthy {
-					sc.state = stateUnhealthy
+					sc.markDownLocked()
 				}
 				p.mu.Unlock()
 				p.log.Warn("connecting to the sidecar's browser failed", "sidecar", sc.addr, "err", err)
@@ -161,6 +180,11 @@ func (sc *sidecar) probe(ctx context.Context) {
 		p.mu.Lock()
 		was := sc.state
 		sc.fails = 0
+		sc.oks++
+		if was == stateUnhealthy && sc.oks < successesBeforeHealthy {
+			p.mu.Unlock()
+			return
+		}
 		sc.state = stateHealthy
 		if was != stateHealthy {
 			p.log.Info("sidecar is healthy", "sidecar", sc.addr)
@@ -180,11 +204,15 @@ func (sc *sidecar) probe(ctx context.Context) {
 	default: // starting, down
 		p.mu.Lock()
 		sc.fails++
+		sc.oks = 0
 		// A browser that is starting is on its way; one that stays down is
 		// not, and callers should hear so rather than wait.
-		if sc.state == stateHealthy || (status != "starting" && sc.fails >= failuresBeforeUnhealthy && sc.state != stateUnhealthy) {
-			sc.state = stateUnhealthy
+		switch {
+		case sc.state == stateHealthy || (status != "starting" && sc.fails >= failuresBeforeUnhealthy && sc.state != stateUnhealthy):
+			sc.markDownLocked()
 			p.log.Warn("sidecar reports its browser is not ready", "sidecar", sc.addr, "status", status)
+		case status == "starting" && sc.state == stateUnhealthy:
+			sc.state = stateStarting
 		}
 		sc.dropWarmLocked()
 		p.mu.Unlock()
@@ -244,8 +272,9 @@ func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 		p.mu.Lock()
 		if sc.conn == c {
 			sc.conn = nil
+			sc.oks = 0
 			if sc.state == stateHealthy {
-				sc.state = stateUnhealthy
+				sc.markDownLocked()
 				p.log.Warn("the connection to the sidecar's browser dropped", "sidecar", sc.addr, "err", c.Err())
 			}
 			sc.warm = nil // their pages died with the connection

@@ -311,11 +311,11 @@ func (p *Pool) acquire(ctx context.Context) (*sidecar, error) {
 	}
 	w := &waiter{granted: make(chan *sidecar, 1)}
 	p.waiters = append(p.waiters, w)
+	// With no sidecar serving, the caller checks now and then whether one
+	// may still come, and gives up when none may.
 	var giveUp <-chan time.Time
-	if !p.hopeLocked() {
-		t := time.NewTimer(unavailableWait)
-		defer t.Stop()
-		giveUp = t.C
+	if !p.servingLocked() {
+		giveUp = time.After(unavailableWait)
 	}
 	p.mu.Unlock()
 
@@ -327,13 +327,13 @@ func (p *Pool) acquire(ctx context.Context) (*sidecar, error) {
 			}
 			return sc, nil
 		case <-giveUp:
-			giveUp = nil
 			p.mu.Lock()
 			hope := p.hopeLocked()
 			p.mu.Unlock()
 			if !hope {
 				return p.leave(w, ErrUnavailable)
 			}
+			giveUp = time.After(unavailableWait / 2) // look again while hope lasts
 		case <-ctx.Done():
 			return p.leave(w, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err()))
 		}
@@ -358,12 +358,26 @@ func (p *Pool) leave(w *waiter, err error) (*sidecar, error) {
 	return nil, err
 }
 
-// hopeLocked reports whether some sidecar serves, or is starting or
-// recycling its browser: a lease may come. With every sidecar unhealthy,
-// or none found, it may not.
-func (p *Pool) hopeLocked() bool {
+// servingLocked reports whether some sidecar is healthy.
+func (p *Pool) servingLocked() bool {
 	for _, sc := range p.sidecars {
-		if !sc.removed && sc.state != stateUnhealthy {
+		if !sc.removed && sc.state == stateHealthy {
+			return true
+		}
+	}
+	return false
+}
+
+// hopeLocked reports whether some sidecar serves, is starting or recycling
+// its browser, or went down a moment ago: a lease may come. A dropped
+// connection is most often a browser restarting, which the next probe
+// shows, so a sidecar is waited for two probe intervals after it went
+// down. With every sidecar down for longer, or none found, no lease may
+// come.
+func (p *Pool) hopeLocked() bool {
+	recent := 2 * p.cfg.HealthInterval
+	for _, sc := range p.sidecars {
+		if !sc.removed && (sc.state != stateUnhealthy || time.Since(sc.downSince) < recent) {
 			return true
 		}
 	}

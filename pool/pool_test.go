@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/netip"
+	"net/url"
 	"os"
 	goruntime "runtime"
 	"strconv"
@@ -1180,4 +1182,43 @@ func TestUnfilteredLeases(t *testing.T) {
 		}
 		waitFor(t, 10*time.Second, "the refused lease's slot back", func() bool { s, _ := stateOf(p, live.addr); return s.InUse == 0 })
 	})
+}
+
+func TestOneGoodProbeDoesNotRestoreAnUnhealthySidecar(t *testing.T) {
+	ls := startSidecar(t, nil)
+	target, _ := url.Parse("http://" + ls.addr)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	var down atomic.Bool
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" && down.Load() {
+			http.Error(w, `{"status":"down"}`, http.StatusServiceUnavailable)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	addr := strings.TrimPrefix(front.URL, "http://")
+	// Probes are made by hand here, one at a time.
+	p := newTestPool(t, Config{Sidecars: addr, HealthInterval: time.Hour})
+	ctx := t.Context()
+	sc := p.list()[0]
+	state := func() string { s, _ := stateOf(p, addr); return s.State }
+	if state() != "healthy" {
+		t.Fatalf("the sidecar starts %s, want healthy", state())
+	}
+	down.Store(true)
+	sc.probe(ctx)
+	sc.probe(ctx)
+	if state() != "unhealthy" {
+		t.Fatalf("after two failed probes the sidecar is %s, want unhealthy", state())
+	}
+	down.Store(false)
+	sc.probe(ctx)
+	if state() != "unhealthy" {
+		t.Errorf("one good probe brought a flapping sidecar back (%s)", state())
+	}
+	sc.probe(ctx)
+	if state() != "healthy" {
+		t.Errorf("two good probes in a row left the sidecar %s, want healthy", state())
+	}
 }

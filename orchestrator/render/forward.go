@@ -45,7 +45,7 @@ func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr
 					continue
 				}
 				p := fetch.ContinueRequestParams{RequestID: ev.RequestID}
-				if u, err := url.Parse(ev.Request.URL); err == nil && siteOf(u) == site {
+				if u, err := url.Parse(ev.Request.URL); err == nil && site.holds(u) {
 					p.Headers = mergeHeaders(ev.Request.Headers, hdr)
 				}
 				// Answered off this loop so one slow reply never holds the
@@ -69,16 +69,30 @@ func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr
 	}, nil
 }
 
-// siteOf is a URL's site in the browser's sense: scheme and registrable
-// domain (eTLD+1), or the exact address for an IP host.
-func siteOf(u *url.URL) string {
+// site is where a caller's forwarded headers may go: the target's own
+// registrable domain (eTLD+1), or its exact address for an IP host.
+type site struct {
+	domain string
+	secure bool // the target is https: its headers never go over plain http
+}
+
+// siteOf is the site of a target.
+func siteOf(u *url.URL) site {
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if net.ParseIP(host) == nil {
 		if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
 			host = d
 		}
 	}
-	return u.Scheme + "://" + host
+	return site{domain: host, secure: u.Scheme == "https"}
+}
+
+// holds reports whether the caller's headers go with a request to u: one
+// of the target's site, over the target's scheme or upgraded to https (a
+// site that redirects http to https is the same site), never downgraded.
+func (s site) holds(u *url.URL) bool {
+	o := siteOf(u)
+	return o.domain == s.domain && (o.secure || !s.secure)
 }
 
 // mergeHeaders is the page's own request headers with the caller's on top.

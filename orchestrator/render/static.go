@@ -80,7 +80,7 @@ func (r *Renderer) Assets(target *url.URL, headers http.Header) Source {
 // site only.
 type httpSource struct {
 	f       *staticFetcher
-	site    string
+	site    site
 	headers http.Header
 }
 
@@ -100,7 +100,7 @@ func (h httpSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(s
 }
 
 // get follows up to MaxRedirects hops and returns the last response.
-func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Header, accept string) (*http.Response, *url.URL, error) {
+func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http.Header, accept string) (*http.Response, *url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, nil, err
@@ -117,7 +117,7 @@ func (f *staticFetcher) get(ctx context.Context, raw, site string, hdr http.Head
 		req.Header.Set("User-Agent", query.DesktopUserAgent)
 		req.Header.Set("Accept", accept)
 		req.Header.Set("Accept-Language", "en-US,en;q=0.9")
-		if siteOf(u) == site {
+		if site.holds(u) {
 			for k, vs := range hdr {
 				req.Header[k] = vs
 			}
