@@ -38,6 +38,7 @@ func TestEveryCollectorRegistersOnOneRegistry(t *testing.T) {
 	metrics.NewOrchestrator(reg)
 	metrics.RegisterPool(reg, func() metrics.PoolSnapshot { return metrics.PoolSnapshot{} })
 	metrics.RegisterCache(reg, func() metrics.CacheSnapshot { return metrics.CacheSnapshot{} })
+	metrics.RegisterLocalStorage(reg, func() metrics.LocalStorageSnapshot { return metrics.LocalStorageSnapshot{} })
 	// The embedded default runs a sidecar inside the orchestrator process,
 	// so the sidecar's metrics must fit on the same registry.
 	metrics.RegisterSidecar(reg, func() metrics.SidecarStats { return metrics.SidecarStats{} })
@@ -60,6 +61,9 @@ func TestRegisteringTwiceIsAWiringMistakeThatPanics(t *testing.T) {
 		}},
 		{"the sidecar collector", func(r prometheus.Registerer) {
 			metrics.RegisterSidecar(r, func() metrics.SidecarStats { return metrics.SidecarStats{} })
+		}},
+		{"the local storage collector", func(r prometheus.Registerer) {
+			metrics.RegisterLocalStorage(r, func() metrics.LocalStorageSnapshot { return metrics.LocalStorageSnapshot{} })
 		}},
 	}
 	for _, tc := range cases {
@@ -91,6 +95,7 @@ func TestNilSnapshotFunctionsAreRefusedAtRegistration(t *testing.T) {
 		{"the pool", func() { metrics.RegisterPool(prometheus.NewRegistry(), nil) }, "RegisterPool needs a snapshot function"},
 		{"the cache", func() { metrics.RegisterCache(prometheus.NewRegistry(), nil) }, "RegisterCache needs a snapshot function"},
 		{"the sidecar", func() { metrics.RegisterSidecar(prometheus.NewRegistry(), nil) }, "RegisterSidecar needs a stats function"},
+		{"the local storage", func() { metrics.RegisterLocalStorage(prometheus.NewRegistry(), nil) }, "RegisterLocalStorage needs a snapshot function"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+" without a snapshot function panics at once, not at scrape time", func(t *testing.T) {

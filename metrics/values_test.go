@@ -316,6 +316,59 @@ glimpse_sidecar_auth_refusals_total ` + itoa(unauthorized) + `
 ` + cdpLines
 }
 
+func TestLocalStorageCollectorExportsEveryReason(t *testing.T) {
+	cases := []struct {
+		name string
+		snap metrics.LocalStorageSnapshot
+		want string
+	}{
+		{
+			name: "a store that has swept for age and budget",
+			snap: metrics.LocalStorageSnapshot{Bytes: 5000, Objects: 12, MaxBytes: 8000,
+				SweptObjects: map[string]int64{metrics.SweptAge: 3, metrics.SweptBudget: 2},
+				SweptBytes:   map[string]int64{metrics.SweptAge: 300, metrics.SweptBudget: 2200}},
+			want: localStorageText(5000, 12, 8000, map[string][2]int{"age": {3, 300}, "budget": {2, 2200}}),
+		},
+		{
+			name: "a store without budget that has not swept yet",
+			snap: metrics.LocalStorageSnapshot{},
+			want: localStorageText(0, 0, 0, nil),
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is reported as it is, every reason included", func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			metrics.RegisterLocalStorage(reg, func() metrics.LocalStorageSnapshot { return tc.snap })
+			if err := testutil.GatherAndCompare(reg, strings.NewReader(tc.want)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func localStorageText(bytes, objects, limit int, swept map[string][2]int) string {
+	var objectLines, byteLines string
+	for _, reason := range metrics.SweepReasons {
+		objectLines += `glimpse_storage_swept_objects_total{reason="` + reason + `"} ` + itoa(swept[reason][0]) + "\n"
+		byteLines += `glimpse_storage_swept_bytes_total{reason="` + reason + `"} ` + itoa(swept[reason][1]) + "\n"
+	}
+	return `
+# HELP glimpse_storage_local_bytes Bytes in the local storage directory, as measured by the last sweep.
+# TYPE glimpse_storage_local_bytes gauge
+glimpse_storage_local_bytes ` + itoa(bytes) + `
+# HELP glimpse_storage_local_objects Objects stored in the local storage directory, as counted by the last sweep.
+# TYPE glimpse_storage_local_objects gauge
+glimpse_storage_local_objects ` + itoa(objects) + `
+# HELP glimpse_storage_local_limit_bytes Bytes the sweeper keeps the local storage directory under; 0 when there is no budget.
+# TYPE glimpse_storage_local_limit_bytes gauge
+glimpse_storage_local_limit_bytes ` + itoa(limit) + `
+# HELP glimpse_storage_swept_objects_total Objects, and files of interrupted writes, that the local store's sweeper deleted, by reason: age, budget, partial.
+# TYPE glimpse_storage_swept_objects_total counter
+` + objectLines + `# HELP glimpse_storage_swept_bytes_total Bytes the local store's sweeper freed, by reason: age, budget, partial.
+# TYPE glimpse_storage_swept_bytes_total counter
+` + byteLines
+}
+
 func TestStatusClassKeepsTheStatusLabelBounded(t *testing.T) {
 	cases := []struct {
 		status int

@@ -13,7 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // File name suffixes the local store adds next to an object. "~" can never
@@ -32,6 +34,28 @@ type LocalConfig struct {
 	// http://localhost:3000/files/. A public key files/ab/c.pdf gets the URL
 	// PublicBaseURL + "ab/c.pdf".
 	PublicBaseURL string
+
+	// The sweeper keeps the directory bounded; see Sweep. Objects are aged
+	// by the time they were last written.
+
+	// MaxAge is how long an object under cache/ or files/ is kept: at least
+	// as long as the longest-lived cached answer that may name it. Zero
+	// means DefaultMaxAge; a negative value keeps objects whatever their
+	// age.
+	MaxAge time.Duration
+	// MaxBytes is the budget of the whole directory, metadata and
+	// temporary files included: above it, the sweeper deletes objects
+	// oldest first. Zero means no budget.
+	MaxBytes int64
+	// MinAge is a grace period: no object younger than it is ever swept,
+	// for age or for the budget, so that a file is not deleted under the
+	// answer that was just stored to name it. Zero means DefaultMinAge.
+	MinAge time.Duration
+	// SweepEvery is how often the directory is swept in the background;
+	// the first sweep runs at once. Zero means DefaultSweepEvery; a
+	// negative value starts no background sweeping, leaving it to callers
+	// of Sweep.
+	SweepEvery time.Duration
 }
 
 // Local stores objects as files under one directory, each with a small
@@ -43,6 +67,10 @@ type Local struct {
 	root       *os.Root
 	base       string // PublicBaseURL ending in "/"
 	publicPath string // URL path of base, where Handler is mounted
+
+	sweeper
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // localMeta is the content of a "~meta" file. Size ties it to the data it
@@ -70,11 +98,17 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("storage: could not create the storage directory %s: %w", dir, err)
 	}
+	policy, err := newSweepPolicy(cfg)
+	if err != nil {
+		return nil, err
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("storage: could not open the storage directory %s: %w", dir, err)
 	}
-	return &Local{dir: dir, root: root, base: base, publicPath: publicPath}, nil
+	l := &Local{dir: dir, root: root, base: base, publicPath: publicPath}
+	l.startSweeper(policy)
+	return l, nil
 }
 
 // parseBaseURL checks that a public base URL is absolute and returns it with
@@ -97,8 +131,15 @@ func parseBaseURL(raw string) (base, urlPath string, err error) {
 	return raw, p, nil
 }
 
-// Close releases the directory handle.
-func (l *Local) Close() error { return l.root.Close() }
+// Close stops the background sweeper, waiting for a sweep in progress to
+// give up, and releases the directory handle. Later calls do nothing.
+func (l *Local) Close() error {
+	l.closeOnce.Do(func() {
+		l.stopSweeper()
+		l.closeErr = l.root.Close()
+	})
+	return l.closeErr
+}
 
 // Dir is the absolute path of the storage directory.
 func (l *Local) Dir() string { return l.dir }
@@ -202,6 +243,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader, size int64, co
 		return Object{}, fmt.Errorf("storage: could not move %q into place in %s: %w", key, l.dir, err)
 	}
 	committed = true
+	l.written(n)
 	return Object{Key: key, Size: n, ContentType: contentType, ETag: localETag(info), Modified: info.ModTime().UTC()}, nil
 }
 

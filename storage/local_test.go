@@ -32,6 +32,8 @@ func TestNewLocalRejectsBadConfiguration(t *testing.T) {
 		{"a public base URL of another scheme is refused", LocalConfig{Dir: t.TempDir(), PublicBaseURL: "ftp://host/files/"}, "absolute http:// or https:// URL"},
 		{"a public base URL with a query is refused", LocalConfig{Dir: t.TempDir(), PublicBaseURL: "http://host/files/?a=b"}, "without query"},
 		{"a directory below a file is refused", LocalConfig{Dir: filepath.Join(file, "data"), PublicBaseURL: "http://localhost:3000/files/"}, "could not create the storage directory"},
+		{"a negative byte budget is refused", LocalConfig{Dir: t.TempDir(), PublicBaseURL: "http://localhost:3000/files/", MaxBytes: -1}, "or 0 for no budget"},
+		{"a negative grace period is refused", LocalConfig{Dir: t.TempDir(), PublicBaseURL: "http://localhost:3000/files/", MinAge: -time.Second}, "must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,12 +60,25 @@ type S3Config struct {
 	// public access is managed elsewhere (a CDN with its own credentials, a
 	// policy the operator owns). That policy must then keep cache/ private.
 	SkipBucketPolicy bool
+	// ExpireAfterDays is how many days after it was written the service
+	// deletes an object under cache/ or files/, by the lifecycle rules
+	// NewS3 sets on the bucket (see LifecycleRules): at least as long as
+	// the longest-lived cached answer that may name it. Zero means
+	// DefaultExpireAfterDays.
+	ExpireAfterDays int
+	// SkipLifecycle leaves the bucket's lifecycle rules untouched, for
+	// buckets whose expiry is managed elsewhere. Something must then expire
+	// cache/ and files/, or the bucket only grows.
+	SkipLifecycle bool
 }
 
 // S3 stores objects in one bucket of an S3-compatible service such as MinIO.
 // Its credentials need s3:ListBucket (for the bucket checks), s3:GetObject,
 // s3:PutObject, s3:DeleteObject and s3:AbortMultipartUpload; s3:CreateBucket
-// if the bucket may be missing; s3:PutBucketPolicy unless SkipBucketPolicy.
+// if the bucket may be missing; s3:PutBucketPolicy unless SkipBucketPolicy;
+// s3:GetLifecycleConfiguration and s3:PutLifecycleConfiguration unless
+// SkipLifecycle (without them glimpse starts, and says who must set the
+// rules).
 type S3 struct {
 	client    *minio.Client
 	core      minio.Core
@@ -76,6 +89,8 @@ type S3 struct {
 	base      string
 	buffers   sync.Pool // *[]byte of partSize
 
+	expireAfterDays int
+
 	mu      sync.Mutex
 	orphans map[string]string // upload ID → key, for uploads whose abort failed
 }
@@ -84,7 +99,9 @@ var _ Store = (*S3)(nil)
 
 // NewS3 connects to the endpoint, creates the bucket if it is missing and,
 // unless cfg.SkipBucketPolicy, replaces its policy with one that lets anyone
-// read objects under PublicPrefix and nothing else.
+// read objects under PublicPrefix and nothing else. Unless
+// cfg.SkipLifecycle, it then adds glimpse's lifecycle rules to the bucket's
+// (see ensureLifecycle), so that old cache entries and files expire.
 func NewS3(ctx context.Context, cfg S3Config) (*S3, error) {
 	s, err := newS3(cfg)
 	if err != nil {
@@ -98,6 +115,12 @@ func NewS3(ctx context.Context, cfg S3Config) (*S3, error) {
 		if err := s.client.SetBucketPolicy(ctx, s.bucket, publicReadPolicy(s.bucket)); err != nil {
 			s.Close()
 			return nil, s.fail(fmt.Sprintf("setting the policy that makes %s* public in bucket %q", PublicPrefix, s.bucket), "", err)
+		}
+	}
+	if !cfg.SkipLifecycle {
+		if _, err := s.ensureLifecycle(ctx, s.expireAfterDays); err != nil {
+			s.Close()
+			return nil, err
 		}
 	}
 	return s, nil
@@ -117,6 +140,13 @@ func newS3(cfg S3Config) (*S3, error) {
 	}
 	if cfg.AccessKey == "" || cfg.SecretKey == "" {
 		return nil, fmt.Errorf("storage: S3 storage at %s needs both an access key and a secret key", endpoint)
+	}
+	expire := cfg.ExpireAfterDays
+	switch {
+	case expire == 0:
+		expire = DefaultExpireAfterDays
+	case expire < 0:
+		return nil, fmt.Errorf("storage: stored objects cannot expire %d days after they are written; give a positive number of days, or leave it unset for %d", expire, DefaultExpireAfterDays)
 	}
 	region := cfg.Region
 	if region == "" {
@@ -160,6 +190,8 @@ func newS3(cfg S3Config) (*S3, error) {
 		region:    region,
 		base:      base,
 		orphans:   make(map[string]string),
+
+		expireAfterDays: expire,
 	}
 	s.buffers.New = func() any { b := make([]byte, partSize); return &b }
 	return s, nil

@@ -31,6 +31,7 @@ func TestNewS3RejectsBadConfiguration(t *testing.T) {
 		{"a missing access key is refused", func(c *S3Config) { c.AccessKey = "" }, "needs both an access key and a secret key"},
 		{"a missing secret key is refused", func(c *S3Config) { c.SecretKey = "" }, "needs both an access key and a secret key"},
 		{"a relative public base URL is refused", func(c *S3Config) { c.PublicBaseURL = "cdn.example.com/files" }, "absolute http:// or https:// URL"},
+		{"a negative expiry is refused", func(c *S3Config) { c.ExpireAfterDays = -1 }, "give a positive number of days"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

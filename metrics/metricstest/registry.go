@@ -46,6 +46,13 @@ func Populated() *prometheus.Registry {
 	metrics.RegisterCache(reg, func() metrics.CacheSnapshot {
 		return metrics.CacheSnapshot{Entries: 12, Bytes: 1 << 20, MaxBytes: 64 << 20}
 	})
+	metrics.RegisterLocalStorage(reg, func() metrics.LocalStorageSnapshot {
+		return metrics.LocalStorageSnapshot{
+			Bytes: 3 << 30, Objects: 1200, MaxBytes: 10 << 30,
+			SweptObjects: map[string]int64{metrics.SweptAge: 40, metrics.SweptPartial: 1},
+			SweptBytes:   map[string]int64{metrics.SweptAge: 90 << 20, metrics.SweptPartial: 4096},
+		}
+	})
 	metrics.RegisterSidecar(reg, func() metrics.SidecarStats {
 		return metrics.SidecarStats{
 			Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2,
