@@ -76,7 +76,7 @@ var glimpseVariables = []string{
 	// Settings of the orchestrator and sidecar binaries beyond the table.
 	"GLIMPSE_LOG_LEVEL", "GLIMPSE_SHUTDOWN_GRACE", "GLIMPSE_WARM", "GLIMPSE_CACHE_BYTES",
 	"GLIMPSE_TRUSTED_PROXIES", "GLIMPSE_CHROME_FLAGS", "GLIMPSE_RECYCLE_MEMORY", "GLIMPSE_RECYCLE_GRACE",
-	"GLIMPSE_SIDECAR_TOKEN",
+	"GLIMPSE_SIDECAR_TOKEN", "GLIMPSE_S3_EXPIRE_DAYS", "GLIMPSE_STORAGE_MAX_BYTES",
 }
 
 var docComment = regexp.MustCompile(`(?m)^# -- \S`)
