@@ -279,7 +279,7 @@ func chromeArgs(cfg Config, profileDir string) []string {
 
 // newProfileDir creates a fresh, private profile directory for a generation.
 func newProfileDir() (string, error) {
-	dir, err := os.MkdirTemp("", "glimpse-chromium-")
+	dir, err := os.MkdirTemp("", profilePrefix)
 	if err != nil {
 		return "", fmt.Errorf("creating a profile directory for Chromium in %s: %w", os.TempDir(), err)
 	}

@@ -77,6 +77,15 @@ func cmdlineMentions(procRoot string, pid int, dir string) bool {
 	if err != nil {
 		return false
 	}
+	return namesDir(b, dir)
+}
+
+// namesDir reports whether a NUL-separated command line names dir or a path
+// under it.
+func namesDir(b []byte, dir string) bool {
+	if dir == "" {
+		return false
+	}
 	for rest := b; ; {
 		i := bytes.Index(rest, []byte(dir))
 		if i < 0 {

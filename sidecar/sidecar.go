@@ -75,6 +75,8 @@ type Sidecar struct {
 	memBytes  int64
 	closeErr  error
 	closeOnce sync.Once
+
+	profilesOnce sync.Once // profiles left by an earlier run are removed once, before the first launch
 }
 
 // New validates cfg and finds Chromium. It starts nothing.
@@ -126,6 +128,7 @@ func (s *Sidecar) Start(ctx context.Context) error {
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
 
+	s.removeProfilesOnce()
 	g, err := launch(ctx, s.cfg, s.nextGeneration())
 	s.mu.Lock()
 	s.starting = false
