@@ -224,7 +224,7 @@ func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, err
 	if cfg.S3Endpoint != "" {
 		s3, err := storage.NewS3(ctx, storage.S3Config{
 			Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey, SecretKey: cfg.S3SecretKey,
-			Region: cfg.S3Region, Secure: cfg.S3Secure, PublicBaseURL: cfg.PublicBaseURL,
+			Region: cfg.S3Region, Secure: cfg.S3Secure, PublicBaseURL: cfg.PublicBaseURL, ExpireAfterDays: cfg.S3ExpireDays,
 		})
 		if err != nil {
 			return nil, nil, err
@@ -239,10 +239,12 @@ func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, err
 	if _, err := url.Parse(base); err != nil {
 		return nil, nil, fmt.Errorf("GLIMPSE_PUBLIC_BASE_URL %q is not a URL: %w", base, err)
 	}
-	local, err := storage.NewLocal(storage.LocalConfig{Dir: cfg.StorageDir, PublicBaseURL: base})
+	local, err := storage.NewLocal(storage.LocalConfig{Dir: cfg.StorageDir, PublicBaseURL: base,
+		MaxBytes: cfg.StorageMaxBytes, MaxAge: cfg.StorageMaxAge, MinAge: cfg.StorageMinAge})
 	if err != nil {
 		return nil, nil, err
 	}
+	metrics.RegisterLocalStorage(a.Registry, local.Snapshot)
 	a.closers = append(a.closers, func() { local.Close() })
 	return local, local.Handler(), nil
 }

@@ -24,12 +24,17 @@ type Config struct {
 	StorageDir    string
 	PublicBaseURL string
 
-	S3Endpoint  string
-	S3Bucket    string
-	S3AccessKey string
-	S3SecretKey string
-	S3Region    string
-	S3Secure    bool
+	S3Endpoint   string
+	S3Bucket     string
+	S3AccessKey  string
+	S3SecretKey  string
+	S3Region     string
+	S3Secure     bool
+	S3ExpireDays int
+
+	StorageMaxBytes int64
+	StorageMaxAge   time.Duration
+	StorageMinAge   time.Duration
 
 	Region             string
 	PlansFile          string
@@ -70,6 +75,10 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "s3-secret-key", Env: "GLIMPSE_S3_SECRET_KEY", Usage: "S3 secret key", Default: "", Parse: str(&c.S3SecretKey)},
 		{Flag: "s3-region", Env: "GLIMPSE_S3_REGION", Usage: "S3 region", Default: "us-east-1", Parse: str(&c.S3Region)},
 		{Flag: "s3-secure", Env: "GLIMPSE_S3_SECURE", Usage: "use https to reach the S3 endpoint", Default: "false", Parse: boolean(&c.S3Secure)},
+		{Flag: "s3-expire-days", Env: "GLIMPSE_S3_EXPIRE_DAYS", Usage: "days after which the bucket's lifecycle rules delete cached answers and files (at least the longest ttl plus staleTtl)", Default: "63", Parse: integer(&c.S3ExpireDays, 1)},
+		{Flag: "storage-max-bytes", Env: "GLIMPSE_STORAGE_MAX_BYTES", Usage: "byte budget of the local storage directory, oldest first past it; 0 for none", Default: "0", Parse: envflag.Int64(&c.StorageMaxBytes, 0)},
+		{Flag: "storage-max-age", Env: "GLIMPSE_STORAGE_MAX_AGE", Usage: "how long the local storage directory keeps an object", Default: "1512h", Parse: duration(&c.StorageMaxAge)},
+		{Flag: "storage-min-age", Env: "GLIMPSE_STORAGE_MIN_AGE", Usage: "no object younger than this is swept from the local storage directory", Default: "1h", Parse: duration(&c.StorageMinAge)},
 		{Flag: "region", Env: "GLIMPSE_REGION", Usage: "prefix of x-request-id", Default: "local", Parse: str(&c.Region)},
 		{Flag: "plans", Env: "GLIMPSE_PLANS", Usage: "plans and API keys file (YAML or JSON); default: one anonymous plan", Default: "", Parse: str(&c.PlansFile)},
 		{Flag: "trusted-proxies", Env: "GLIMPSE_TRUSTED_PROXIES", Usage: "CIDRs of proxies whose X-Forwarded-For names the client", Default: "", Parse: prefixes(&c.TrustedProxies)},

@@ -425,6 +425,20 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 		env.fetchStored(t, first)
 		env.fetchStored(t, again)
 	})
+	t.Run("an answer whose file was swept away is rendered again, not served", func(t *testing.T) {
+		_, first := env.pdfRender(t, "/probe?swept", "pdf=true&meta=false")
+		local := env.app.Store.(*storage.Local)
+		u, _ := url.Parse(first.URL)
+		key := storage.PublicPrefix + strings.TrimPrefix(u.Path, "/files/")
+		if err := os.Remove(filepath.Join(local.Dir(), filepath.FromSlash(key))); err != nil {
+			t.Fatalf("removing the stored file as a sweep would: %v", err)
+		}
+		a, again := env.pdfRender(t, "/probe?swept", "pdf=true&meta=false")
+		if a.Header.Get("x-cache-status") != "MISS" || again.URL == first.URL {
+			t.Errorf("x-cache-status %q, url %s: an answer naming a file that is gone was served", a.Header.Get("x-cache-status"), again.URL)
+		}
+		env.fetchStored(t, again)
+	})
 }
 
 // TestPDFOnMinIO repeats what depends on storage: where the document goes,

@@ -60,7 +60,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 	if !req.Force {
 		// An answer cut short by its own `timeout` serves only callers who
 		// give no more time: the timeout is part of what made it.
-		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) {
+		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) && s.filesKept(ctx, e) {
 			fresh := e.FreshUntil(req.TTL)
 			switch {
 			case now.Before(fresh):
@@ -133,6 +133,24 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	e := s.entry(req, key, res)
 	s.cache.Put(e)
 	return e, nil
+}
+
+// filesKept reports whether the files an entry names are still stored. A
+// local store over its byte budget sweeps the oldest files, possibly ones
+// a cached answer names; such an answer is rendered again. Other stores
+// keep files as long as answers live, so they are not asked.
+func (s *Server) filesKept(ctx context.Context, e *cache.Entry) bool {
+	if s.deps.Store == nil || s.deps.Store.Kind() != "local" {
+		return true
+	}
+	for _, k := range []string{"pdf.url", "screenshot.url"} {
+		if key, ok := e.Embeds[k]; ok && strings.HasPrefix(key, storage.PublicPrefix) {
+			if _, err := s.deps.Store.Stat(ctx, key); err != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cutShortAt is the timeout that cut the render short, or 0 for a whole
