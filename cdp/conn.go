@@ -17,6 +17,7 @@ type Conn struct {
 	t       Transport
 	log     *slog.Logger
 	evBuf   int
+	onDrop  func(method string) // nil: drops are only logged and counted
 	browser *Session
 	done    chan struct{} // closed when the read loop has ended
 
@@ -62,6 +63,7 @@ func newConn(t Transport, o options) *Conn {
 		t:        t,
 		log:      o.logger,
 		evBuf:    o.eventBuffer,
+		onDrop:   o.onDrop,
 		done:     make(chan struct{}),
 		pending:  make(map[int64]*pendingCall),
 		sessions: make(map[target.SessionID]*Session),

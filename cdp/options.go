@@ -21,6 +21,7 @@ type options struct {
 	readLimit    int64
 	writeTimeout time.Duration
 	header       http.Header
+	onDrop       func(method string)
 }
 
 func buildOptions(opts []Option) options {
@@ -44,6 +45,13 @@ func buildOptions(opts []Option) options {
 // waiting for.
 func WithEventBuffer(n int) Option {
 	return func(o *options) { o.eventBuffer = max(n, 1) }
+}
+
+// WithDropHook is called, on the read loop, for every event dropped
+// because its subscriber's buffer was full, so that drops can be counted
+// where they matter; it must not block.
+func WithDropHook(f func(method string)) Option {
+	return func(o *options) { o.onDrop = f }
 }
 
 // WithLogger sets where the connection reports malformed messages, dropped

@@ -45,9 +45,10 @@ type Event struct {
 // events is set. Sends and closes happen under Session.mu only, so a send
 // can never hit a closed channel.
 type subscription struct {
-	methods map[string]struct{} // nil: every event of the session
-	values  chan jsonv2.Value
-	events  chan Event
+	methods  map[string]struct{} // nil: every event of the session
+	values   chan jsonv2.Value
+	events   chan Event
+	overflow func(jsonv2.Value) // called with what the full buffer could not take; nil: dropped
 }
 
 func newSession(c *Conn, id target.SessionID, targetID target.ID) *Session {
@@ -186,6 +187,19 @@ func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	return sub.values, s.add(sub)
 }
 
+// SubscribeOverflow is Subscribe for events that must not be lost, such as
+// Fetch.requestPaused, whose request waits until it is answered: what the
+// full buffer cannot take is handed to overflow instead, on the read loop,
+// which it must not block.
+func (s *Session) SubscribeOverflow(method string, overflow func(jsonv2.Value)) (<-chan jsonv2.Value, func()) {
+	sub := &subscription{
+		methods:  map[string]struct{}{method: {}},
+		values:   make(chan jsonv2.Value, s.conn.evBuf),
+		overflow: overflow,
+	}
+	return sub.values, s.add(sub)
+}
+
 // Listen is Subscribe for several methods at once, or for every event of the
 // session when no method is given, and keeps each event's method name.
 func (s *Session) Listen(methods ...string) (<-chan Event, func()) {
@@ -251,9 +265,16 @@ func (s *Session) deliver(method string, params jsonv2.Value) {
 			default:
 			}
 		}
-		if !sent {
+		switch {
+		case sent:
+		case sub.overflow != nil:
+			sub.overflow(params)
+		default:
 			n := s.dropped.Add(1)
 			s.conn.log.Debug("Dropped a DevTools event because its subscriber's buffer is full.", "method", method, "session", s.id, "dropped", n)
+			if s.conn.onDrop != nil {
+				s.conn.onDrop(method)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -65,6 +66,43 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 		proveAlive(t, p, c.Browser())
 		if got := logs.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "buffer is full") || !strings.Contains(got, "Log.entryAdded") {
 			t.Errorf("the drop is not logged as expected:\n%s", got)
+		}
+	})
+	t.Run("every drop reaches the drop hook with its method", func(t *testing.T) {
+		var mu sync.Mutex
+		var methods []string
+		c, p := openPipe(t, WithEventBuffer(1), WithDropHook(func(m string) { mu.Lock(); methods = append(methods, m); mu.Unlock() }))
+		_, _ = c.Browser().Subscribe("Log.entryAdded")
+		for range 3 {
+			p.event("", "Log.entryAdded", `{}`)
+		}
+		proveAlive(t, p, c.Browser())
+		mu.Lock()
+		defer mu.Unlock()
+		if len(methods) != 2 || methods[0] != "Log.entryAdded" {
+			t.Errorf("the hook saw %v, want two drops of Log.entryAdded", methods)
+		}
+	})
+	t.Run("an event that must not be lost goes to the overflow when the buffer is full", func(t *testing.T) {
+		c, p := openPipe(t, WithEventBuffer(1))
+		var mu sync.Mutex
+		var overflowed []string
+		events, _ := c.Browser().SubscribeOverflow("Fetch.requestPaused", func(v jsonv2.Value) {
+			mu.Lock()
+			overflowed = append(overflowed, string(v))
+			mu.Unlock()
+		})
+		for i := range 3 {
+			p.event("", "Fetch.requestPaused", fmt.Sprintf(`{"requestId":"r%d"}`, i))
+		}
+		proveAlive(t, p, c.Browser())
+		if got := string(<-events); got != `{"requestId":"r0"}` {
+			t.Errorf("the buffered event is %s", got)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(overflowed) != 2 || c.Browser().Dropped() != 0 {
+			t.Errorf("overflowed %v with %d dropped; want r1 and r2 overflowed and nothing dropped", overflowed, c.Browser().Dropped())
 		}
 	})
 	t.Run("an event buffer below one still holds one event", func(t *testing.T) {

@@ -29,6 +29,7 @@ var contract = []contractMetric{
 	{"glimpse_pool_lease_wait_seconds", dto.MetricType_HISTOGRAM, nil},
 	{"glimpse_pool_busy_rejections_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_pool_retries_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_cdp_events_dropped_total", dto.MetricType_COUNTER, []string{"method"}},
 	{"glimpse_cache_requests_total", dto.MetricType_COUNTER, []string{"result"}},
 	{"glimpse_ratelimit_rejections_total", dto.MetricType_COUNTER, []string{"plan"}},
 	{"glimpse_pdf_generated_total", dto.MetricType_COUNTER, nil},
@@ -120,7 +121,9 @@ func TestEveryContractMetricIsExportedWithItsTypeAndLabels(t *testing.T) {
 
 // boundedLabels are the only label names glimpse uses; each has a value set
 // bounded by code, configuration or the number of sidecars.
-var boundedLabels = []string{"code", "status", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason"}
+// (method: the DevTools events glimpse subscribes to, a fixed list in its
+// code).
+var boundedLabels = []string{"code", "status", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

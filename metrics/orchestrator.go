@@ -66,8 +66,11 @@ type Orchestrator struct {
 	// for a lease to getting one.
 	LeaseWait prometheus.Histogram
 	// BusyRejections: glimpse_pool_busy_rejections_total, requests refused
-	// with EBUSY because the wait queue was full.
+	// with EBUSY because the wait queue was full or no browser was healthy.
 	BusyRejections prometheus.Counter
+	// EventsDropped: glimpse_cdp_events_dropped_total{method}, DevTools
+	// events lost because their reader fell behind.
+	EventsDropped *prometheus.CounterVec
 	// Retries: glimpse_pool_retries_total, leases lost with their sidecar
 	// and retried on another one.
 	Retries prometheus.Counter
@@ -129,8 +132,12 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}),
 		BusyRejections: f.NewCounter(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "pool", Name: "busy_rejections_total",
-			Help: "Requests refused with EBUSY because every browser was busy and the wait queue was full.",
+			Help: "Requests refused with EBUSY because every browser was busy and the wait queue was full, or no browser was healthy.",
 		}),
+		EventsDropped: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "cdp", Name: "events_dropped_total",
+			Help: "DevTools events dropped because their reader fell behind, by event method.",
+		}, []string{"method"}),
 		Retries: f.NewCounter(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "pool", Name: "retries_total",
 			Help: "Leases lost together with their sidecar and retried on another sidecar.",

@@ -94,14 +94,18 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		return nil, err
 	}
 
+	// The collectors exist before the pool, whose browsers report dropped
+	// events to them.
+	m := metrics.NewOrchestrator(a.Registry)
 	p, err := pool.New(pool.Config{
-		Sidecars:     sidecars,
-		PerSidecar:   cfg.SidecarConcurrency,
-		QueueSize:    cfg.QueueSize,
-		Warm:         warmSetting(cfg.Warm),
-		Prepare:      render.PreparePage,
-		SidecarToken: a.token,
-		Logger:       log,
+		OnEventDropped: func(method string) { m.EventsDropped.WithLabelValues(method).Inc() },
+		Sidecars:       sidecars,
+		PerSidecar:     cfg.SidecarConcurrency,
+		QueueSize:      cfg.QueueSize,
+		Warm:           warmSetting(cfg.Warm),
+		Prepare:        render.PreparePage,
+		SidecarToken:   a.token,
+		Logger:         log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("GLIMPSE_SIDECARS: %w", err)
@@ -113,7 +117,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	}
 
 	a.Server = api.NewServer(apiConfig(cfg), api.Deps{
-		Pool: p, Store: store, Local: local, Plans: plans, Registry: a.Registry,
+		Pool: p, Store: store, Local: local, Plans: plans, Registry: a.Registry, Metrics: m,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
 	})
 	a.http = &http.Server{

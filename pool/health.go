@@ -248,7 +248,8 @@ func (sc *sidecar) health(ctx context.Context) (healthReport, error) {
 func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c, err := cdp.Dial(dctx, "ws://"+sc.addr+"/devtools/browser", cdp.WithLogger(sc.p.log), cdp.WithHeader(sc.p.auth))
+	c, err := cdp.Dial(dctx, "ws://"+sc.addr+"/devtools/browser", cdp.WithLogger(sc.p.log), cdp.WithHeader(sc.p.auth),
+		cdp.WithDropHook(sc.p.cfg.OnEventDropped))
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,17 @@ type Lease struct {
 // sidecar or its Chromium died, and the lease can be retried elsewhere.
 func (l *Lease) Lost() <-chan struct{} { return l.conn.Done() }
 
+// sessionEnded reports whether the lease's page session is over (its
+// target closed or crashed) while the browser connection lives on.
+func (l *Lease) sessionEnded() bool {
+	select {
+	case <-l.Session.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 // IsLost reports whether the lease's browser connection is gone.
 func (l *Lease) IsLost() bool {
 	select {
@@ -106,15 +117,22 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 		proxy = sc.unfilteredProxy
 	}
 	var l *Lease
+	var ended []*Lease // warm pages whose page went away while they waited
 	for !o.Unfiltered && len(sc.warm) > 0 {
 		l = sc.warm[0]
 		sc.warm = sc.warm[1:]
 		if l.conn == conn && !l.IsLost() {
-			break
+			if !l.sessionEnded() {
+				break
+			}
+			ended = append(ended, l)
 		}
 		l = nil
 	}
 	p.mu.Unlock()
+	for _, e := range ended {
+		go e.dispose()
+	}
 	if !o.Unfiltered {
 		defer sc.refill()
 	}

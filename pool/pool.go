@@ -67,7 +67,10 @@ type Config struct {
 	// never carry it. Empty sends nothing, for sidecars without a token.
 	// Blanks around it are dropped, as the sidecar drops them.
 	SidecarToken string
-	Logger       *slog.Logger
+	// OnEventDropped hears of every DevTools event of a lease's browser
+	// that was dropped because its reader fell behind; nil ignores them.
+	OnEventDropped func(method string)
+	Logger         *slog.Logger
 }
 
 // Pool hands out leases on healthy sidecars. It is safe for concurrent use.

@@ -1222,3 +1222,31 @@ func TestOneGoodProbeDoesNotRestoreAnUnhealthySidecar(t *testing.T) {
 		t.Errorf("two good probes in a row left the sidecar %s, want healthy", state())
 	}
 }
+
+func TestAWarmPageWhoseSessionEndedIsNotLeased(t *testing.T) {
+	requireChromium(t)
+	ls := startSidecar(t, nil)
+	p := newTestPool(t, Config{Sidecars: ls.addr, Warm: 1, PerSidecar: 2})
+	waitFor(t, 20*time.Second, "a warm page to be ready", func() bool {
+		s, _ := stateOf(p, ls.addr)
+		return s.Warm == 1
+	})
+	sc := p.list()[0]
+	p.mu.Lock()
+	warm := sc.warm[0]
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := cdp.Execute(ctx, warm.Browser, target.DetachFromTarget, target.DetachFromTargetParams{SessionID: warm.Session.ID()}); err != nil {
+		t.Fatalf("ending the warm page's session: %v", err)
+	}
+	waitFor(t, 10*time.Second, "the warm page's session to end", warm.sessionEnded)
+	l := mustLease(t, p, 10*time.Second)
+	defer l.Release()
+	if l == warm || l.sessionEnded() {
+		t.Fatal("the lease is the warm page whose session had ended")
+	}
+	if err := ping(ctx, l); err != nil {
+		t.Fatalf("the lease does not work: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ func Populated() *prometheus.Registry {
 	o.LeaseWait.Observe(0.02)
 	o.BusyRejections.Inc()
 	o.Retries.Inc()
+	o.EventsDropped.WithLabelValues("Network.requestWillBeSent").Inc()
 	o.Cache.WithLabelValues(metrics.CacheHit).Inc()
 	o.RateLimited.WithLabelValues("free").Inc()
 	o.PDFs.Inc()

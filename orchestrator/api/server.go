@@ -48,6 +48,7 @@ type Deps struct {
 	Local    http.Handler // serves stored files when storage is a local directory
 	Plans    *quota.Plans
 	Registry *prometheus.Registry
+	Metrics  *metrics.Orchestrator // nil: made on Registry
 	Policy   *guard.Policy
 	Resolver guard.Resolver
 	Logger   *slog.Logger
@@ -92,10 +93,13 @@ func NewServer(cfg Config, d Deps) *Server {
 		cfg:     cfg,
 		deps:    d,
 		log:     d.Logger,
-		m:       metrics.NewOrchestrator(d.Registry),
+		m:       d.Metrics,
 		limiter: quota.NewLimiter(),
 		limits:  query.Limits{MaxTimeout: cfg.MaxTimeout}.WithDefaults(),
 		now:     time.Now,
+	}
+	if s.m == nil {
+		s.m = metrics.NewOrchestrator(d.Registry)
 	}
 	s.flight = cache.NewFlight(func(err error) bool {
 		return errors.Is(err, context.DeadlineExceeded) || s.asError(err).Code == apierr.CodeTimeout

@@ -23,7 +23,26 @@ import (
 // stage and adds the headers where they belong; stop ends it.
 func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr http.Header) (stop func(), err error) {
 	site := siteOf(target)
-	events, cancel := sess.Subscribe("Fetch.requestPaused")
+	// Every paused request waits until it is answered, so none may be
+	// lost: what the buffer cannot take is answered from the overflow.
+	answer := func(raw jsonv2.Value) {
+		var ev fetch.EventRequestPaused
+		if jsonv2.Unmarshal(raw, &ev) != nil || ev.Request == nil {
+			return
+		}
+		p := fetch.ContinueRequestParams{RequestID: ev.RequestID}
+		if u, err := url.Parse(ev.Request.URL); err == nil && site.holds(u) {
+			p.Headers = mergeHeaders(ev.Request.Headers, hdr)
+		}
+		// Answered off the reading loop so one slow reply never holds the
+		// other paused requests of the page.
+		go func() {
+			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer ccancel()
+			_, _ = cdp.Execute(cctx, sess, fetch.ContinueRequest, p)
+		}()
+	}
+	events, cancel := sess.SubscribeOverflow("Fetch.requestPaused", answer)
 	if _, err := cdp.Execute(ctx, sess, fetch.Enable, fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
 	}); err != nil {
@@ -40,21 +59,7 @@ func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr
 				if !ok {
 					return
 				}
-				var ev fetch.EventRequestPaused
-				if jsonv2.Unmarshal(raw, &ev) != nil || ev.Request == nil {
-					continue
-				}
-				p := fetch.ContinueRequestParams{RequestID: ev.RequestID}
-				if u, err := url.Parse(ev.Request.URL); err == nil && site.holds(u) {
-					p.Headers = mergeHeaders(ev.Request.Headers, hdr)
-				}
-				// Answered off this loop so one slow reply never holds the
-				// other paused requests of the page.
-				go func() {
-					cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-					defer ccancel()
-					_, _ = cdp.Execute(cctx, sess, fetch.ContinueRequest, p)
-				}()
+				answer(raw)
 			}
 		}
 	}()
