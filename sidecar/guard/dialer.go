@@ -11,8 +11,18 @@ import (
 	"time"
 )
 
-// DefaultDialTimeout bounds one connection attempt when Dialer.Timeout is zero.
-const DefaultDialTimeout = 10 * time.Second
+const (
+	// DefaultDialTimeout bounds one connection attempt when Dialer.Timeout
+	// is zero. A host's other addresses are raced meanwhile, so one that
+	// does not answer costs only attemptDelay of the others' time.
+	DefaultDialTimeout = 5 * time.Second
+	// DefaultDialBudget bounds a whole DialContext, over every address,
+	// when Dialer.Budget is zero.
+	DefaultDialBudget = 15 * time.Second
+	// attemptDelay is how long an attempt has to connect before the next
+	// address is tried alongside it (RFC 8305 recommends 250ms).
+	attemptDelay = 250 * time.Millisecond
+)
 
 // Dialer connects only to addresses the Policy allows. It resolves a name
 // once, checks every address, and dials the checked IP itself, so a DNS
@@ -24,12 +34,18 @@ type Dialer struct {
 	Policy   *Policy
 	Resolver Resolver                     // nil means net.DefaultResolver
 	Timeout  time.Duration                // per connection attempt; zero means DefaultDialTimeout
+	Budget   time.Duration                // per DialContext, all attempts; zero means DefaultDialBudget
 	OnRefuse func(host string, err error) // called for every refusal, for metrics; may be nil
+
+	// connect makes one attempt with nd, which carries the Control hook;
+	// nil means nd.DialContext. Tests replace it to make an address hang.
+	connect func(ctx context.Context, nd *net.Dialer, network, address string) (net.Conn, error)
 }
 
 // DialContext connects to address ("host:port") over tcp, tcp4, tcp6, udp,
-// udp4 or udp6. Addresses of the host are tried in the resolver's order until
-// one accepts; a refusal of any of them refuses the host before any attempt.
+// udp4 or udp6. Addresses of the host are raced in the resolver's order (see
+// race) until one accepts; a refusal of any of them refuses the host before
+// any attempt.
 func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	family, err := familyOf(network)
 	if err != nil {
@@ -61,22 +77,96 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 		}
 	}
 
-	nd := net.Dialer{Timeout: d.timeout(), Control: d.control(host)}
+	targets := make([]netip.AddrPort, len(addrs))
+	for i, a := range addrs {
+		targets[i] = netip.AddrPortFrom(a, uint16(port))
+	}
+	return d.race(ctx, network, host, targets)
+}
+
+// attempt is the outcome of connecting to one address.
+type attempt struct {
+	conn net.Conn
+	err  error
+}
+
+// race connects to the checked targets Happy-Eyeballs style: in order, the
+// next one starting once the previous has failed or had attemptDelay to
+// connect; the first connection wins and the others are closed. A host with
+// an address that silently drops packets is then reached at its next
+// address within a fraction of a second instead of after a whole timeout.
+func (d *Dialer) race(ctx context.Context, network, host string, targets []netip.AddrPort) (net.Conn, error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, d.budget())
+	defer cancel()
+	nd := &net.Dialer{Control: d.control(host)}
+	results := make(chan attempt, len(targets))
+	next, pending := 0, 0
+	launch := func() {
+		ap := targets[next]
+		next++
+		pending++
+		go func() {
+			actx, acancel := context.WithTimeout(ctx, d.timeout())
+			defer acancel()
+			c, err := d.dialOne(actx, nd, network, ap.String())
+			results <- attempt{c, err}
+		}()
+	}
+	// abandon closes connections that lose the race once they arrive.
+	abandon := func() {
+		cancel()
+		go func(n int) {
+			for range n {
+				if r := <-results; r.conn != nil {
+					r.conn.Close()
+				}
+			}
+		}(pending)
+	}
+	launch()
+	delay := time.NewTimer(attemptDelay)
+	defer delay.Stop()
 	var errs []error
-	for _, a := range addrs {
-		conn, err := nd.DialContext(ctx, network, netip.AddrPortFrom(a, uint16(port)).String())
-		if err == nil {
-			return conn, nil
+	for pending > 0 {
+		select {
+		case r := <-results:
+			pending--
+			if r.err == nil {
+				abandon()
+				return r.conn, nil
+			}
+			if errors.Is(r.err, ErrRefused) || parent.Err() != nil {
+				abandon()
+				return nil, r.err
+			}
+			errs = append(errs, r.err)
+			// A quick failure (connection refused) need not wait its turn.
+			if next < len(targets) && ctx.Err() == nil {
+				launch()
+				delay.Reset(attemptDelay)
+			}
+		case <-delay.C:
+			if next < len(targets) {
+				launch()
+				delay.Reset(attemptDelay)
+			}
 		}
-		if errors.Is(err, ErrRefused) || ctx.Err() != nil {
-			return nil, err
-		}
-		errs = append(errs, err)
+	}
+	if next < len(targets) {
+		errs = append(errs, fmt.Errorf("%d more addresses were not tried within %v: %w", len(targets)-next, d.budget(), ctx.Err()))
 	}
 	if len(errs) == 1 {
 		return nil, errs[0]
 	}
-	return nil, fmt.Errorf("glimpse could not connect to %s at any of its %d addresses: %w", host, len(addrs), errors.Join(errs...))
+	return nil, fmt.Errorf("glimpse could not connect to %s at any of its %d addresses: %w", host, len(targets), errors.Join(errs...))
+}
+
+func (d *Dialer) dialOne(ctx context.Context, nd *net.Dialer, network, address string) (net.Conn, error) {
+	if d.connect != nil {
+		return d.connect(ctx, nd, network, address)
+	}
+	return nd.DialContext(ctx, network, address)
 }
 
 // control checks the address handed to connect(2). Its refusal surfaces from
@@ -108,6 +198,13 @@ func (d *Dialer) resolver() Resolver {
 		return d.Resolver
 	}
 	return net.DefaultResolver
+}
+
+func (d *Dialer) budget() time.Duration {
+	if d.Budget > 0 {
+		return d.Budget
+	}
+	return DefaultDialBudget
 }
 
 func (d *Dialer) timeout() time.Duration {

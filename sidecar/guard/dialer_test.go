@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -271,11 +272,98 @@ func TestDialerDefaults(t *testing.T) {
 	if d.resolver() != Resolver(net.DefaultResolver) {
 		t.Error("a Dialer without a Resolver should use net.DefaultResolver")
 	}
-	if d.timeout() != DefaultDialTimeout {
+	if d.timeout() != DefaultDialTimeout || d.budget() != DefaultDialBudget {
 		t.Errorf("timeout() = %v; want %v", d.timeout(), DefaultDialTimeout)
 	}
 	d.Timeout = time.Second
 	if d.timeout() != time.Second {
 		t.Errorf("timeout() = %v; want the configured 1s", d.timeout())
+	}
+}
+
+func TestDialerRacesTheCheckedAddresses(t *testing.T) {
+	ln := listen(t, "127.0.0.1:0")
+	serveRaw(t, ln, func(net.Conn) {})
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	allowLoopback := NewPolicy([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
+
+	// blackHole makes every attempt to the named IPs hang until its
+	// context ends, as an address that drops packets does, and records
+	// every address the dialer was asked to connect to.
+	type dialLog struct {
+		mu    sync.Mutex
+		addrs []string
+	}
+	blackHole := func(log *dialLog, ips ...string) func(context.Context, *net.Dialer, string, string) (net.Conn, error) {
+		return func(ctx context.Context, nd *net.Dialer, network, address string) (net.Conn, error) {
+			log.mu.Lock()
+			log.addrs = append(log.addrs, address)
+			log.mu.Unlock()
+			host, _, _ := net.SplitHostPort(address)
+			if slices.Contains(ips, host) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return nd.DialContext(ctx, network, address)
+		}
+	}
+
+	tests := []struct {
+		name     string
+		answer   []string
+		hang     []string
+		timeout  time.Duration
+		within   time.Duration
+		wantFail bool
+	}{
+		{name: "a black-holed first address does not hold up a working second one",
+			answer: []string{"127.0.0.2", "127.0.0.1"}, hang: []string{"127.0.0.2"}, timeout: 10 * time.Second, within: time.Second},
+		{name: "two black-holed addresses cost one delay each before a working third",
+			answer: []string{"127.0.0.2", "127.0.0.3", "127.0.0.1"}, hang: []string{"127.0.0.2", "127.0.0.3"}, timeout: 10 * time.Second, within: time.Second},
+		// Nothing listens on 127.0.0.4 at that port: it refuses at once.
+		{name: "a refusing first address is passed over without waiting its turn",
+			answer: []string{"127.0.0.4", "127.0.0.1"}, timeout: 10 * time.Second, within: 200 * time.Millisecond},
+		{name: "when every address is black-holed the attempt timeout ends the dial",
+			answer: []string{"127.0.0.2", "127.0.0.3"}, hang: []string{"127.0.0.2", "127.0.0.3"}, timeout: 300 * time.Millisecond, within: 2 * time.Second, wantFail: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := &dialLog{}
+			d := &Dialer{
+				Policy:   allowLoopback,
+				Resolver: &sequenceResolver{answers: [][]netip.Addr{addrs(tt.answer...), addrs("10.9.9.9")}},
+				Timeout:  tt.timeout,
+				connect:  blackHole(log, tt.hang...),
+			}
+			start := time.Now()
+			conn, err := d.DialContext(context.Background(), "tcp", net.JoinHostPort("many.example", port))
+			took := time.Since(start)
+			if tt.wantFail {
+				if err == nil {
+					conn.Close()
+					t.Fatal("DialContext connected; every address hangs")
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("DialContext = %v; want the working address to answer", err)
+				}
+				if got := conn.RemoteAddr().String(); got != ln.Addr().String() {
+					t.Errorf("connected to %s; want %s", got, ln.Addr())
+				}
+				conn.Close()
+			}
+			if took > tt.within {
+				t.Errorf("DialContext took %v; want under %v", took, tt.within)
+			}
+			t.Logf("took %v", took.Round(time.Millisecond))
+			log.mu.Lock()
+			defer log.mu.Unlock()
+			for _, a := range log.addrs {
+				host, _, _ := net.SplitHostPort(a)
+				if !slices.Contains(tt.answer, host) {
+					t.Errorf("dialed %s, which is not among the checked addresses %v", a, tt.answer)
+				}
+			}
+		})
 	}
 }
