@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -52,9 +53,17 @@ type sidecar struct {
 	// just dropped is most often restarting its browser.
 	downSince time.Time
 	conn      *cdp.Conn
-	warm      []*Lease
-	warming   int
-	lastSeen  string // last health status, for logs
+	// gen is the browser generation conn reaches, as /healthz numbers
+	// them; 0 when the sidecar does not say.
+	gen int
+	// leases counts the undisposed leases, warm ones included, on each
+	// connection. A connection that a newer generation replaced is closed
+	// when its count reaches zero, which lets the sidecar stop the old
+	// browser at once instead of after its grace period.
+	leases   map[*cdp.Conn]int
+	warm     []*Lease
+	warming  int
+	lastSeen string // last health status, for logs
 	// disposing counts released leases whose contexts are still being
 	// torn down (Lease.Release).
 	disposing int
@@ -65,7 +74,7 @@ type sidecar struct {
 
 func newSidecar(p *Pool, addr string) *sidecar {
 	ctx, cancel := context.WithCancel(p.ctx)
-	return &sidecar{p: p, addr: addr, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1)}
+	return &sidecar{p: p, addr: addr, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), leases: map[*cdp.Conn]int{}}
 }
 
 func (sc *sidecar) usableLocked() bool {
@@ -133,6 +142,7 @@ func (sc *sidecar) run() {
 // healthReport is the part of a sidecar's /healthz answer the pool reads.
 type healthReport struct {
 	Status          string `json:"status"`
+	Generation      int    `json:"generation"`
 	UnfilteredProxy string `json:"unfiltered_proxy"`
 }
 
@@ -159,11 +169,20 @@ func (sc *sidecar) probe(ctx context.Context) {
 	switch status {
 	case "ok":
 		p.mu.Lock()
-		conn := sc.conn
+		conn, gen := sc.conn, sc.gen
 		sc.unfilteredProxy = report.UnfilteredProxy
 		p.mu.Unlock()
+		if conn != nil && report.Generation > 0 && gen != report.Generation {
+			// The sidecar recycled its browser and the next one already
+			// serves: new leases go there, while those on the old
+			// connection finish undisturbed. Until this works the old
+			// connection still serves, so a failure changes nothing.
+			if _, err := sc.dial(ctx, report.Generation); err != nil {
+				p.log.Info("connecting to the sidecar's new browser failed; the current one still serves", "sidecar", sc.addr, "generation", report.Generation, "err", err)
+			}
+		}
 		if conn == nil {
-			c, err := sc.dial(ctx)
+			c, err := sc.dial(ctx, report.Generation)
 			if err != nil {
 				p.mu.Lock()
 				sc.fails++
@@ -242,13 +261,18 @@ func (sc *sidecar) health(ctx context.Context) (healthReport, error) {
 	return h, nil
 }
 
-// dial opens the one DevTools connection all leases on this sidecar share,
-// and watches it: when it drops, the sidecar is out of rotation until a
-// probe connects again.
-func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
+// dial opens the DevTools connection that new leases on this sidecar share,
+// to browser generation gen when gen > 0, and watches it: when it drops,
+// the sidecar is out of rotation until a probe connects again. A
+// connection to an older generation stays open for the leases still on it.
+func (sc *sidecar) dial(ctx context.Context, gen int) (*cdp.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c, err := cdp.Dial(dctx, "ws://"+sc.addr+"/devtools/browser", cdp.WithLogger(sc.p.log), cdp.WithHeader(sc.p.auth),
+	u := "ws://" + sc.addr + "/devtools/browser"
+	if gen > 0 {
+		u += "?generation=" + strconv.Itoa(gen)
+	}
+	c, err := cdp.Dial(dctx, u, cdp.WithLogger(sc.p.log), cdp.WithHeader(sc.p.auth),
 		cdp.WithDropHook(sc.p.cfg.OnEventDropped))
 	if err != nil {
 		return nil, err
@@ -260,17 +284,26 @@ func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 		c.Close()
 		return nil, fmt.Errorf("sidecar %s was removed while connecting", sc.addr)
 	}
-	if sc.conn != nil {
-		// Another probe connected first; one connection per sidecar.
+	if sc.conn != nil && (gen == 0 || sc.gen >= gen) {
+		// Another probe connected first; one connection per generation.
 		existing := sc.conn
 		p.mu.Unlock()
 		c.Close()
 		return existing, nil
 	}
-	sc.conn = c
+	if old := sc.conn; old != nil {
+		// Warm pages of the old browser would only hold up its exit.
+		sc.dropWarmLocked()
+		if sc.leases[old] == 0 {
+			delete(sc.leases, old)
+			go old.Close()
+		}
+	}
+	sc.conn, sc.gen = c, gen
 	p.goLocked(func() {
 		<-c.Done()
 		p.mu.Lock()
+		delete(sc.leases, c) // its leases died with it
 		if sc.conn == c {
 			sc.conn = nil
 			sc.oks = 0
@@ -288,6 +321,28 @@ func (sc *sidecar) dial(ctx context.Context) (*cdp.Conn, error) {
 	})
 	p.mu.Unlock()
 	return c, nil
+}
+
+// leaseOpenedLocked counts a new lease on conn.
+func (sc *sidecar) leaseOpenedLocked(conn *cdp.Conn) {
+	sc.leases[conn]++
+}
+
+// leaseDisposedLocked counts a lease on conn as gone, and closes conn once a
+// newer generation replaced it and nothing uses it any more.
+func (sc *sidecar) leaseDisposedLocked(conn *cdp.Conn) {
+	n, ok := sc.leases[conn]
+	if !ok {
+		return // the connection dropped and was forgotten
+	}
+	if n > 1 {
+		sc.leases[conn] = n - 1
+		return
+	}
+	delete(sc.leases, conn)
+	if conn != sc.conn {
+		go conn.Close()
+	}
 }
 
 // dropWarmLocked disposes the ready contexts: a draining or sick sidecar
@@ -322,6 +377,10 @@ func (sc *sidecar) maybeForgetLocked() {
 		sc.conn = nil
 		go c.Close()
 	}
+	for c := range sc.leases {
+		go c.Close()
+	}
+	clear(sc.leases)
 }
 
 // shutdown is the pool's Close for one sidecar.
@@ -332,13 +391,21 @@ func (sc *sidecar) shutdown() {
 	sc.cancel()
 	warm := sc.warm
 	sc.warm = nil
-	conn := sc.conn
+	conns := []*cdp.Conn{}
+	if sc.conn != nil {
+		conns = append(conns, sc.conn)
+	}
+	for c := range sc.leases {
+		if c != sc.conn {
+			conns = append(conns, c)
+		}
+	}
 	sc.conn = nil
 	p.mu.Unlock()
 	for _, l := range warm {
 		l.dispose()
 	}
-	if conn != nil {
-		conn.Close()
+	for _, c := range conns {
+		c.Close()
 	}
 }

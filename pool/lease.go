@@ -30,9 +30,10 @@ type Lease struct {
 	// Sidecar is the address of the sidecar the page lives on.
 	Sidecar string
 
-	conn *cdp.Conn
-	sc   *sidecar
-	once sync.Once
+	conn     *cdp.Conn
+	sc       *sidecar
+	once     sync.Once
+	disposed sync.Once
 }
 
 // Lost is closed when the connection to the lease's browser drops: the
@@ -97,13 +98,19 @@ func (l *Lease) Release() {
 
 // dispose closes the page's browser context on a fresh, short context.
 func (l *Lease) dispose() {
-	ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
-	defer cancel()
-	_, err := cdp.Execute(ctx, l.Browser, target.DisposeBrowserContext,
-		target.DisposeBrowserContextParams{BrowserContextID: l.ContextID})
-	if err != nil && !errors.Is(err, cdp.ErrClosed) {
-		l.sc.p.log.Warn("disposing a browser context failed", "sidecar", l.Sidecar, "err", err)
-	}
+	l.disposed.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
+		defer cancel()
+		_, err := cdp.Execute(ctx, l.Browser, target.DisposeBrowserContext,
+			target.DisposeBrowserContextParams{BrowserContextID: l.ContextID})
+		if err != nil && !errors.Is(err, cdp.ErrClosed) {
+			l.sc.p.log.Warn("disposing a browser context failed", "sidecar", l.Sidecar, "err", err)
+		}
+		p := l.sc.p
+		p.mu.Lock()
+		l.sc.leaseDisposedLocked(l.conn)
+		p.mu.Unlock()
+	})
 }
 
 // take returns a ready lease on this sidecar, warm if one is waiting and
@@ -125,6 +132,9 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 			if !l.sessionEnded() {
 				break
 			}
+			ended = append(ended, l)
+		} else if l.conn != conn {
+			// Left from a browser generation that was replaced.
 			ended = append(ended, l)
 		}
 		l = nil
@@ -178,6 +188,9 @@ func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy string) (*Lea
 		return nil, fmt.Errorf("creating a browser context on %s: %w", sc.addr, err)
 	}
 	l := &Lease{Browser: browser, ContextID: bc.BrowserContextID, Sidecar: sc.addr, conn: conn, sc: sc}
+	sc.p.mu.Lock()
+	sc.leaseOpenedLocked(conn)
+	sc.p.mu.Unlock()
 	fail := func(step string, err error) (*Lease, error) {
 		l.dispose()
 		return nil, fmt.Errorf("%s on %s: %w", step, sc.addr, err)

@@ -814,92 +814,94 @@ func mustState(t *testing.T, p *Pool, addr string) sidecarView {
 	return s
 }
 
-func TestDrainingSidecarGetsNoNewLeases(t *testing.T) {
+func TestRecyclingNeverTakesTheOnlySidecarOutOfService(t *testing.T) {
 	requireChromium(t)
-	lns := make([]net.Listener, 2)
-	for i := range lns {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns[i] = ln
-	}
-	// The first sidecar recycles its browser after two pages: it then
-	// reports "draining" until those two pages are closed.
-	recycling := startSidecars(t, lns[:1], func(c *sidecarpkg.RunConfig) { c.Sidecar.RecycleAfter = 2; c.Sidecar.RecycleGrace = time.Minute })[0]
-	steady := startSidecars(t, lns[1:], nil)[0]
-	p := newTestPool(t, Config{Sidecars: recycling.addr + "," + steady.addr, PerSidecar: 3, QueueSize: 4, Warm: -1, HealthInterval: time.Second})
-
-	var onRecycling, others []*Lease
-	for len(onRecycling) < 2 {
-		if len(others) > 3 {
-			t.Fatal("six leases and none of them landed on the first sidecar twice")
-		}
-		l := mustLease(t, p, 20*time.Second)
-		if l.Sidecar == recycling.addr {
-			onRecycling = append(onRecycling, l)
-		} else {
-			others = append(others, l)
-		}
-	}
-	for _, l := range others {
-		l.Release()
-	}
-	waitFor(t, 10*time.Second, "the recycling sidecar to report draining", func() bool {
-		return recycling.srv.Sidecar().Health().Status == sidecarpkg.StatusDraining
+	// One sidecar, as embedded glimpse runs, recycling every few pages: a
+	// steady stream of leases crosses many recycles.
+	ls := startSidecar(t, func(c *sidecarpkg.RunConfig) {
+		c.Sidecar.RecycleAfter = 5
+		c.Sidecar.RecycleGrace = 20 * time.Second
 	})
-	waitFor(t, 5*time.Second, "the pool to see the sidecar draining", func() bool {
-		s, _ := stateOf(p, recycling.addr)
-		return s.State == "draining"
-	})
-	waitFor(t, 10*time.Second, "the other sidecar's leases to be returned", func() bool {
-		s, _ := stateOf(p, steady.addr)
-		return s.InUse == 0
-	})
+	p := newTestPool(t, Config{Sidecars: ls.addr, PerSidecar: 3, HealthInterval: time.Second})
 
-	// The draining sidecar has a free slot, yet every new lease goes to
-	// the other one until it is full, and then callers wait.
-	var fresh []*Lease
-	for range 3 {
-		l := mustLease(t, p, 20*time.Second)
-		fresh = append(fresh, l)
-		if l.Sidecar != steady.addr {
-			t.Fatalf("a lease went to %s, which is draining", l.Sidecar)
+	// Sampled every 50ms: the sidecar always has a browser that takes new
+	// connections, and the pool always has a sidecar to lease from.
+	stop := make(chan struct{})
+	var samples, notReady, poolNotReady, overlaps int
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			h := ls.srv.Sidecar().Health()
+			samples++
+			if h.Status != sidecarpkg.StatusOK {
+				notReady++
+			}
+			if h.ReplacedGenerations > 0 {
+				overlaps++
+			}
+			if !p.Ready() {
+				poolNotReady++
+			}
 		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	l, err := p.Lease(ctx)
-	cancel()
-	if err == nil {
-		t.Fatalf("a lease was granted on %s while one sidecar drains and the other is full", l.Sidecar)
-	}
+	}()
 
-	// Once its pages close the sidecar restarts its browser and takes
-	// leases again: a caller queued meanwhile is served by it.
-	wctx, wcancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer wcancel()
-	waiting := leaseIn(wctx, p)
-	waitFor(t, 5*time.Second, "the caller to queue", func() bool { return p.Snapshot().Queued == 1 })
-	for _, l := range onRecycling {
-		l.Release()
+	const workers, perWorker = 3, 12
+	errs := make(chan error, workers*perWorker)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range workers {
+		wg.Go(func() {
+			for range perWorker {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				l, err := p.Lease(ctx)
+				if err == nil {
+					err = ping(ctx, l)
+					time.Sleep(50 * time.Millisecond) // a short render
+					if err == nil {
+						err = ping(ctx, l)
+					}
+					l.Release()
+				}
+				cancel()
+				if err != nil {
+					errs <- err
+				}
+			}
+		})
 	}
-	r := <-waiting
-	if r.err != nil {
-		t.Fatalf("the queued caller was not served after the recycle: %v", r.err)
+	wg.Wait()
+	close(stop)
+	<-sampled
+	close(errs)
+	for err := range errs {
+		t.Errorf("a lease failed across a recycle: %v", err)
 	}
-	if r.l.Sidecar != recycling.addr {
-		t.Fatalf("the queued caller was served by %s; only the recycled sidecar had room", r.l.Sidecar)
+	h := ls.srv.Sidecar().Health()
+	t.Logf("%d leases in %s across %d recycles; %d samples, %d with a replaced browser still finishing",
+		workers*perWorker, time.Since(start).Round(time.Millisecond), h.Recycles, samples, overlaps)
+	if h.Recycles < 3 || h.Restarts != 0 {
+		t.Errorf("health = %+v, want at least 3 recycles and no crash restart", h)
 	}
-	if g := recycling.srv.Sidecar().Generation(); g < 2 {
-		t.Fatalf("the lease came from browser generation %d; the recycle should have started generation 2", g)
+	if notReady > 0 || poolNotReady > 0 {
+		t.Errorf("of %d samples, %d found the sidecar without a ready browser and %d found the pool without a sidecar to lease from; want none",
+			samples, notReady, poolNotReady)
 	}
-	if err := ping(wctx, r.l); err != nil {
-		t.Fatalf("a lease on the recycled browser does not work: %v", err)
+	if overlaps == 0 {
+		t.Error("no sample saw a replaced browser finishing next to its successor")
 	}
-	r.l.Release()
-	for _, l := range fresh {
-		l.Release()
-	}
+	// Once the leases are back the replaced browsers go at once, not after
+	// their grace period, because the pool closes their connections.
+	waitFor(t, 5*time.Second, "the replaced browsers to stop", func() bool {
+		return ls.srv.Sidecar().Health().ReplacedGenerations == 0
+	})
 }
 
 func TestLeaseIsLostWhenItsBrowserDiesAndThePoolRecovers(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -19,7 +20,10 @@ import (
 const (
 	DefaultAddr         = ":9230"
 	DefaultRecycleAfter = 500
-	DefaultRecycleGrace = 30 * time.Second
+	// DefaultRecycleGrace outlasts the orchestrator's longest request
+	// (GLIMPSE_MAX_TIMEOUT, 60s by default) with a margin, so a recycle
+	// never cuts a render short that was within its timeout.
+	DefaultRecycleGrace = 75 * time.Second
 	DefaultStartTimeout = 30 * time.Second
 )
 
@@ -35,8 +39,9 @@ type Config struct {
 	// RecycleMemory restarts Chromium once its process group uses more than
 	// this many bytes; 0 means never.
 	RecycleMemory int64
-	// RecycleGrace is how long a draining browser waits for its open pages
-	// before it is restarted anyway. Default 30s.
+	// RecycleGrace is how long a recycled browser may finish its open
+	// pages before it is stopped anyway. Keep it above the longest request
+	// timeout of the clients. Default 75s.
 	RecycleGrace time.Duration
 	// StartTimeout bounds one launch, from exec to a ready DevTools
 	// connection. Default 30s.
@@ -64,11 +69,63 @@ type Config struct {
 	// that ends the protection. Run points it at the egress guard, so no
 	// page reaches that port whatever the allow-list says.
 	ProtectPort func(port uint16) (release func())
+	// DevShm says whether Chromium keeps its shared memory in /dev/shm:
+	// "on", "off" (--disable-dev-shm-usage, which writes to /tmp instead)
+	// or "" and "auto", which use /dev/shm when it holds at least
+	// minDevShmBytes. A container's default 64 MiB /dev/shm makes large
+	// pages crash their renderer; a mounted memory volume is faster than
+	// /tmp.
+	DevShm string
 	// ExtraFlags are appended to Chromium's command line. A
 	// --disable-features list is merged with the built-in one.
 	ExtraFlags []string
 	// Logger receives the supervisor's log; nil means slog.Default().
 	Logger *slog.Logger
+
+	// skipDevShm is DevShm decided once, when the sidecar is created.
+	skipDevShm bool
+}
+
+// DevShm modes.
+const (
+	DevShmAuto = "auto"
+	DevShmOn   = "on"
+	DevShmOff  = "off"
+)
+
+// minDevShmBytes is the smallest /dev/shm that "auto" uses: a few large
+// pages rendering at once need hundreds of megabytes of shared memory.
+const minDevShmBytes = 512 << 20
+
+// devShmPath is where Chromium keeps shared memory unless told otherwise.
+const devShmPath = "/dev/shm"
+
+// skipDevShm decides whether Chromium is told to avoid /dev/shm. size
+// returns the total size of /dev/shm; an error means it cannot be used.
+func skipDevShm(mode string, size func() (int64, error)) (skip bool, why string) {
+	switch mode {
+	case DevShmOn:
+		return false, "DevShm is on"
+	case DevShmOff:
+		return true, "DevShm is off"
+	}
+	n, err := size()
+	switch {
+	case err != nil:
+		return true, fmt.Sprintf("%s cannot be used: %v", devShmPath, err)
+	case n < minDevShmBytes:
+		return true, fmt.Sprintf("%s holds %d MiB, less than the %d MiB large pages need", devShmPath, n>>20, minDevShmBytes>>20)
+	}
+	return false, fmt.Sprintf("%s holds %d MiB", devShmPath, n>>20)
+}
+
+// devShmSize returns the total size of the file system at /dev/shm.
+func devShmSize() (int64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(devShmPath, &st); err != nil {
+		return 0, err
+	}
+	return int64(st.Blocks) * int64(st.Bsize), nil
 }
 
 // DefaultConfig returns the configuration the sidecar binary starts from.
@@ -105,6 +162,11 @@ func (cfg Config) withDefaults() (Config, error) {
 	if strings.IndexFunc(cfg.Token, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
 		errs = append(errs, errors.New("Token holds a character other than printable ASCII: it travels in an HTTP header, so use letters, digits and punctuation only"))
 	}
+	switch cfg.DevShm {
+	case "", DevShmAuto, DevShmOn, DevShmOff:
+	default:
+		errs = append(errs, fmt.Errorf("DevShm is %q; it must be auto, on or off", cfg.DevShm))
+	}
 	for _, f := range cfg.ExtraFlags {
 		if name := reservedFlag(f); name != "" {
 			errs = append(errs, fmt.Errorf("the extra Chromium flag %s (GLIMPSE_CHROME_FLAGS) is not accepted: the sidecar sets %s itself, to keep the browser behind the egress guard and its DevTools port away from web pages", name, name))
@@ -125,6 +187,13 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	var why string
+	cfg.skipDevShm, why = skipDevShm(cfg.DevShm, devShmSize)
+	if cfg.skipDevShm {
+		cfg.Logger.Info("Chromium keeps its shared memory in the temporary directory, not /dev/shm.", "why", why)
+	} else {
+		cfg.Logger.Info("Chromium keeps its shared memory in /dev/shm.", "why", why)
 	}
 	if cfg.ChromePath == "" {
 		p, err := FindChrome()
@@ -219,7 +288,6 @@ var baseFlags = []string{
 	"--disable-field-trial-config", // the same features on every run, not a random trial
 	"--no-pings",
 	"--disable-sync",
-	"--disable-dev-shm-usage",
 	"--hide-scrollbars",
 	"--mute-audio",
 	"--disable-extensions",
@@ -254,6 +322,9 @@ var baseFlags = []string{
 func chromeArgs(cfg Config, profileDir string) []string {
 	args := append([]string(nil), baseFlags...)
 	args = append(args, "--user-data-dir="+profileDir)
+	if cfg.skipDevShm {
+		args = append(args, "--disable-dev-shm-usage")
+	}
 	if cfg.ProxyAddr != "" {
 		args = append(args, guard.ChromeFlags(cfg.ProxyAddr)...)
 	}

@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,7 +71,7 @@ func TestNewFillsInDefaults(t *testing.T) {
 	if s.cfg.RecycleAfter != 0 {
 		t.Errorf("RecycleAfter = %d, want 0 (never) kept", s.cfg.RecycleAfter)
 	}
-	if d := DefaultConfig(); d.RecycleAfter != 500 || d.Addr != ":9230" || d.RecycleGrace != 30*time.Second {
+	if d := DefaultConfig(); d.RecycleAfter != 500 || d.Addr != ":9230" || d.RecycleGrace != 75*time.Second {
 		t.Errorf("DefaultConfig = %+v", d)
 	}
 }
@@ -124,8 +125,14 @@ func TestChromeArgs(t *testing.T) {
 		{
 			name:    "the required headless flags and a fresh profile are always there",
 			cfg:     Config{},
-			has:     []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir=/p", "--password-store=basic", "--use-mock-keychain", "--mute-audio", "--hide-scrollbars"},
-			hasNot:  []string{"--proxy-server=http://127.0.0.1:8118"},
+			has:     []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir=/p", "--password-store=basic", "--use-mock-keychain", "--mute-audio", "--hide-scrollbars"},
+			hasNot:  []string{"--proxy-server=http://127.0.0.1:8118", "--disable-dev-shm-usage"},
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+		},
+		{
+			name:    "a /dev/shm too small for Chromium is avoided",
+			cfg:     Config{skipDevShm: true},
+			has:     []string{"--disable-dev-shm-usage"},
 			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
 		},
 		{
@@ -197,6 +204,34 @@ func TestNextBackoff(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := nextBackoff(tt.in); got != tt.want {
 				t.Errorf("nextBackoff(%v) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSkipDevShm(t *testing.T) {
+	size := func(n int64, err error) func() (int64, error) {
+		return func() (int64, error) { return n, err }
+	}
+	tests := []struct {
+		name string
+		mode string
+		size func() (int64, error)
+		skip bool
+	}{
+		{name: "a container's default 64 MiB is too small", mode: "", size: size(64<<20, nil), skip: true},
+		{name: "a mounted 1 GiB memory volume is used", mode: DevShmAuto, size: size(1<<30, nil), skip: false},
+		{name: "exactly 512 MiB is enough", mode: "", size: size(512<<20, nil), skip: false},
+		{name: "just under 512 MiB is not", mode: "", size: size(512<<20-1, nil), skip: true},
+		{name: "a missing /dev/shm is avoided", mode: "", size: size(0, errors.New("no such file or directory")), skip: true},
+		{name: "on uses /dev/shm whatever its size", mode: DevShmOn, size: size(64<<20, nil), skip: false},
+		{name: "off avoids /dev/shm whatever its size", mode: DevShmOff, size: size(1<<30, nil), skip: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			skip, why := skipDevShm(tt.mode, tt.size)
+			if skip != tt.skip || why == "" {
+				t.Errorf("skipDevShm(%q) = %v, %q; want %v and a reason", tt.mode, skip, why, tt.skip)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -60,6 +61,14 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 	if g == nil {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "Chromium is "+status+" on this sidecar; connect again when /healthz reports ok.", http.StatusServiceUnavailable)
+		return
+	}
+	// A client that names the generation it read from /healthz must get
+	// exactly that browser: it tells its connections apart by generation
+	// and would otherwise mistake a newer browser for the one it replaces.
+	if want := r.URL.Query().Get("generation"); want != "" && want != strconv.Itoa(g.n) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("Chromium generation %s no longer takes connections on this sidecar; generation %d does. Read /healthz and connect again.", want, g.n), http.StatusConflict)
 		return
 	}
 	upstream, resp, err := upstreamDialer.DialContext(r.Context(), g.wsURL, nil)

@@ -39,7 +39,7 @@ func ParseFlags(args []string, lookupEnv func(string) (string, bool), out io.Wri
 				}
 				return nil
 			}},
-		{Flag: "recycle-grace", Env: "GLIMPSE_RECYCLE_GRACE", Default: DefaultRecycleGrace.String(), Usage: "how long a recycling Chromium waits for its open pages",
+		{Flag: "recycle-grace", Env: "GLIMPSE_RECYCLE_GRACE", Default: DefaultRecycleGrace.String(), Usage: "how long a recycled Chromium may finish its open pages; keep it above the orchestrator's GLIMPSE_MAX_TIMEOUT",
 			Parse: envflag.Duration(&sc.RecycleGrace)},
 		{Flag: "recycle-memory", Env: "GLIMPSE_RECYCLE_MEMORY", Default: "0", Usage: "restart Chromium once it uses more memory than this, such as 1.5GiB; 0 never",
 			Parse: func(v string) error {
@@ -50,6 +50,8 @@ func ParseFlags(args []string, lookupEnv func(string) (string, bool), out io.Wri
 				sc.RecycleMemory = n
 				return nil
 			}},
+		{Flag: "dev-shm", Env: "GLIMPSE_DEV_SHM", Default: DevShmAuto, Usage: "whether Chromium uses /dev/shm: auto (when it holds at least 512MiB), on or off",
+			Parse: envflag.OneOf(&sc.DevShm, DevShmAuto, DevShmOn, DevShmOff)},
 		{Flag: "allow-targets", Env: "GLIMPSE_ALLOW_TARGETS", Usage: "CIDRs Chromium may reach despite the egress rule (development and tests only)",
 			Parse: envflag.Prefixes(&cfg.AllowTargets, guard.ParsePrefixes)},
 		{Flag: "sidecar-token", Env: "GLIMPSE_SIDECAR_TOKEN", Secret: true, Parse: parseToken(&sc.Token),

@@ -40,7 +40,7 @@ func TestParseFlags(t *testing.T) {
 			name: "nothing given yields the documented defaults",
 			check: func(t *testing.T, cfg RunConfig) {
 				s := cfg.Sidecar
-				if s.Addr != ":9230" || s.RecycleAfter != 500 || s.RecycleGrace != 30*time.Second || s.RecycleMemory != 0 || s.ChromePath != "" || len(cfg.AllowTargets) != 0 || s.Logger == nil {
+				if s.Addr != ":9230" || s.RecycleAfter != 500 || s.RecycleGrace != 75*time.Second || s.RecycleMemory != 0 || s.ChromePath != "" || len(cfg.AllowTargets) != 0 || s.Logger == nil {
 					t.Errorf("defaults = %+v", cfg)
 				}
 			},

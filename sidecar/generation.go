@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
 	"sync"
@@ -27,7 +28,22 @@ const (
 	// pageType is the only target type counted: workers, iframes and the
 	// browser's own UI targets are not what a recycle is about.
 	pageType = "page"
+	// recycleJitterPercent is how far, at most, one generation's recycle
+	// point lies from RecycleAfter either way. Sidecars that share load
+	// evenly would otherwise all reach it, and recycle, at the same time.
+	recycleJitterPercent = 15
 )
+
+// jitteredRecycleAfter returns n moved by a random amount of at most
+// recycleJitterPercent of n either way; intN is rand.IntN outside tests.
+// 0 (never) stays 0, and a point is never below 1.
+func jitteredRecycleAfter(n int, intN func(int) int) int {
+	spread := n * recycleJitterPercent / 100
+	if n <= 0 || spread == 0 {
+		return n
+	}
+	return max(1, n-spread+intN(2*spread+1))
+}
 
 // generation is one Chromium from launch to stop: its process group, the
 // sidecar's own DevTools connection that watches its targets, and the client
@@ -86,7 +102,7 @@ func launch(ctx context.Context, cfg Config, n int) (_ *generation, err error) {
 		n:            n,
 		proc:         proc,
 		logger:       logger,
-		recycleAfter: cfg.RecycleAfter,
+		recycleAfter: jitteredRecycleAfter(cfg.RecycleAfter, rand.IntN),
 		recycleDue:   make(chan struct{}),
 		watchDone:    make(chan struct{}),
 		initial:      map[target.ID]bool{},
@@ -311,6 +327,12 @@ func (g *generation) addClient(c *proxyConn) bool {
 	}
 	g.clients[c] = struct{}{}
 	return true
+}
+
+func (g *generation) clientCount() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.clients)
 }
 
 func (g *generation) removeClient(c *proxyConn) {

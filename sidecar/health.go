@@ -18,6 +18,11 @@ type Health struct {
 	Recycles      int64   `json:"recycles"`       // planned recycles, ever
 	Generation    int     `json:"generation"`     // 1 for the first browser, +1 for each one after
 	MemoryBytes   int64   `json:"memory_bytes"`   // PSS (else RSS) summed over the browser's process group
+	// ReplacedGenerations are earlier browsers a recycle replaced that
+	// still finish the pages of their clients, and ReplacedPages those
+	// pages. New connections never reach them.
+	ReplacedGenerations int `json:"replaced_generations"`
+	ReplacedPages       int `json:"replaced_pages"`
 	// UnfilteredProxy is the loopback address, as the browser reaches it, of
 	// the egress guard without the ad-block list; "" when there is none.
 	UnfilteredProxy string `json:"unfiltered_proxy,omitempty"`
@@ -36,7 +41,16 @@ func (s *Sidecar) Health() Health {
 		UnfilteredProxy: s.cfg.UnfilteredProxyAddr,
 	}
 	g := s.cur
+	replaced := make([]*generation, 0, len(s.replaced))
+	for r := range s.replaced {
+		replaced = append(replaced, r)
+	}
 	s.mu.Unlock()
+	h.ReplacedGenerations = len(replaced)
+	for _, r := range replaced {
+		open, _, _ := r.counts()
+		h.ReplacedPages += open
+	}
 	if g == nil {
 		return h
 	}

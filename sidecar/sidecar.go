@@ -15,7 +15,7 @@ import (
 const (
 	StatusOK       = "ok"       // a browser is ready and takes new connections
 	StatusStarting = "starting" // a browser is being launched
-	StatusDraining = "draining" // the browser is being recycled and waits for its pages
+	StatusDraining = "draining" // the browser is being recycled in place (no successor could start) and waits for its pages
 	StatusDown     = "down"     // no browser: it died, failed to start, or the sidecar closed
 )
 
@@ -29,6 +29,11 @@ const (
 	// drainPoll is how often a draining browser's open pages are re-counted
 	// from the browser's own target list.
 	drainPoll = 250 * time.Millisecond
+	// handoverWait is how long a replaced generation keeps a client that has
+	// no open page: a pool notices the new generation on its next health
+	// probe (every second) and moves over, and killing the old browser
+	// before then would cut its connection while it still opens pages there.
+	handoverWait = 5 * time.Second
 	// memoryCheckEvery is how often RecycleMemory is compared with the
 	// browser's memory, and memoryCacheFor how long one reading serves Health.
 	memoryCheckEvery = 5 * time.Second
@@ -52,6 +57,7 @@ type Sidecar struct {
 	memoryEvery time.Duration // how often RecycleMemory is checked
 	probeEvery  time.Duration // how often the browser is asked whether it still answers
 	probeWait   time.Duration // how long one probe waits
+	handover    time.Duration // how long a replaced generation keeps idle clients
 
 	secret       secret     // the token callers of /devtools/browser must send
 	filter       *cdpFilter // judges every command a client sends to Chromium
@@ -61,10 +67,13 @@ type Sidecar struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // Start in progress and the supervisor
 
-	mu        sync.Mutex
-	status    string
-	cur       *generation // nil unless a browser is up (ok or draining)
-	gens      int         // generations launched successfully
+	mu     sync.Mutex
+	status string
+	cur    *generation // nil unless a browser is up (ok or draining)
+	// replaced are earlier generations that a successor took over from and
+	// that still finish their open pages; each is stopped by its own drain.
+	replaced  map[*generation]struct{}
+	gens      int // generations launched successfully
 	restarts  int64
 	recycles  int64
 	starting  bool // a Start is in progress
@@ -97,6 +106,8 @@ func New(cfg Config) (*Sidecar, error) {
 		memoryEvery: memoryCheckEvery,
 		probeEvery:  probeEvery,
 		probeWait:   probeTimeout,
+		handover:    handoverWait,
+		replaced:    map[*generation]struct{}{},
 	}, nil
 }
 
@@ -169,29 +180,50 @@ func (s *Sidecar) adopt(g *generation) {
 	s.status = StatusOK
 }
 
+// watchEnd says why watch returned.
+type watchEnd int
+
+const (
+	endClosed  watchEnd = iota // the sidecar is closing; g is left for Close
+	endCrashed                 // g died or hung and was stopped
+	endRecycle                 // g is due for a recycle and still serves
+)
+
 // supervise watches the current generation and replaces it when it dies, is
 // due for a recycle, or grows past RecycleMemory, until Close.
 func (s *Sidecar) supervise(g *generation) {
 	defer s.wg.Done()
 	delay := backoffMin
 	for {
-		recycled, err := s.watch(g)
-		if err != nil {
-			// Close ended the watch; Close stops the generation itself.
+		switch s.watch(g) {
+		case endClosed:
+			// Close stops the current generation itself.
 			return
-		}
-		if recycled {
-			s.mu.Lock()
-			s.recycles++
-			s.mu.Unlock()
-			delay = 0
-		} else {
-			s.mu.Lock()
-			s.restarts++
-			s.mu.Unlock()
-			if g.uptime() >= healthyAfter {
-				delay = backoffMin
+		case endRecycle:
+			// The successor is launched while g still serves, so the sidecar
+			// never stops taking connections for a planned recycle.
+			if next := s.handOver(g); next != nil {
+				g = next
+				continue
 			}
+			if s.ctx.Err() != nil {
+				return
+			}
+			if crashed := s.drain(g); s.ctx.Err() != nil {
+				return
+			} else if crashed {
+				s.logger.Error("Chromium exited while it was draining for a recycle; restarting it.", "generation", g.n, "exit", exitDescription(g))
+				s.retire(g, StatusDown)
+				s.countRestart(g, &delay)
+			} else {
+				s.retire(g, StatusStarting)
+				s.mu.Lock()
+				s.recycles++
+				s.mu.Unlock()
+				delay = 0
+			}
+		case endCrashed:
+			s.countRestart(g, &delay)
 		}
 		if g = s.relaunch(&delay); g == nil {
 			return
@@ -199,10 +231,18 @@ func (s *Sidecar) supervise(g *generation) {
 	}
 }
 
-// watch waits for g to need replacing and stops it. recycled tells a planned
-// recycle from a crash; err is set only when the sidecar is closing, in which
-// case g is left for Close.
-func (s *Sidecar) watch(g *generation) (recycled bool, err error) {
+func (s *Sidecar) countRestart(g *generation, delay *time.Duration) {
+	s.mu.Lock()
+	s.restarts++
+	s.mu.Unlock()
+	if g.uptime() >= healthyAfter {
+		*delay = backoffMin
+	}
+}
+
+// watch waits for g to need replacing. A crashed or hung g is stopped here;
+// one due for a recycle is left running for the caller to hand over.
+func (s *Sidecar) watch(g *generation) watchEnd {
 	mem := time.NewTicker(s.memoryEvery)
 	defer mem.Stop()
 	probe := time.NewTicker(s.probeEvery)
@@ -211,12 +251,12 @@ func (s *Sidecar) watch(g *generation) (recycled bool, err error) {
 	for {
 		select {
 		case <-s.ctx.Done():
-			return false, s.ctx.Err()
+			return endClosed
 		case <-g.dead:
 			s.logger.Error("Chromium exited unexpectedly; restarting it.", "generation", g.n, "pid", g.proc.pid,
 				"uptime", g.uptime().Round(time.Millisecond).String(), "exit", exitDescription(g))
 			s.retire(g, StatusDown)
-			return false, nil
+			return endCrashed
 		case <-probe.C:
 			err := g.probe(s.ctx, s.probeWait)
 			if err == nil || s.ctx.Err() != nil {
@@ -230,17 +270,9 @@ func (s *Sidecar) watch(g *generation) (recycled bool, err error) {
 			s.logger.Error("Chromium stopped answering; restarting it.", "generation", g.n, "pid", g.proc.pid,
 				"failed_probes", failures, "timeout", s.probeWait.String(), "err", err)
 			s.retire(g, StatusDown)
-			return false, nil
+			return endCrashed
 		case <-g.recycleDue:
-			if crashed := s.drain(g); s.ctx.Err() != nil {
-				return false, s.ctx.Err()
-			} else if crashed {
-				s.logger.Error("Chromium exited while it was draining for a recycle; restarting it.", "generation", g.n, "exit", exitDescription(g))
-				s.retire(g, StatusDown)
-				return false, nil
-			}
-			s.retire(g, StatusStarting)
-			return true, nil
+			return endRecycle
 		case <-mem.C:
 			if limit := s.cfg.RecycleMemory; limit > 0 {
 				if used := s.memory(g); used > limit {
@@ -251,8 +283,94 @@ func (s *Sidecar) watch(g *generation) (recycled bool, err error) {
 	}
 }
 
+// handOver launches the generation after old and makes it current while old
+// keeps serving the clients it has: from then on new connections reach the
+// new browser, and old is stopped in the background once its clients are
+// gone or RecycleGrace passed. It returns nil, leaving old current, when the
+// successor could not start or the sidecar is closing.
+func (s *Sidecar) handOver(old *generation) *generation {
+	open, created, _ := old.counts()
+	next, err := launch(s.ctx, s.cfg, s.nextGeneration())
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.logger.Error("Could not start the next Chromium for a recycle; recycling the current one in place instead, which takes this sidecar out of service until it is back.",
+				"generation", old.n, "err", err)
+		}
+		return nil
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		// Close is waiting for the supervisor and cannot see next.
+		s.stopQuietly(next)
+		return nil
+	}
+	s.adopt(next)
+	s.recycles++
+	s.replaced[old] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	s.logger.Info("Recycling Chromium: the next generation takes new connections, and this one is stopped once its clients are gone.",
+		"generation", old.n, "next_generation", next.n, "reason", old.recycleWhy, "open_pages", open, "pages_created", created,
+		"grace", s.cfg.RecycleGrace.String())
+	go s.finish(old)
+	return next
+}
+
+// finish waits until a replaced generation may go, then stops it. It may go
+// once no client is connected to it, or once it has had no open page for
+// s.handover (a client that keeps an idle connection open would otherwise
+// hold it for the whole grace), or when RecycleGrace passed, which is at
+// least the longest request a client may make.
+func (s *Sidecar) finish(g *generation) {
+	defer s.wg.Done()
+	defer func() {
+		s.stopQuietly(g)
+		s.mu.Lock()
+		delete(s.replaced, g)
+		s.mu.Unlock()
+	}()
+	grace := time.NewTimer(s.cfg.RecycleGrace)
+	defer grace.Stop()
+	poll := time.NewTicker(drainPoll)
+	defer poll.Stop()
+	var idleSince time.Time
+	for {
+		open, _, _ := g.counts()
+		switch {
+		case g.clientCount() == 0:
+			return
+		case open > 0:
+			idleSince = time.Time{}
+		case idleSince.IsZero():
+			idleSince = time.Now()
+		case time.Since(idleSince) >= s.handover:
+			return
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-g.dead:
+			return
+		case <-grace.C:
+			s.logger.Warn("Stopping a replaced Chromium with pages still open: the grace period passed.",
+				"generation", g.n, "open_pages", open, "clients", g.clientCount(), "grace", s.cfg.RecycleGrace.String())
+			return
+		case <-poll.C:
+			if open > 0 {
+				ctx, cancel := context.WithTimeout(s.ctx, drainPoll)
+				if err := g.reconcile(ctx); err != nil && s.ctx.Err() == nil {
+					s.logger.Debug("Could not re-count Chromium's pages while it finishes.", "generation", g.n, "err", err)
+				}
+				cancel()
+			}
+		}
+	}
+}
+
 // drain marks g draining and waits until it has no open page or the grace
-// period passed. It reports whether the browser died meanwhile.
+// period passed. It reports whether the browser died meanwhile. It is the
+// recycle of last resort, for when no successor could be started.
 func (s *Sidecar) drain(g *generation) (crashed bool) {
 	open, created, _ := g.counts()
 	s.logger.Info("Recycling Chromium: it takes no new connections and is restarted once its open pages close.",

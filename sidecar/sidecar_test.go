@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,7 +211,7 @@ func TestSidecarRestartsChromiumThatWasKilled(t *testing.T) {
 }
 
 func TestSidecarRecyclesAfterPages(t *testing.T) {
-	const n = 3
+	const n = 3 // too few for the jitter to move the recycle point
 	s, srv := startSidecar(t, Config{RecycleAfter: n, RecycleGrace: 20 * time.Second})
 	c := dialDevTools(t, srv.URL)
 	oldProfile := currentProfile(s)
@@ -218,41 +220,73 @@ func TestSidecarRecyclesAfterPages(t *testing.T) {
 	for range n {
 		pages = append(pages, createPage(t, c))
 	}
-	eventually(t, 5*time.Second, "the sidecar draining", func() bool { return s.Health().Status == StatusDraining })
+	eventually(t, 10*time.Second, "the next generation taking over", func() bool { return s.Health().Generation == 2 })
 
-	t.Run("a draining sidecar reports 503 and refuses new connections", func(t *testing.T) {
+	t.Run("the sidecar stays ready while the old browser finishes its pages", func(t *testing.T) {
 		code, h := getHealth(t, srv.URL)
-		if code != http.StatusServiceUnavailable || h.Status != StatusDraining || h.OpenPages != n || h.PagesCreated != n {
-			t.Errorf("/healthz = %d %+v, want 503 draining with %d open pages", code, h, n)
+		if code != http.StatusOK || h.Status != StatusOK || h.ReplacedGenerations != 1 || h.ReplacedPages != n || h.PagesCreated != 0 {
+			t.Errorf("/healthz = %d %+v, want 200 ok on generation 2 with generation 1 finishing %d pages", code, h, n)
 		}
-		_, resp, err := websocket.DefaultDialer.Dial(wsEndpoint(srv.URL), nil)
-		if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
-			t.Errorf("a new connection while draining: %v, %v; want 503", err, resp)
+		if h.Recycles != 1 || h.Restarts != 0 {
+			t.Errorf("health = %+v, want 1 recycle and no restart", h)
 		}
 	})
-	t.Run("the open pages keep working while draining", func(t *testing.T) {
+	t.Run("a new client reaches the new browser at once", func(t *testing.T) {
+		c2 := dialDevTools(t, srv.URL)
+		id := createPage(t, c2)
+		if h := s.Health(); h.OpenPages != 1 || h.ReplacedPages != n {
+			t.Errorf("health = %+v, want the new page counted in generation 2 only", h)
+		}
+		closePage(t, c2, id)
+	})
+	t.Run("a client that names an older generation is sent to read /healthz again", func(t *testing.T) {
+		_, resp, err := websocket.DefaultDialer.Dial(wsEndpoint(srv.URL)+"?generation=1", nil)
+		if err == nil || resp == nil || resp.StatusCode != http.StatusConflict {
+			t.Errorf("connecting to generation 1 after the recycle: %v, %v; want 409", err, resp)
+		}
+	})
+	t.Run("the open pages of the old browser keep working", func(t *testing.T) {
 		for _, id := range pages {
 			closePage(t, c, id)
 		}
 	})
-	t.Run("once the pages are closed the browser is recycled", func(t *testing.T) {
-		select {
-		case <-c.Done():
-		case <-time.After(5 * time.Second):
-			t.Error("the client of the recycled browser was not disconnected")
-		}
-		eventually(t, 10*time.Second, "a new generation being ready", func() bool {
-			code, h := getHealth(t, srv.URL)
-			return code == http.StatusOK && h.Generation == 2
-		})
-		h := s.Health()
-		if h.Recycles != 1 || h.Restarts != 0 || h.PagesCreated != 0 || h.OpenPages != 0 {
-			t.Errorf("health = %+v, want 1 recycle, no restart and fresh page counts", h)
-		}
+	t.Run("once its client leaves the old browser is stopped", func(t *testing.T) {
+		c.Close()
+		eventually(t, 5*time.Second, "the old generation stopping", func() bool { return s.Health().ReplacedGenerations == 0 })
 		if pids := liveProcessesWith(t, oldProfile); len(pids) > 0 {
 			t.Errorf("processes %v of the recycled generation are still alive", pids)
 		}
+		if h := s.Health(); h.Status != StatusOK || h.Generation != 2 {
+			t.Errorf("health = %+v, want ok on generation 2", h)
+		}
 	})
+}
+
+func TestSidecarStopsAnIdleReplacedBrowserAfterTheHandover(t *testing.T) {
+	s, err := New(Config{ChromePath: requireChrome(t), RecycleAfter: 1, RecycleGrace: 20 * time.Second, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.handover = 300 * time.Millisecond
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	c := dialDevTools(t, srv.URL)
+	closePage(t, c, createPage(t, c))
+	// The client stays connected without pages: it must not hold the old
+	// browser for the whole grace period.
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle client kept the replaced browser running past the handover")
+	}
+	eventually(t, 5*time.Second, "the replaced browser being gone", func() bool { return s.Health().ReplacedGenerations == 0 })
+	if h := s.Health(); h.Status != StatusOK || h.Generation != 2 {
+		t.Errorf("health = %+v, want ok on generation 2", h)
+	}
 }
 
 func TestSidecarRecyclesWhenTheGraceRunsOut(t *testing.T) {
@@ -441,5 +475,41 @@ func TestSidecarRestartsChromiumThatHangs(t *testing.T) {
 	}
 	if st, err := readStat(procRoot, pid); err == nil {
 		t.Errorf("the hung browser %d is still in /proc (state %c)", pid, st.state)
+	}
+}
+
+func TestJitteredRecycleAfter(t *testing.T) {
+	lowest := func(int) int { return 0 }
+	highest := func(n int) int { return n - 1 }
+	tests := []struct {
+		name          string
+		n             int
+		wantLow, want int // the bounds, inclusive
+	}{
+		{name: "the default of 500 moves by up to 75 pages either way", n: 500, wantLow: 425, want: 575},
+		{name: "50 moves by up to 7 pages either way", n: 50, wantLow: 43, want: 57},
+		{name: "a point too small to move stays put", n: 5, wantLow: 5, want: 5},
+		{name: "never recycling stays never", n: 0, wantLow: 0, want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := jitteredRecycleAfter(tt.n, lowest); got != tt.wantLow {
+				t.Errorf("the lowest draw gives %d; want %d", got, tt.wantLow)
+			}
+			if got := jitteredRecycleAfter(tt.n, highest); got != tt.want {
+				t.Errorf("the highest draw gives %d; want %d", got, tt.want)
+			}
+			seen := map[int]bool{}
+			for range 2000 {
+				got := jitteredRecycleAfter(tt.n, rand.IntN)
+				if got < tt.wantLow || got > tt.want {
+					t.Fatalf("a random draw gave %d, outside [%d, %d]", got, tt.wantLow, tt.want)
+				}
+				seen[got] = true
+			}
+			if tt.want > tt.wantLow && len(seen) < 2 {
+				t.Errorf("2000 draws all gave %v; sidecars would still recycle together", seen)
+			}
+		})
 	}
 }

@@ -7,7 +7,7 @@ func (srv *Server) Stats() metrics.SidecarStats {
 	h := srv.sidecar.Health()
 	return metrics.SidecarStats{
 		Up:            h.Status == StatusOK,
-		Draining:      h.Status == StatusDraining,
+		Draining:      h.Status == StatusDraining || h.ReplacedGenerations > 0,
 		OpenPages:     h.OpenPages,
 		PagesCreated:  h.PagesCreated,
 		Restarts:      h.Restarts,
