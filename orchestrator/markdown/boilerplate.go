@@ -1,0 +1,212 @@
+package markdown
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Boilerplate is what surrounds an article on every page of a site: cookie
+// and consent banners, newsletter sign-ups, share bars, related and
+// recommended stories, advertising. Readability recognises some of it by
+// class names, but scores the rest like any text, and on a page whose
+// article is short a banner or a sign-up form can win. These rules remove it
+// first, by what the markup says it is (its tag, ARIA role, class and id
+// words), never by what one site calls it.
+
+// boilerplateWords are class and id words of page furniture.
+var boilerplateWords = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true,
+	"newsletter": true, "subscribe": true, "subscription": true, "signup": true,
+	"share": true, "sharing": true, "social": true, "sharedaddy": true,
+	"related": true, "recommended": true, "recommendations": true,
+	"promo": true, "advert": true, "advertisement": true, "ads": true, "ad": true, "sponsor": true, "sponsored": true,
+	"popup": true, "modal": true, "breadcrumb": true, "breadcrumbs": true, "pagination": true,
+	"comments": true, "commentlist": true, "disqus": true,
+}
+
+// boilerplateStems are the longer boilerplate words, found also inside
+// compound class names.
+var boilerplateStems = []string{"cookie", "consent", "newsletter", "subscribe", "related", "recommend",
+	"sponsor", "advert", "breadcrumb", "pagination", "comments", "sharing", "social"}
+
+// boilerplateRoles are ARIA roles of blocks that are not the content.
+var boilerplateRoles = map[string]bool{
+	"navigation": true, "complementary": true, "contentinfo": true, "search": true, "dialog": true,
+	"alertdialog": true, "menu": true, "menubar": true,
+}
+
+// maxBoilerplateShare is the largest share of the page's text a block may
+// hold and still be removed as furniture. Furniture is small beside the
+// article; a block holding more is a wrapper of the content whatever its
+// words say (a body marked "has-related-posts", a column marked
+// "ad-wrapper"), and Readability is left to judge it.
+const maxBoilerplateShare = 0.1
+
+// maxIDWords is the most words an id may have to be read as a name for its
+// element's kind.
+const maxIDWords = 3
+
+// pruneBoilerplate removes furniture from a page the package owns.
+func pruneBoilerplate(root *html.Node) {
+	lengths := map[*html.Node]int{}
+	var measure func(n *html.Node) int
+	measure = func(n *html.Node) int {
+		switch {
+		case n.Type == html.TextNode:
+			return collapsedLen(n.Data)
+		case n.DataAtom == atom.Head || n.DataAtom == atom.Script || n.DataAtom == atom.Noscript:
+			return 0 // not the page's visible text
+		}
+		total := 0
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			total += measure(k)
+		}
+		if n.Type == html.ElementNode {
+			lengths[n] = total
+		}
+		return total
+	}
+	page := measure(root)
+	limit := int(maxBoilerplateShare * float64(page))
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if lengths[n] <= limit && furniture(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+}
+
+// furniture reports a block that is page furniture by its tag, role or
+// class and id words.
+func furniture(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article, atom.Head:
+		return false
+	case atom.Nav, atom.Aside, atom.Footer:
+		return true
+	case atom.A, atom.Span, atom.Em, atom.Strong, atom.B, atom.I, atom.U, atom.Small, atom.Sup, atom.Sub,
+		atom.Abbr, atom.Code, atom.Img, atom.Picture, atom.Time, atom.Label, atom.Font, atom.Cite, atom.Q:
+		// Inline markup inside a paragraph is part of it, whatever its class.
+		return false
+	}
+	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
+		return false
+	}
+	if boilerplateRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
+		return true
+	}
+	words := classWords(attr(n, "class"))
+	// An id of many words is a heading's slug ("sharing-with-a-team"), which
+	// names the section's subject, not its kind.
+	if id := classWords(attr(n, "id")); len(id) <= maxIDWords {
+		words = append(words, id...)
+	}
+	for _, w := range words {
+		if boilerplateWords[w] {
+			return true
+		}
+		// Long words say the same inside compounds ("relatedposts",
+		// "socialshare"); short ones ("ad", "share") would match too much.
+		for _, stem := range boilerplateStems {
+			if strings.Contains(w, stem) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// classWords splits class names and ids into lower-case words at
+// punctuation and at camelCase humps: "share-bar" and "relatedStories" give
+// "share" and "related", while "shareholder" and "MainCanvas" give none.
+func classWords(raw string) []string {
+	var out []string
+	var word []rune
+	flush := func() {
+		if len(word) > 0 {
+			out = append(out, strings.ToLower(string(word)))
+			word = word[:0]
+		}
+	}
+	var prev rune
+	for _, r := range raw {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
+				flush()
+			}
+			word = append(word, r)
+		default:
+			flush()
+		}
+		prev = r
+	}
+	flush()
+	return out
+}
+
+// dropEmptySections removes headings that head nothing: once the lists of
+// related stories and the share bars under them are gone, their titles
+// ("Related", "More on this topic", "Share this") remain, followed only by
+// the next heading of the same or a higher rank, or by the end.
+func dropEmptySections(root *html.Node) {
+	type event struct {
+		heading *html.Node
+		level   int
+	}
+	var events []event
+	walk(root, func(n *html.Node) bool {
+		switch n.Type {
+		case html.TextNode:
+			if strings.TrimSpace(n.Data) != "" {
+				events = append(events, event{})
+			}
+		case html.ElementNode:
+			if l := headingLevel(n); l > 0 {
+				events = append(events, event{heading: n, level: l})
+				return false
+			}
+			if n.DataAtom == atom.Img || n.DataAtom == atom.Picture || n.Namespace == "math" {
+				events = append(events, event{})
+				return false
+			}
+		}
+		return true
+	})
+	for i, e := range events {
+		if e.heading == nil {
+			continue
+		}
+		next := i + 1
+		if next == len(events) || events[next].heading != nil && events[next].level <= e.level {
+			if e.heading.Parent != nil {
+				e.heading.Parent.RemoveChild(e.heading)
+			}
+		}
+	}
+}
+
+func headingLevel(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}

@@ -1,0 +1,415 @@
+package markdown
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// maxDepth is the deepest element the copy keeps. The HTML parser stops at
+// 512 open elements, but a document built another way may go deeper, and
+// both the extractor and the converter recurse; past it, elements give way
+// to their text.
+const maxDepth = 400
+
+// checkEvery is how many nodes a walk visits between two looks at its
+// context: often enough to stop within milliseconds, rarely enough to cost
+// nothing.
+const checkEvery = 4096
+
+// cleaner copies a document into a tree the package owns, leaving behind
+// what a reader never sees: scripts, styles, hidden elements, comments and
+// event handlers, and for the converter also form controls, embedded frames
+// and media. The copy is what the extractor may rearrange and the converter
+// reads, so the caller's document is never touched.
+type cleaner struct {
+	ctx  context.Context
+	base *url.URL
+	// forExtraction keeps what Readability reads and the converter drops:
+	// the head and JSON-LD (for the headline it removes from the body),
+	// <noscript> (whose images replace lazy placeholders), and the media
+	// and form controls it weighs a block's worth by.
+	forExtraction bool
+
+	// maxElements and maxText stop the copy as soon as it passes them, so
+	// that refusing a huge page costs no more than the bound; 0 for none.
+	maxElements, maxText int
+	textUnit             string
+
+	visited  int
+	elements int // elements copied
+	text     int // bytes of text copied, each run of white space counted once
+	err      error
+}
+
+// clone copies n and what it holds; nil when n is dropped.
+func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
+	if c.err != nil || !c.tick() {
+		return nil
+	}
+	switch n.Type {
+	case html.TextNode:
+		c.text += collapsedLen(n.Data)
+		if c.maxText > 0 && c.text > c.maxText {
+			c.err = &TooLargeError{Limit: c.maxText, Unit: c.textUnit}
+			return nil
+		}
+		return &html.Node{Type: html.TextNode, Data: n.Data}
+	case html.DocumentNode:
+		out := &html.Node{Type: html.DocumentNode}
+		c.cloneChildren(out, n, depth)
+		return out
+	case html.ElementNode:
+	default: // comments, doctypes, raw nodes
+		return nil
+	}
+	if c.drop(n) {
+		if hidden(n) && n.DataAtom != atom.Script {
+			return c.formulasOf(n, depth)
+		}
+		return nil
+	}
+	if depth >= maxDepth {
+		// Too deep to keep as structure; keep the words.
+		out := &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span}
+		c.flattenText(out, n)
+		return out
+	}
+	c.elements++
+	if c.maxElements > 0 && c.elements > c.maxElements {
+		c.err = &TooLargeError{Limit: c.maxElements, Unit: UnitElements}
+		return nil
+	}
+	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
+	for _, a := range n.Attr {
+		if keep, v := c.attr(n, a); keep {
+			out.Attr = append(out.Attr, html.Attribute{Key: a.Key, Val: v})
+		}
+	}
+	c.cloneChildren(out, n, depth+1)
+	return out
+}
+
+func (c *cleaner) cloneChildren(dst, src *html.Node, depth int) {
+	for k := src.FirstChild; k != nil; k = k.NextSibling {
+		if cp := c.clone(k, depth); cp != nil {
+			dst.AppendChild(cp)
+		}
+	}
+}
+
+// formulasOf keeps the MathML formulas of a hidden element, in a span, or
+// gives nil. A page that draws its formulas as images hides their MathML
+// twin from sight, but the formula is the content and the image only its
+// picture.
+func (c *cleaner) formulasOf(n *html.Node, depth int) *html.Node {
+	var box *html.Node
+	walk(n, func(k *html.Node) bool {
+		if k.Type != html.ElementNode || c.err != nil || !c.tick() {
+			return false
+		}
+		if k.Namespace != "math" || k.Data != "math" {
+			return true
+		}
+		if cp := c.clone(k, depth+1); cp != nil {
+			if box == nil {
+				box = &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span}
+			}
+			box.AppendChild(cp)
+		}
+		return false
+	})
+	return box
+}
+
+// flattenText appends the text of n's visible descendants to dst, without
+// recursion, so that no nesting depth reaches the stack.
+func (c *cleaner) flattenText(dst, n *html.Node) {
+	var sb strings.Builder
+	stack := []*html.Node{n}
+	for len(stack) > 0 && c.err == nil && c.tick() {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch cur.Type {
+		case html.TextNode:
+			sb.WriteString(cur.Data)
+			continue
+		case html.ElementNode:
+			if c.drop(cur) {
+				continue
+			}
+			sb.WriteByte(' ')
+		default:
+			continue
+		}
+		for k := cur.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	c.text += collapsedLen(sb.String())
+	dst.AppendChild(&html.Node{Type: html.TextNode, Data: sb.String()})
+}
+
+// tick counts a visited node and looks at the context now and then; false
+// once the context has ended.
+func (c *cleaner) tick() bool {
+	c.visited++
+	if c.visited%checkEvery == 0 {
+		if err := c.ctx.Err(); err != nil {
+			c.err = err
+			return false
+		}
+	}
+	return true
+}
+
+// drop reports an element the copy leaves out, with all it holds; see
+// forExtraction for what the two copies keep. prepare leaves out of the
+// extractor's result what only the extractor needed.
+func (c *cleaner) drop(n *html.Node) bool {
+	if hidden(n) {
+		return true
+	}
+	switch n.DataAtom {
+	case atom.Style, atom.Template:
+		return true
+	case atom.Script:
+		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
+	}
+	return !c.forExtraction && nonContent(n)
+}
+
+// nonContent reports elements that hold nothing a reader of the Markdown
+// can use: scripts and the head, drawings, embedded frames and media, form
+// controls, closed dialogs.
+func nonContent(n *html.Node) bool {
+	// Namespaces are lost when Readability copies the page, so foreign
+	// elements are known by name too.
+	if n.Namespace == "svg" || n.Data == "svg" {
+		return true // a drawing's text is labels out of context
+	}
+	if n.Namespace != "" || n.Data == "math" {
+		return false // MathML: formulas are content
+	}
+	switch n.DataAtom {
+	case atom.Script, atom.Noscript, atom.Style, atom.Template, atom.Head, atom.Title, atom.Meta, atom.Link, atom.Base,
+		atom.Iframe, atom.Frame, atom.Frameset, atom.Object, atom.Embed, atom.Applet, atom.Param, atom.Canvas,
+		atom.Audio, atom.Video, atom.Track, atom.Map, atom.Area, atom.Input, atom.Button, atom.Select,
+		atom.Option, atom.Optgroup, atom.Textarea, atom.Datalist, atom.Keygen, atom.Progress, atom.Meter:
+		return true
+	case atom.Dialog:
+		// A dialog is shown by script; closed, it is not part of the page.
+		return !hasAttr(n, "open")
+	}
+	return n.Data == "slot" || n.Data == "portal"
+}
+
+// hidden reports an element the page does not show: the hidden attribute,
+// aria-hidden="true", an inline display:none or visibility:hidden, or the
+// class CSS frameworks give text meant for screen readers only ("Media
+// caption", "opens in a new window").
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class":
+			for c := range strings.FieldsSeq(a.Val) {
+				if screenReaderOnly[strings.ToLower(c)] {
+					return true
+				}
+			}
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// screenReaderOnly are the class names that CSS frameworks (Bootstrap,
+// WordPress, Drupal, HTML5 Boilerplate, ...) give text hidden from sight.
+var screenReaderOnly = map[string]bool{
+	"sr-only": true, "visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true,
+	"screen-reader-only": true, "element-invisible": true, "off-screen": true, "offscreen": true,
+	"a11y-hidden": true, "u-hidden-visually": true,
+}
+
+// styleHides reads an inline style as a browser would for the two
+// properties that hide an element; the last declaration wins.
+func styleHides(style string) bool {
+	display, visibility := "", ""
+	for decl := range strings.SplitSeq(style, ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")))
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "display":
+			display = v
+		case "visibility":
+			visibility = v
+		}
+	}
+	return display == "none" || visibility == "hidden" || visibility == "collapse"
+}
+
+// urlAttrs are the attributes that hold one URL, resolved in the copy so
+// that every later step reads absolute addresses.
+var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "cite": true, "longdesc": true}
+
+// attr decides whether the copy keeps an attribute, and its value there.
+// Event handlers and styles go: Markdown has no place for them, and a
+// handler is script. URLs are made absolute against the page's base.
+func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
+	key := a.Key
+	switch {
+	case a.Namespace != "", strings.HasPrefix(key, "on"):
+		return false, ""
+	case key == "style":
+		// An image's style may declare the pixel size that marks a beacon.
+		return n.DataAtom == atom.Img, a.Val
+	case urlAttrs[key] && strings.HasPrefix(strings.TrimSpace(a.Val), "#"):
+		// Readability weighs links within the page lightly (a table of
+		// contents is not a list of links away); prepare resolves them.
+		return true, a.Val
+	case urlAttrs[key]:
+		return true, resolve(c.base, a.Val)
+	case key == "srcset" || key == "data-srcset":
+		return true, resolveSrcset(c.base, a.Val)
+	}
+	return true, a.Val
+}
+
+// baseURL is the URL relative addresses resolve against: the page's own,
+// or the first <base href> it declares, as browsers do.
+func baseURL(root *html.Node, pageURL *url.URL) *url.URL {
+	b := findFirst(root, func(n *html.Node) bool { return n.DataAtom == atom.Base && hasAttr(n, "href") })
+	if b == nil {
+		return pageURL
+	}
+	ref, err := url.Parse(strings.TrimSpace(attr(b, "href")))
+	if err != nil {
+		return pageURL
+	}
+	u := pageURL.ResolveReference(ref)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return pageURL
+	}
+	return u
+}
+
+// resolve makes a URL absolute against base; a value that does not parse
+// is kept for later steps to reject.
+func resolve(base *url.URL, raw string) string {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || base == nil {
+		return raw
+	}
+	// Browsers drop tabs and newlines inside URLs.
+	raw = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(raw)
+	ref, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if ref.Scheme != "" && ref.Scheme != "http" && ref.Scheme != "https" {
+		return raw // mailto:, javascript:, data: and the like
+	}
+	return base.ResolveReference(ref).String()
+}
+
+// resolveSrcset resolves each candidate of a srcset, keeping descriptors.
+func resolveSrcset(base *url.URL, srcset string) string {
+	var out []string
+	for cand := range strings.SplitSeq(srcset, ",") {
+		f := strings.Fields(cand)
+		if len(f) == 0 {
+			continue
+		}
+		f[0] = resolve(base, f[0])
+		out = append(out, strings.Join(f, " "))
+	}
+	return strings.Join(out, ", ")
+}
+
+// collapsedLen is the length of s with each run of white space counted as
+// one byte: what the text can shrink to in Markdown, at least.
+func collapsedLen(s string) int {
+	n, space := 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f':
+			if !space {
+				n++
+			}
+			space = true
+		default:
+			n++
+			space = false
+		}
+	}
+	return n
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func setAttr(n *html.Node, key, val string) {
+	for i, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			n.Attr[i].Val = val
+			return
+		}
+	}
+	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
+}
+
+func removeAttr(n *html.Node, key string) {
+	for i, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
+			return
+		}
+	}
+}
+
+// findFirst is the first node under root, in document order, that match
+// accepts.
+func findFirst(root *html.Node, match func(*html.Node) bool) *html.Node {
+	stack := []*html.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode && match(n) {
+			return n
+		}
+		for k := n.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,7 @@
+// Package markdown owns turning a parsed HTML page into clean Markdown for
+// language models: the main content alone (Article) or a chosen element as
+// it is (Convert), with absolute URLs, no scripts, hidden elements or
+// tracking pixels, and stable white space; and the YAML frontmatter that may
+// head it. Fetching, rendering, request options and the answer's shape are
+// the callers'; it imports no other glimpse package, so any of them may use it.
+package markdown

@@ -1,0 +1,193 @@
+package markdown
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// hostileBudget is how long a hostile page may keep the package busy:
+// a few seconds, with room for the race detector's slowdown.
+const hostileBudget = 10 * time.Second
+
+func element(tag string, kids ...*html.Node) *html.Node {
+	n := &html.Node{Type: html.ElementNode, Data: tag, DataAtom: atom.Lookup([]byte(tag))}
+	for _, k := range kids {
+		n.AppendChild(k)
+	}
+	return n
+}
+
+func text(s string) *html.Node { return &html.Node{Type: html.TextNode, Data: s} }
+
+// document wraps a body's children in a document, built node by node:
+// parsing tens of megabytes under the race detector would test the parser,
+// not this package.
+func document(body ...*html.Node) *goquery.Document {
+	root := &html.Node{Type: html.DocumentNode}
+	root.AppendChild(element("html", element("head"), element("body", body...)))
+	return goquery.NewDocumentFromNode(root)
+}
+
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	start := time.Now()
+	f()
+	took := time.Since(start)
+	if took > hostileBudget {
+		t.Errorf("%s took %v, more than %v", what, took, hostileBudget)
+	}
+	t.Logf("%s took %v", what, took)
+}
+
+func TestHostilePagesGetABoundedAnswer(t *testing.T) {
+	t.Run("nesting 100,000 deep gives the text", func(t *testing.T) {
+		page := "<html><body>" + strings.Repeat("<div>", 100_000) + "deep words" + strings.Repeat("</div>", 100_000) + "</body></html>"
+		doc := parse(t, page)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || md != "deep words\n" {
+				t.Errorf("got %q, %v", md, err)
+			}
+		})
+		within(t, "Convert", func() {
+			md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+			if err != nil || md != "deep words\n" {
+				t.Errorf("got %q, %v", md, err)
+			}
+		})
+	})
+	t.Run("nesting deeper than the copy keeps gives the text", func(t *testing.T) {
+		// A tree built by hand is not bound by the parser's depth limit.
+		inner := element("p", text("deep words"))
+		for range 5_000 {
+			inner = element("div", inner)
+		}
+		doc := document(inner)
+		within(t, "Convert", func() {
+			md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+			if err != nil || md != "deep words\n" {
+				t.Errorf("got %q, %v", md, err)
+			}
+		})
+	})
+	t.Run("a 50 MB page is refused with the bound it passes", func(t *testing.T) {
+		para := strings.Repeat("lorem ipsum dolor sit amet, ", 20)
+		article := element("article")
+		for size := 0; size < 50<<20; size += len(para) {
+			article.AppendChild(element("p", text(para)))
+		}
+		doc := document(article)
+		within(t, "Article", func() {
+			_, err := Article(context.Background(), doc, pageURL(t), Options{})
+			var tooLarge *TooLargeError
+			if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitTextBytes {
+				t.Errorf("got %v", err)
+			}
+		})
+		within(t, "Convert", func() {
+			_, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+			var tooLarge *TooLargeError
+			if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitMarkdownBytes {
+				t.Errorf("got %v", err)
+			}
+		})
+	})
+	t.Run("a table of a million cells is refused with the bound it passes", func(t *testing.T) {
+		table := element("table")
+		for range 1000 {
+			row := element("tr")
+			for range 1000 {
+				row.AppendChild(element("td", text("x")))
+			}
+			table.AppendChild(row)
+		}
+		doc := document(table)
+		for name, run := range map[string]func() error{
+			"Article": func() error { _, err := Article(context.Background(), doc, pageURL(t), Options{}); return err },
+			"Convert": func() error {
+				_, err := Convert(context.Background(), doc.Find("table"), pageURL(t), Options{})
+				return err
+			},
+		} {
+			within(t, name, func() {
+				var tooLarge *TooLargeError
+				if err := run(); !errors.As(err, &tooLarge) || tooLarge.Unit != UnitElements {
+					t.Errorf("%s: got %v", name, err)
+				}
+			})
+		}
+	})
+	t.Run("a large table within the bounds is converted whole", func(t *testing.T) {
+		table := element("table", element("tr", element("th", text("a")), element("th", text("b"))))
+		for range 20_000 {
+			table.AppendChild(element("tr", element("td", text("1")), element("td", text("2"))))
+		}
+		doc := document(table)
+		within(t, "Convert", func() {
+			md, err := Convert(context.Background(), doc.Find("table"), pageURL(t), Options{})
+			if err != nil || strings.Count(md, "| 1 | 2 |\n") != 20_000 {
+				t.Errorf("got %d bytes, %v", len(md), err)
+			}
+		})
+	})
+}
+
+// countdown is a context that ends after its Err has been asked n times,
+// so that a test can end it at each step of the work in turn.
+type countdown struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countdown) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestTheContextIsHonouredAtEveryStep(t *testing.T) {
+	var paras []*html.Node
+	for i := range 20_000 {
+		paras = append(paras, element("p", text("paragraph "), element("a", text("link")), text(strings.Repeat(" words", i%7))))
+	}
+	doc := document(element("article", paras...))
+	convert := func(after int64) (string, error, int64) {
+		ctx := &countdown{Context: context.Background()}
+		ctx.left.Store(after)
+		var md string
+		var err error
+		within(t, "Convert", func() { md, err = Convert(ctx, doc.Find("article"), pageURL(t), Options{}) })
+		return md, err, after - ctx.left.Load()
+	}
+	// A first run counts how often the work looks at its context.
+	md, err, looks := convert(1 << 40)
+	if err != nil || strings.Count(md, "paragraph") != 20_000 {
+		t.Fatalf("the conversion failed: %d paragraphs, %v", strings.Count(md, "paragraph"), err)
+	}
+	if looks < 10 {
+		t.Fatalf("the conversion looked at its context %d times; it should look all along the work", looks)
+	}
+	for _, after := range []int64{0, looks / 4, looks / 2, 3 * looks / 4, looks - 1} {
+		md, err, _ := convert(after)
+		if !errors.Is(err, context.Canceled) || md != "" {
+			t.Errorf("with the context ended after %d of %d looks, got %d bytes and %v, want nothing and the context's error",
+				after, looks, len(md), err)
+		}
+	}
+	t.Run("Article too", func(t *testing.T) {
+		ctx := &countdown{Context: context.Background()}
+		ctx.left.Store(3)
+		if md, err := Article(ctx, doc, pageURL(t), Options{}); !errors.Is(err, context.Canceled) || md != "" {
+			t.Errorf("got %d bytes and %v", len(md), err)
+		}
+	})
+}

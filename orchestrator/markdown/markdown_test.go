@@ -1,0 +1,428 @@
+package markdown
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/glimpse/glimpse/orchestrator/meta"
+)
+
+const testPageURL = "https://example.com/blog/post.html"
+
+func parse(t *testing.T, page string) *goquery.Document {
+	t.Helper()
+	doc, err := meta.ParseDocument(strings.NewReader(page))
+	if err != nil {
+		t.Fatalf("the page does not parse: %v", err)
+	}
+	return doc
+}
+
+func pageURL(t *testing.T) *url.URL {
+	t.Helper()
+	u, err := url.Parse(testPageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// convertBody converts the body of a page made of the given markup.
+func convertBody(t *testing.T, body string) string {
+	t.Helper()
+	doc := parse(t, "<!doctype html><html><head><title>T</title></head><body>"+body+"</body></html>")
+	md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+	if err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	return md
+}
+
+func TestConvertWritesEachConstruct(t *testing.T) {
+	cases := []struct {
+		name, html, want string
+	}{
+		{"headings keep their levels",
+			`<h1>Title</h1><h2>Sub <em>part</em></h2><h3>Three</h3><h6>Six</h6>`,
+			"# Title\n\n## Sub *part*\n\n### Three\n\n###### Six\n"},
+		{"paragraphs are blocks and their white space collapses",
+			"<p>One.</p><p>Two   spans\nlines.</p>",
+			"One.\n\nTwo spans lines.\n"},
+		{"links are absolute against the page",
+			`<p><a href="/docs?a=1&amp;b=2#x">docs</a> <a href="other.html">rel</a> <a href="//cdn.example.org/f">proto</a> <a href="https://other.org/">abs</a></p>`,
+			"[docs](https://example.com/docs?a=1&b=2#x) [rel](https://example.com/blog/other.html) [proto](https://cdn.example.org/f) [abs](https://other.org/)\n"},
+		{"links that are not http give way to their text",
+			`<p><a href="javascript:alert(1)">js</a>, <a href="data:text/html,hi">data</a>, <a href="mailto:a@example.com">mail</a>, <a>bare</a>, <a href="vbscript:x">vb</a>.</p>`,
+			"js, data, mail, bare, vb.\n"},
+		{"a link's title is left out",
+			`<p><a href="/a" title="The A page">A</a></p>`,
+			"[A](https://example.com/a)\n"},
+		{"lists nest and ordered lists keep their start",
+			`<ul><li>one<ul><li>nested <b>two</b><ol><li>deep</li></ol></li></ul></li><li>three</li></ul><ol start="3"><li>c</li><li>d</li></ol>`,
+			"- one\n\n  - nested **two**\n\n    1. deep\n- three\n\n3. c\n4. d\n"},
+		{"data tables become GitHub tables",
+			`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>a | b</td><td>1<br>2</td></tr><tr><td><a href="/x">link</a></td><td><code>x</code></td></tr></tbody></table>`,
+			"| Name | Value |\n|---|---|\n| a \\| b | 1<br>2 |\n| [link](https://example.com/x) | `x` |\n"},
+		{"layout tables become the blocks they hold",
+			`<table><tr><td><p>Column one.</p></td><td><p>Column two.</p></td></tr></table>`,
+			"Column one.\n\nColumn two.\n"},
+		{"a table in a data table makes the outer one layout",
+			`<table><tr><th>H</th><th>I</th></tr><tr><td><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></td><td>x</td></tr></table>`,
+			"H\n\nI\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nx\n"},
+		{"block quotes nest",
+			`<blockquote><p>One.</p><p>Two.</p><blockquote>Inner.</blockquote></blockquote>`,
+			"> One.\n>\n> Two.\n>\n> > Inner.\n"},
+		{"code blocks name the language the page gives",
+			"<pre><code class=\"language-go\">func main() {\n\tprintln(1)\n}</code></pre>",
+			"```go\nfunc main() {\n\tprintln(1)\n}\n```\n"},
+		{"lang- classes name the language too",
+			`<pre class="lang-python">print(1)</pre>`,
+			"```python\nprint(1)\n```\n"},
+		{"a highlighter's wrapper names the language",
+			`<div class="highlight highlight-source-rust"><pre>let x = 1;</pre></div>`,
+			"```rust\nlet x = 1;\n```\n"},
+		{"code without a language gets a bare fence",
+			`<pre><code class="hljs">plain</code></pre>`,
+			"```\nplain\n```\n"},
+		{"code holding a fence gets a longer one",
+			"<pre><code class=\"language-md\">```\nx\n```</code></pre>",
+			"````md\n```\nx\n```\n````\n"},
+		{"inline code, emphasis and strikethrough",
+			`<p><code>a</code> <strong>b</strong> <em>c</em> <del>d</del></p>`,
+			"`a` **b** *c* ~~d~~\n"},
+		{"images are absolute with their alt text",
+			`<p><img src="/a.png" alt="A  picture"></p>`,
+			"![A picture](https://example.com/a.png)\n"},
+		{"a lazy image shows the picture, not the placeholder",
+			`<p><img src="data:image/gif;base64,R0lGOD" data-src="/photos/cat.jpg" alt="cat"></p>`,
+			"![cat](https://example.com/photos/cat.jpg)\n"},
+		{"an image from a srcset when it has no src",
+			`<p><img srcset="/s.jpg 1x, /l.jpg 2x" alt="s"></p>`,
+			"![s](https://example.com/s.jpg)\n"},
+		{"figures keep their captions",
+			`<figure><img src="/f.jpg" alt="fig"><figcaption>The caption.</figcaption></figure>`,
+			"![fig](https://example.com/f.jpg)\n\nThe caption.\n"},
+		{"a line break is a backslash at the end of the line",
+			`<p>Line one<br>line two</p>`,
+			"Line one\\\nline two\n"},
+		{"text that looks like markup is escaped",
+			`<p>*stars* _under_ [brackets] back\slash</p>`,
+			"\\*stars* \\_under_ \\[brackets] back\\\\slash\n"},
+		{"a formula with its TeX source is written as TeX",
+			`<p>Area <math alttext="{\displaystyle \pi r^{2}}"><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math> here.</p>`,
+			"Area $\\pi r^{2}$ here.\n"},
+		{"a formula without source keeps its symbols apart",
+			`<p>Sum <math><mi>a</mi><mo>+</mo><mi>b</mi></math> here.</p>`,
+			"Sum a + b here.\n"},
+		{"a formula hidden behind its picture is still written",
+			`<p>So <span style="display:none"><math alttext="x^2"><mi>x</mi></math></span><img src="/x2.svg" aria-hidden="true" alt="x^2"> holds.</p>`,
+			"So $x^2$ holds.\n"},
+		{"a heading's permalink is left out",
+			`<h2 id="intro">Intro <a href="#intro">¶</a></h2><h3>More <a href="` + testPageURL + `#more">#</a></h3><p>x</p>`,
+			"## Intro\n\n### More\n\nx\n"},
+		{"a link to a place on the page with words stays",
+			`<p><a href="#notes">see notes</a></p>`,
+			"[see notes](https://example.com/blog/post.html#notes)\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := convertBody(t, c.html); got != c.want {
+				t.Errorf("for %s\n got %q\nwant %q", c.html, got, c.want)
+			}
+		})
+	}
+}
+
+func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
+	cases := []struct{ name, html string }{
+		{"scripts", `<script>var secret = 1;</script>`},
+		{"styles", `<style>p { color: secret }</style>`},
+		{"noscript fallbacks", `<noscript>secret</noscript>`},
+		{"templates", `<template><p>secret</p></template>`},
+		{"the hidden attribute", `<p hidden>secret</p>`},
+		{"aria-hidden", `<div aria-hidden="true">secret</div>`},
+		{"display none", `<p style="color: red; display : none !important">secret</p>`},
+		{"visibility hidden", `<p style="visibility:hidden">secret</p>`},
+		{"screen-reader text", `<span class="visually-hidden">secret</span>`},
+		{"form controls", `<button>secret</button><select><option>secret</option></select><textarea>secret</textarea><input value="secret">`},
+		{"frames and embeds", `<iframe src="/secret"></iframe><object data="/secret">secret</object><video src="/secret.mp4">secret</video>`},
+		{"drawings", `<svg><text>secret</text></svg>`},
+		{"closed dialogs", `<dialog><p>secret</p></dialog>`},
+		{"comments", `<!-- secret -->`},
+		{"a one-pixel image", `<img src="/secret.gif" width="1" height="1" alt="secret">`},
+		{"an image a pixel high", `<img src="/secret.png" width="600" height="1" alt="secret">`},
+		{"an image styled to a pixel", `<img src="/secret.png" style="width:1px;height:1px" alt="secret">`},
+		{"an analytics beacon", `<img src="https://www.google-analytics.com/collect?v=1&tid=UA-1" alt="secret">`},
+		{"a pixel host", `<img src="https://pixel.example.net/p?id=1" alt="secret">`},
+		{"a beacon path", `<img src="https://example.com/wp-content/plugins/stats/pixel.gif" alt="secret">`},
+		{"a spacer", `<img src="/img/spacer.gif" alt="secret">`},
+		{"an inline data image", `<img src="data:image/png;base64,iVBORw0KGgo=" alt="secret">`},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" are left out", func(t *testing.T) {
+			got := convertBody(t, "<p>Shown.</p>"+c.html)
+			if got != "Shown.\n" {
+				t.Errorf("for %s got %q, want only %q", c.html, got, "Shown.\n")
+			}
+		})
+	}
+	t.Run("event handlers go and their element's text stays", func(t *testing.T) {
+		doc := parse(t, `<body><p onclick="steal()" onmouseover="steal()">Click <a href="/a" onclick="steal()">here</a></p></body>`)
+		md, err := Convert(context.Background(), doc.Find("p"), pageURL(t), Options{})
+		if err != nil || md != "Click [here](https://example.com/a)\n" || strings.Contains(md, "steal") {
+			t.Errorf("got %q, %v", md, err)
+		}
+	})
+}
+
+func TestURLsResolveAgainstTheBase(t *testing.T) {
+	cases := []struct{ name, head, want string }{
+		{"without a base, against the page", ``,
+			"[rel](https://example.com/blog/rel/page) ![i](https://example.com/blog/img.png)\n"},
+		{"against an absolute base", `<base href="https://cdn.example.net/root/">`,
+			"[rel](https://cdn.example.net/root/rel/page) ![i](https://cdn.example.net/root/img.png)\n"},
+		{"against a relative base, itself against the page", `<base href="/assets/">`,
+			"[rel](https://example.com/assets/rel/page) ![i](https://example.com/assets/img.png)\n"},
+		{"a base that is not http is ignored", `<base href="javascript:void(0)/">`,
+			"[rel](https://example.com/blog/rel/page) ![i](https://example.com/blog/img.png)\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc := parse(t, `<html><head>`+c.head+`</head><body><p><a href="rel/page">rel</a> <img src="img.png" alt="i"></p></body></html>`)
+			got, err := Convert(context.Background(), doc.Find("p"), pageURL(t), Options{})
+			if err != nil || got != c.want {
+				t.Errorf("got %q (%v), want %q", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestWhitespaceIsStable(t *testing.T) {
+	page := "<p>  Lead   text.  </p>\n\n\n<div>\n\n</div><p></p><p>&nbsp;</p><ul><li>a</li></ul><ul><li>b</li></ul>" +
+		"<p>Line<br><br><br>after</p><pre><code>keep   inner  \n\n\n  spacing</code></pre><p>End.   </p>"
+	first := convertBody(t, page)
+	t.Run("the same page gives the same bytes", func(t *testing.T) {
+		for range 5 {
+			if again := convertBody(t, page); again != first {
+				t.Fatalf("a second conversion differs:\n%q\n%q", first, again)
+			}
+		}
+	})
+	t.Run("no line ends in white space", func(t *testing.T) {
+		for i, line := range strings.Split(first, "\n") {
+			if strings.TrimRight(line, " \t\u00a0") != line {
+				t.Errorf("line %d ends in white space: %q", i+1, line)
+			}
+		}
+	})
+	t.Run("outside code there is at most one blank line in a row", func(t *testing.T) {
+		outside := strings.Split(first, "```")
+		for i := 0; i < len(outside); i += 2 {
+			if strings.Contains(outside[i], "\n\n\n") {
+				t.Errorf("two blank lines in a row in %q", outside[i])
+			}
+		}
+	})
+	t.Run("it ends with exactly one newline and starts with text", func(t *testing.T) {
+		if !strings.HasSuffix(first, "\n") || strings.HasSuffix(first, "\n\n") || strings.HasPrefix(first, "\n") {
+			t.Errorf("got %q", first)
+		}
+	})
+	t.Run("code keeps its inner spacing", func(t *testing.T) {
+		if !strings.Contains(first, "keep   inner\n\n\n  spacing") {
+			t.Errorf("the code block lost its spacing: %q", first)
+		}
+	})
+	t.Run("two lists in a row carry no marker comment", func(t *testing.T) {
+		if strings.Contains(first, "<!--") {
+			t.Errorf("got %q", first)
+		}
+	})
+	t.Run("nothing to convert gives an empty answer", func(t *testing.T) {
+		if got := convertBody(t, "<p> </p><div></div>"); got != "" {
+			t.Errorf("got %q", got)
+		}
+	})
+}
+
+func TestConvertTakesTheSelectionAsItIs(t *testing.T) {
+	page := `<html><head><title>Head title</title></head><body><nav><a href="/">Home</a></nav>` +
+		`<article><h1>Headline</h1><p>Body text.</p></article><footer>Footer text</footer></body></html>`
+	t.Run("the whole page keeps its furniture but not its head", func(t *testing.T) {
+		doc := parse(t, page)
+		md, err := Convert(context.Background(), doc.Find("html"), pageURL(t), Options{})
+		want := "[Home](https://example.com/)\n\n# Headline\n\nBody text.\n\nFooter text\n"
+		if err != nil || md != want {
+			t.Errorf("got %q (%v), want %q", md, err, want)
+		}
+	})
+	t.Run("several elements are converted in order, a blank line apart", func(t *testing.T) {
+		doc := parse(t, page)
+		md, err := Convert(context.Background(), doc.Find("nav, footer"), pageURL(t), Options{})
+		if err != nil || md != "[Home](https://example.com/)\n\nFooter text\n" {
+			t.Errorf("got %q (%v)", md, err)
+		}
+	})
+	t.Run("an empty selection gives an empty answer", func(t *testing.T) {
+		doc := parse(t, page)
+		md, err := Convert(context.Background(), doc.Find("aside"), pageURL(t), Options{})
+		if err != nil || md != "" {
+			t.Errorf("got %q (%v)", md, err)
+		}
+	})
+	t.Run("the document is left as it was", func(t *testing.T) {
+		doc := parse(t, page+`<script>x()</script><img src="/p.gif" width="1" height="1">`)
+		before, _ := goquery.OuterHtml(doc.Selection)
+		if _, err := Convert(context.Background(), doc.Find("html"), pageURL(t), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := goquery.OuterHtml(doc.Selection); after != before {
+			t.Error("converting changed the caller's document")
+		}
+	})
+	t.Run("nil inputs are refused", func(t *testing.T) {
+		if _, err := Convert(context.Background(), nil, pageURL(t), Options{}); !errors.Is(err, ErrNoDocument) {
+			t.Errorf("nil selection: %v", err)
+		}
+		if _, err := Article(context.Background(), nil, pageURL(t), Options{}); !errors.Is(err, ErrNoDocument) {
+			t.Errorf("nil document: %v", err)
+		}
+		if _, err := Article(context.Background(), parse(t, page), nil, Options{}); !errors.Is(err, ErrNoDocument) {
+			t.Errorf("nil URL: %v", err)
+		}
+	})
+}
+
+// articlePage is a news page with the furniture that surrounds articles.
+const articlePage = `<!doctype html><html lang="en"><head><title>Rivers rise in the valley | Daily Example</title>
+<meta property="og:title" content="Rivers rise in the valley">
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"Rivers rise in the valley"}</script>
+</head><body>
+<div id="cookie-banner" class="consent-bar"><p>We use cookies to improve your experience. By continuing to browse you agree to our cookie policy and the use of cookies on this site.</p><button>Accept</button></div>
+<header class="site-header"><a href="/">Daily Example</a><nav class="main-menu"><ul><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul></nav></header>
+<main><article>
+<h1>Rivers rise in the valley</h1>
+<p class="byline">By Ann Writer</p>
+<p>The rivers of the valley rose by two metres overnight after three days of heavy rain, and the town council opened its emergency shelters for families living near the banks.</p>
+<p>Engineers said the old stone bridge held, but they closed it to traffic until divers can inspect its piers. Schools in the lower town will stay shut on Monday while the water recedes.</p>
+<h2>What comes next</h2>
+<p>Forecasters expect drier weather from Tuesday. The council asked residents to report blocked drains and to keep away from the flooded meadows, where currents remain strong and unpredictable.</p>
+<figure><img src="/img/river.jpg" alt="The flooded river"><figcaption>The river at noon on Sunday.</figcaption></figure>
+<p>Volunteers filled more than four thousand sandbags over the weekend, working in shifts through the night at the fire station and the school gym.</p>
+<div class="share-tools"><a href="https://twitter.example/share">Share on Twitter</a> <a href="https://facebook.example/share">Share on Facebook</a></div>
+</article>
+<aside class="related-stories"><h2>Related stories</h2><ul><li><a href="/a">Storm closes the coast road for a second day</a></li><li><a href="/b">Farmers count the cost of the wettest spring in decades</a></li></ul></aside>
+<section id="comments" class="comments"><h2>12 comments</h2><div class="comment"><p>Reader One: Stay safe everyone, the water came up so quickly on our street last night and we had to move the car twice.</p></div><div class="comment"><p>Reader Two: The council should have dredged the river years ago, this happens every single spring now.</p></div></section>
+</main>
+<div class="newsletter-signup"><h3>Get the morning briefing</h3><p>Sign up for our newsletter and get the day's top stories in your inbox every morning before breakfast.</p><form><input type="email"><button>Subscribe</button></form></div>
+<footer class="site-footer"><p>© 2026 Daily Example. All rights reserved.</p><ul><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li></ul></footer>
+<img src="https://pixel.example-analytics.com/t.gif?page=1" width="1" height="1" alt="">
+</body></html>`
+
+func TestArticleKeepsTheArticleAndNothingElse(t *testing.T) {
+	doc := parse(t, articlePage)
+	md, err := Article(context.Background(), doc, pageURL(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"The rivers of the valley rose by two metres overnight",
+		"Engineers said the old stone bridge held",
+		"## What comes next",
+		"Forecasters expect drier weather from Tuesday.",
+		"![The flooded river](https://example.com/img/river.jpg)",
+		"Volunteers filled more than four thousand sandbags",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the article lost %q:\n%s", want, md)
+		}
+	}
+	for _, unwanted := range []string{
+		"cookies", "Accept", "Sport", "Weather", "Share on", "Related stories", "Storm closes",
+		"comments", "Reader One", "morning briefing", "newsletter", "All rights reserved", "Privacy",
+		"pixel.example-analytics.com", "Daily Example",
+	} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("the article holds %q, which is not the article:\n%s", unwanted, md)
+		}
+	}
+	t.Run("the same page gives the same bytes", func(t *testing.T) {
+		again, err := Article(context.Background(), parse(t, articlePage), pageURL(t), Options{})
+		if err != nil || again != md {
+			t.Errorf("a second extraction differs (%v):\n%s\n---\n%s", err, md, again)
+		}
+	})
+	t.Run("a page with no text gives an empty answer", func(t *testing.T) {
+		md, err := Article(context.Background(), parse(t, "<html><body><div></div></body></html>"), pageURL(t), Options{})
+		if err != nil || md != "" {
+			t.Errorf("got %q (%v)", md, err)
+		}
+	})
+}
+
+func TestBoundsGiveAClearError(t *testing.T) {
+	page := "<p>" + strings.Repeat("word ", 400) + "</p>"
+	t.Run("Markdown past MaxBytes is refused, not truncated", func(t *testing.T) {
+		doc := parse(t, "<body>"+page+"</body>")
+		md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{MaxBytes: 1000})
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) || tooLarge.Limit != 1000 || tooLarge.Unit != UnitMarkdownBytes || md != "" {
+			t.Fatalf("got %q, %v", md, err)
+		}
+		if !strings.Contains(err.Error(), "1000 bytes of Markdown") {
+			t.Errorf("the error does not say the bound: %v", err)
+		}
+	})
+	t.Run("an article past MaxBytes is refused", func(t *testing.T) {
+		_, err := Article(context.Background(), parse(t, articlePage), pageURL(t), Options{MaxBytes: 600})
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitMarkdownBytes {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("a page far larger than MaxBytes is not searched", func(t *testing.T) {
+		_, err := Article(context.Background(), parse(t, articlePage), pageURL(t), Options{MaxBytes: 100})
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitTextBytes || tooLarge.Limit != 400 {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("Markdown within MaxBytes is returned whole", func(t *testing.T) {
+		doc := parse(t, "<body>"+page+"</body>")
+		md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{MaxBytes: 2001})
+		if err != nil || len(md) != 2000 {
+			t.Fatalf("got %d bytes, %v", len(md), err)
+		}
+	})
+	t.Run("more elements than MaxElements are refused before the work", func(t *testing.T) {
+		doc := parse(t, "<body>"+strings.Repeat("<p>x</p>", 50)+"</body>")
+		_, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{MaxElements: 20})
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitElements || tooLarge.Limit != 20 {
+			t.Fatalf("got %v", err)
+		}
+		_, err = Article(context.Background(), doc, pageURL(t), Options{MaxElements: 20})
+		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitElements {
+			t.Fatalf("Article: got %v", err)
+		}
+	})
+}
+
+func TestAnEndedContextStopsTheWork(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	doc := parse(t, articlePage)
+	if _, err := Article(ctx, doc, pageURL(t), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Article: got %v, want the context's error", err)
+	}
+	if _, err := Convert(ctx, doc.Find("html"), pageURL(t), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Convert: got %v, want the context's error", err)
+	}
+}

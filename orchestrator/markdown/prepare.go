@@ -1,0 +1,455 @@
+package markdown
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// prepare readies a tree the package owns for the converter: it leaves only
+// links and images that a reader can follow, names the language of code
+// blocks and turns tables that only lay the page out into plain blocks.
+// Everything it does is a rewrite of the tree, so the converter's own rules
+// stay as they are.
+func prepare(root *html.Node, pageURL, base *url.URL) {
+	var elems []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		if nonContent(n) || hidden(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		elems = append(elems, n)
+		return true
+	})
+	for _, n := range elems {
+		if n.Parent == nil {
+			continue // inside a subtree removed earlier
+		}
+		switch n.DataAtom {
+		case atom.A:
+			prepareLink(n, pageURL, base)
+		case atom.Img:
+			prepareImage(n, base)
+		case atom.Pre:
+			prepareCode(n)
+		}
+		if n.Data == "math" { // in or out of the MathML namespace: see nonContent
+			prepareFormula(n)
+		}
+	}
+	// Innermost tables first: whether a table is data depends on what its
+	// cells hold once the tables inside them are settled.
+	for i := len(elems) - 1; i >= 0; i-- {
+		if n := elems[i]; n.DataAtom == atom.Table && n.Parent != nil {
+			prepareTable(n)
+		}
+	}
+}
+
+// walk visits the tree in document order; visit returns false to skip a
+// node's children (it may have removed the node).
+func walk(n *html.Node, visit func(*html.Node) bool) {
+	for k := n.FirstChild; k != nil; {
+		next := k.NextSibling
+		if visit(k) {
+			walk(k, visit)
+		}
+		k = next
+	}
+}
+
+// unwrap replaces n by its children.
+func unwrap(n *html.Node) {
+	p := n.Parent
+	if p == nil {
+		return
+	}
+	for k := n.FirstChild; k != nil; {
+		next := k.NextSibling
+		n.RemoveChild(k)
+		p.InsertBefore(k, n)
+		k = next
+	}
+	p.RemoveChild(n)
+}
+
+// prepareFormula puts a formula's Markdown in place of its MathML.
+func prepareFormula(n *html.Node) {
+	md := formulaMarkdown(n)
+	if strings.TrimSpace(md) == "" {
+		n.Parent.RemoveChild(n)
+		return
+	}
+	f := &html.Node{Type: html.ElementNode, Data: formulaTag, Attr: []html.Attribute{{Key: "data-markdown", Val: md}}}
+	f.AppendChild(&html.Node{Type: html.TextNode, Data: "x"})
+	n.Parent.InsertBefore(f, n)
+	n.Parent.RemoveChild(n)
+}
+
+// prepareLink keeps a link only when it leads to a web page; any other
+// (javascript:, data:, mailto:, an empty or broken href) gives way to its
+// text, which is all a reader of the Markdown could use.
+func prepareLink(n *html.Node, pageURL, base *url.URL) {
+	href := resolve(base, attr(n, "href"))
+	if !webURL(href) {
+		unwrap(n)
+		return
+	}
+	if permalink(n, href, pageURL, base) {
+		n.Parent.RemoveChild(n)
+		return
+	}
+	setAttr(n, "href", href)
+	// A link's title mostly repeats its text or the target's name.
+	removeAttr(n, "title")
+}
+
+// permalink reports the anchor a heading or paragraph carries to link to
+// itself ("#", "¶", "§", a link icon): a place on this very page, marked
+// by a symbol, which says nothing once the page is text.
+func permalink(n *html.Node, href string, pageURL, base *url.URL) bool {
+	u, err := url.Parse(href)
+	if err != nil || u.Fragment == "" {
+		return false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	if here := u.String(); here != withoutFragment(pageURL) && here != withoutFragment(base) {
+		return false
+	}
+	if findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
+		return false
+	}
+	for _, r := range textOf(n) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func withoutFragment(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return c.String()
+}
+
+// textOf is the text under n.
+func textOf(n *html.Node) string {
+	var sb strings.Builder
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode {
+			sb.WriteString(k.Data)
+		}
+		return true
+	})
+	return sb.String()
+}
+
+// webURL reports an absolute http(s) URL with a host.
+func webURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// lazySrcAttrs are where lazy loaders keep the real picture while src holds
+// a placeholder, most used first.
+var lazySrcAttrs = []string{"data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src"}
+
+// prepareImage settles the one address an image shows and drops images no
+// reader would miss: tracking pixels, spacers and inline data.
+func prepareImage(n *html.Node, base *url.URL) {
+	src := resolve(base, attr(n, "src"))
+	if !webURL(src) || placeholderImage(src) {
+		src = ""
+		for _, k := range lazySrcAttrs {
+			if v := resolve(base, attr(n, k)); webURL(v) {
+				src = v
+				break
+			}
+		}
+	}
+	if src == "" {
+		src = srcsetPick(n, base)
+	}
+	if src == "" && n.Parent != nil && n.Parent.DataAtom == atom.Picture {
+		for s := n.Parent.FirstChild; s != nil && src == ""; s = s.NextSibling {
+			if s.DataAtom == atom.Source {
+				src = srcsetPick(s, base)
+			}
+		}
+	}
+	if src == "" || trackingImage(n, src) {
+		n.Parent.RemoveChild(n)
+		return
+	}
+	setAttr(n, "src", src)
+	// A title would become part of the Markdown image; it is rarely more
+	// than the alt text again.
+	removeAttr(n, "title")
+	setAttr(n, "alt", strings.Join(strings.Fields(attr(n, "alt")), " "))
+}
+
+// srcsetPick is the first web URL of an element's srcset (or its lazy twin).
+func srcsetPick(n *html.Node, base *url.URL) string {
+	for _, k := range []string{"srcset", "data-srcset"} {
+		for cand := range strings.SplitSeq(attr(n, k), ",") {
+			if f := strings.Fields(cand); len(f) > 0 {
+				if v := resolve(base, f[0]); webURL(v) {
+					return v
+				}
+			}
+		}
+	}
+	return ""
+}
+
+var (
+	// trackingHosts serve beacons and counters, never pictures.
+	trackingHosts = []string{"doubleclick.net", "google-analytics.com", "googletagmanager.com",
+		"googleadservices.com", "googlesyndication.com", "scorecardresearch.com", "quantserve.com",
+		"bat.bing.com", "stats.wp.com", "pixel.wp.com", "analytics.twitter.com", "ads-twitter.com",
+		"facebook.net", "imrworldwide.com", "chartbeat.net", "omtrdc.net", "2o7.net", "demdex.net",
+		"adnxs.com", "rubiconproject.com", "pubmatic.com", "criteo.com", "criteo.net", "taboola.com",
+		"outbrain.com", "krxd.net", "bluekai.com", "mathtag.com", "addthis.com", "sharethis.com",
+		"hotjar.com", "newrelic.com", "nr-data.net", "mc.yandex.ru", "counter.yadro.ru",
+		"top-fwz1.mail.ru", "linkedin.com/px", "px.ads.linkedin.com", "feedburner.com", "parsely.com",
+		"parse.ly", "sitemeter.com", "statcounter.com", "pixel.quantserve.com", "amazon-adsystem.com"}
+	trackingHostPrefixes = []string{"pixel.", "pixels.", "beacon.", "beacons.", "analytics.", "stats.",
+		"stat.", "tracking.", "track.", "tracker.", "metrics.", "counter."}
+	// trackingPathRe matches the paths beacons are served at: analytics
+	// collectors, e-mail open trackers, counters.
+	trackingPathRe = regexp.MustCompile(`(?i)/(?:__utm\.gif|piwik\.php|matomo\.php|g/collect|collect|pixel|beacon|` +
+		`impression|wf/open|tr|hit|counter)(?:\.(?:gif|png|php|cgi))?$|/b/ss/`)
+	// placeholderNameRe matches the file names of images that stand for
+	// none: spacers and the blanks lazy loaders show until the real picture.
+	placeholderNameRe = regexp.MustCompile(`(?i)^(pixel|spacer|blank|transparent|clear|1x1|px|trans|dot|empty|` +
+		`grey|gray|placeholder|lazy|loading|loader)([-_.]?\d*)?\.(gif|png|jpe?g|webp|svg)$`)
+)
+
+// placeholderImage reports an address that only holds a blank.
+func placeholderImage(src string) bool {
+	u, err := url.Parse(src)
+	return err != nil || placeholderNameRe.MatchString(path.Base(u.Path))
+}
+
+// trackingImage reports an image that exists to be counted, not seen: a
+// declared size of a pixel or two, a blank file, or a beacon's address.
+func trackingImage(n *html.Node, src string) bool {
+	// A picture a pixel or two wide (or tall) shows nothing: it is a
+	// beacon or a spacer.
+	if w, h := declaredSize(n); (w > 0 && w <= 2) || (h > 0 && h <= 2) {
+		return true
+	}
+	u, err := url.Parse(src)
+	if err != nil {
+		return true
+	}
+	host := strings.ToLower(u.Hostname())
+	hostPath := host + strings.ToLower(u.Path)
+	for _, d := range trackingHosts {
+		if host == d || strings.HasSuffix(host, "."+d) || strings.HasPrefix(hostPath, d) {
+			return true
+		}
+	}
+	for _, p := range trackingHostPrefixes {
+		if strings.HasPrefix(host, p) {
+			return true
+		}
+	}
+	if placeholderNameRe.MatchString(path.Base(u.Path)) {
+		return true
+	}
+	return trackingPathRe.MatchString(strings.TrimSuffix(u.Path, "/"))
+}
+
+// declaredSize is the width and height an image declares in CSS pixels, by
+// attribute or inline style; 0 where it declares none or a relative size.
+func declaredSize(n *html.Node) (w, h int) {
+	w, h = cssPixels(attr(n, "width")), cssPixels(attr(n, "height"))
+	for decl := range strings.SplitSeq(attr(n, "style"), ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "width":
+			if px := cssPixels(v); px > 0 {
+				w = px
+			}
+		case "height":
+			if px := cssPixels(v); px > 0 {
+				h = px
+			}
+		}
+	}
+	return w, h
+}
+
+// cssPixels reads "1", "1px" or "0.5px" as pixels, rounded up so that a
+// fraction of a pixel still counts as one; -1 for an explicit zero, which
+// is as invisible as it gets; 0 for anything else.
+func cssPixels(v string) int {
+	v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), "px")
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	switch {
+	case err != nil || f < 0:
+		return 0
+	case f == 0:
+		return 1
+	}
+	return int(f + 0.999)
+}
+
+// langClassRe reads a code language from the class conventions of the
+// highlighters (language-go, lang-go, highlight-source-go, brush: go).
+var langClassRe = regexp.MustCompile(`(?i)(?:^|\s)(?:language-|lang-|highlight-source-|brush:\s*)([a-z0-9][a-z0-9_+#.-]{0,31})(?:\s|;|$)`)
+
+// prepareCode names the language of a code block, read from the block, its
+// <code> or the wrapper a highlighter put around it, and leaves that as the
+// only class the converter reads.
+func prepareCode(pre *html.Node) {
+	lang := ""
+	try := func(n *html.Node) {
+		if lang != "" || n == nil || n.Type != html.ElementNode {
+			return
+		}
+		for _, k := range []string{"data-lang", "data-language"} {
+			if v := strings.TrimSpace(attr(n, k)); codeLangRe.MatchString(v) {
+				lang = v
+				return
+			}
+		}
+		if m := langClassRe.FindStringSubmatch(attr(n, "class")); m != nil {
+			lang = m[1]
+		}
+	}
+	try(pre)
+	for k := pre.FirstChild; k != nil; k = k.NextSibling {
+		if k.DataAtom == atom.Code {
+			try(k)
+		}
+	}
+	if p := pre.Parent; p != nil {
+		try(p)
+		try(p.Parent)
+	}
+	walk(pre, func(n *html.Node) bool {
+		removeAttr(n, "class")
+		return true
+	})
+	removeAttr(pre, "class")
+	if lang = strings.ToLower(lang); lang != "" && !noLanguage[lang] {
+		setAttr(pre, "class", "language-"+lang)
+	}
+}
+
+// codeLangRe is what a language name may look like in a fence's info string.
+var codeLangRe = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9_+#.-]{0,31}$`)
+
+// noLanguage are class words that say a block is code without naming its
+// language.
+var noLanguage = map[string]bool{"none": true, "plain": true, "nohighlight": true}
+
+// prepareTable keeps a table as a Markdown table only when it holds data;
+// a table that lays the page out becomes blocks of its cells' content, and
+// a data table's cells lose the blocks a Markdown cell cannot hold.
+func prepareTable(t *html.Node) {
+	if !dataTable(t) {
+		walk(t, func(n *html.Node) bool {
+			if n.Type == html.ElementNode && tablePart(n) {
+				rename(n, "div")
+			}
+			return n.DataAtom != atom.Table // inner tables are already settled
+		})
+		rename(t, "div")
+		return
+	}
+	walk(t, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol, atom.Li,
+			atom.Blockquote, atom.Dl, atom.Dt, atom.Dd, atom.Pre, atom.Figure, atom.Figcaption:
+			rename(n, "div")
+		case atom.Hr:
+			rename(n, "br")
+		}
+		return true
+	})
+}
+
+func tablePart(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption, atom.Colgroup, atom.Col:
+		return true
+	}
+	return false
+}
+
+func rename(n *html.Node, tag string) {
+	n.Data, n.DataAtom = tag, atom.Lookup([]byte(tag))
+}
+
+// dataTable tells a table of data from one that lays the page out, as
+// browsers' reader modes do: header cells, captions and column groups mark
+// data; presentation roles, nesting and single rows or columns mark layout;
+// otherwise size decides.
+func dataTable(t *html.Node) bool {
+	if strings.EqualFold(attr(t, "role"), "presentation") || attr(t, "datatable") == "0" {
+		return false
+	}
+	for p := t.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.A, atom.B, atom.Strong, atom.I, atom.Em, atom.Del, atom.S, atom.Strike:
+			return false // a Markdown table cannot sit inside inline markup
+		}
+	}
+	rows, cols, marked, nested := 0, 0, false, false
+	walk(t, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Table:
+			// An inner table still a table holds data of its own; layout
+			// tables inside are divs by now.
+			nested = true
+		case atom.Th, atom.Thead, atom.Tfoot, atom.Colgroup, atom.Col:
+			marked = true
+		case atom.Caption:
+			marked = marked || n.FirstChild != nil
+		case atom.Tr:
+			rows++
+			c := 0
+			for k := n.FirstChild; k != nil; k = k.NextSibling {
+				if k.DataAtom == atom.Td || k.DataAtom == atom.Th {
+					span, _ := strconv.Atoi(attr(k, "colspan"))
+					c += max(1, min(span, 1000))
+				}
+			}
+			cols = max(cols, c)
+		}
+		return true
+	})
+	switch {
+	case nested:
+		return false
+	case hasAttr(t, "summary") || marked:
+		return rows > 0 && cols > 1 || rows > 1
+	case rows <= 1 || cols <= 1:
+		return false
+	case rows >= 10 || cols > 4:
+		return true
+	}
+	return rows*cols > 10
+}
