@@ -72,6 +72,7 @@ func New(c Config) *Composer {
 type Result struct {
 	Body      []byte
 	Embeds    map[string]string // "pdf.url" → storage key, "image.url" → URL
+	Texts     map[string]Text   // the data rule `embed` names → its value
 	FetchMode string
 	CutShort  bool // the page was still loading when its time was up
 }
@@ -90,10 +91,25 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	if !req.MetaOff && p.Doc != nil {
 		d = append(d, c.metadata(ctx, req, p, embeds)...)
 	}
+	var texts map[string]Text
 	if len(req.Data) > 0 && p.Doc != nil {
 		rules, err := applyDataRules(ctx, p.Doc, p.URL, req.Data, c.maxDataBytes)
 		if err != nil {
 			return nil, err
+		}
+		if !req.MetaOff {
+			if rules, err = withFrontmatter(rules, req.Data, d); err != nil {
+				return nil, apierr.Fatal(err)
+			}
+		}
+		for i, r := range req.Data {
+			if r.Name == req.Embed && rules[i].value != nil {
+				t, err := embedText(r, rules[i].value)
+				if err != nil {
+					return nil, apierr.Fatal(err)
+				}
+				texts = map[string]Text{r.Name: t}
+			}
 		}
 		d = append(d, rules...)
 	}
@@ -139,7 +155,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	if req.MetaOff {
 		mode = "skipped"
 	}
-	return &Result{Body: body, Embeds: embeds, FetchMode: mode, CutShort: p.CutShort}, nil
+	return &Result{Body: body, Embeds: embeds, Texts: texts, FetchMode: mode, CutShort: p.CutShort}, nil
 }
 
 // metadata is the fields of req in API order, with image and logo probed.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"slices"
 	"strconv"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/markdown"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
@@ -37,6 +40,7 @@ const (
 // passed, or the request's deadline, ends it.
 type dataRun struct {
 	ctx      context.Context
+	doc      *goquery.Document
 	base     *url.URL
 	now      time.Time
 	matchers map[string]goquery.Matcher
@@ -55,7 +59,7 @@ func applyDataRules(ctx context.Context, doc *goquery.Document, base *url.URL, r
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxDataBytes
 	}
-	run := &dataRun{ctx: ctx, base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}, maxBytes: maxBytes}
+	run := &dataRun{ctx: ctx, doc: doc, base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}, maxBytes: maxBytes}
 	out := make([]field, 0, len(rules))
 	for _, r := range rules {
 		run.rule = r.Name
@@ -167,11 +171,47 @@ func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
 		}
 		return obj
 	}
+	if q.Attr == "markdown" {
+		md := run.markdown(s)
+		if md == "" || !run.spend(0, len(md)+valueOverhead) {
+			return nil
+		}
+		return md
+	}
 	raw, present := readAttr(s, q.Attr)
 	if !run.spend(0, len(raw)+valueOverhead) {
 		return nil
 	}
 	return run.typed(raw, present, q)
+}
+
+// markdown converts a match to Markdown. The whole page (a rule without a
+// selector) gives its main content, the article and nothing else; a
+// selector, `html` included, gives that element as it is. The output
+// shares the rules' byte budget.
+func (run *dataRun) markdown(s *goquery.Selection) string {
+	opts := markdown.Options{MaxBytes: max(run.maxBytes-run.bytes, 1)}
+	var md string
+	var err error
+	if len(s.Nodes) == 1 && s.Nodes[0].Type == html.DocumentNode {
+		md, err = markdown.Article(run.ctx, run.doc, run.base, opts)
+	} else {
+		md, err = markdown.Convert(run.ctx, s, run.base, opts)
+	}
+	var tooLarge *markdown.TooLargeError
+	switch {
+	case err == nil:
+		return md
+	case errors.As(err, &tooLarge):
+		run.err = apierr.Query("data."+run.rule, "", "The Markdown of `data.%s` would hold more than %d %s, more than glimpse answers; give a selector for part of the page.",
+			run.rule, tooLarge.Limit, tooLarge.Unit)
+	case errors.Is(err, markdown.ErrNoDocument):
+	default:
+		if run.err == nil {
+			run.err = err
+		}
+	}
+	return ""
 }
 
 // readAttr reads text, inner HTML, a form value or an attribute.

@@ -153,6 +153,19 @@ func (s *Server) filesKept(ctx context.Context, e *cache.Entry) bool {
 	return true
 }
 
+// texts are the rule values of an answer that `embed` returns, as the
+// cache keeps them.
+func texts(res *answer.Result) map[string]cache.Text {
+	if len(res.Texts) == 0 {
+		return nil
+	}
+	out := make(map[string]cache.Text, len(res.Texts))
+	for k, t := range res.Texts {
+		out[k] = cache.Text{Body: t.Body, ContentType: t.ContentType}
+	}
+	return out
+}
+
 // cutShortAt is the timeout that cut the render short, or 0 for a whole
 // one.
 func cutShortAt(req *query.Request, res *answer.Result) time.Duration {
@@ -169,7 +182,7 @@ func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cach
 	return &cache.Entry{
 		Key: key, Body: res.Body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
 		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: res.FetchMode, Embeds: res.Embeds,
-		CutShortAt: cutShortAt(req, res),
+		CutShortAt: cutShortAt(req, res), Texts: texts(res),
 	}
 }
 
@@ -258,6 +271,9 @@ func etagMatch(header, etag string) bool {
 
 // embed answers with the asset itself instead of the envelope.
 func (s *Server) embed(c echo.Context, req *query.Request, e *cache.Entry) error {
+	if t, ok := e.Texts[req.Embed]; ok {
+		return s.embedText(c, t)
+	}
 	target, ok := e.Embeds[req.Embed]
 	if !ok || target == "" {
 		field := strings.TrimSuffix(req.Embed, ".url")
@@ -283,6 +299,22 @@ func (s *Server) embed(c echo.Context, req *query.Request, e *cache.Entry) error
 	}
 	c.Response().WriteHeader(http.StatusOK)
 	_, err = io.Copy(c.Response(), rc)
+	return err
+}
+
+// embedText answers with a data rule's value itself. HTML served from
+// glimpse's own origin must not run: it goes with nosniff and a sandbox.
+func (s *Server) embedText(c echo.Context, t cache.Text) error {
+	h := c.Response().Header()
+	h.Set("content-type", t.ContentType)
+	h.Set("x-content-type-options", "nosniff")
+	h.Set("content-security-policy", "default-src 'none'; sandbox")
+	h.Set("content-length", strconv.Itoa(len(t.Body)))
+	if c.Request().Method == http.MethodHead {
+		return c.NoContent(http.StatusOK)
+	}
+	c.Response().WriteHeader(http.StatusOK)
+	_, err := io.WriteString(c.Response(), t.Body)
 	return err
 }
 

@@ -25,11 +25,19 @@ type Entry struct {
 	TTL       time.Duration     `json:"ttl"`
 	FetchMode string            `json:"fetch_mode"`
 	Embeds    map[string]string `json:"embeds,omitempty"` // "pdf.url" → storage key or URL
+	// Texts are data rule values an `embed` answers with, by rule name.
+	Texts map[string]Text `json:"texts,omitempty"`
 	// CutShortAt is the request timeout that cut the render short, the
 	// page still loading; 0 for a render that finished.
 	CutShortAt time.Duration `json:"cut_short_at,omitempty"`
 
 	enc encoded // compressed bodies, made on first use
+}
+
+// Text is a body `embed` answers with instead of the envelope.
+type Text struct {
+	Body        string `json:"body"`
+	ContentType string `json:"content_type"`
 }
 
 // FreshUntil is when the entry stops being fresh for a caller asking for

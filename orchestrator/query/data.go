@@ -45,9 +45,9 @@ func (r DataRule) String() string {
 
 // DataQuery is one way of reading a rule's value from the document.
 type DataQuery struct {
-	Selector string     // CSS selector; "" in a nested rule means the element its parent matched
+	Selector string     // CSS selector; "" means the whole page, or in a nested rule the element its parent matched
 	All      bool       // `selectorAll`: every match, as a list
-	Attr     string     // "text", "html", "val" or an attribute name; "" when Fields is set
+	Attr     string     // "text", "html", "val", "markdown" or an attribute name; "" when Fields is set
 	Type     string     // "string", "number", "date", "url", "image" or "boolean"; "" when Fields is set
 	Fields   []DataRule // `attr.<name>.*`: an object of rules read within each match
 }
@@ -302,10 +302,6 @@ func (q *queryDraft) build(depth int) (DataQuery, error) {
 			return out, err
 		}
 		out.Selector = v
-	case depth == 0:
-		p := q.anyParam() // never nil: the draft exists because a parameter named it
-		return out, apierr.Query(p.given, p.value,
-			"`%s` needs a place to read from: add `%s.selector` (the first match) or `%s.selectorAll` (every match).", p.given, q.path, q.path)
 	}
 	attr, hasAttr := q.props["attr"]
 	typ, hasType := q.props["type"]
@@ -383,13 +379,13 @@ func checkSelector(p *param, v string) error {
 func checkAttr(p *param) (string, error) {
 	v := strings.ToLower(strings.TrimSpace(p.value))
 	if v == "" {
-		return "", apierr.Query(p.given, p.value, "`%s` needs `text`, `html`, `val` or an attribute name such as `href`.", p.given)
+		return "", apierr.Query(p.given, p.value, "`%s` needs `text`, `html`, `markdown`, `val` or an attribute name such as `href`.", p.given)
 	}
 	if len(v) > maxDataName || strings.ContainsFunc(v, func(r rune) bool {
 		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune("\"'>/=", r)
 	}) {
 		return "", apierr.Query(p.given, p.value,
-			"`%s` must be `text`, `html`, `val` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
+			"`%s` must be `text`, `html`, `markdown`, `val` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
 	}
 	return v, nil
 }

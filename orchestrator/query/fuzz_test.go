@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -65,8 +66,14 @@ func FuzzParse(f *testing.F) {
 			if !isIn(req.Fields, strings.TrimSuffix(req.Embed, ".url")) {
 				t.Fatalf("embed=%s without its field in %v", req.Embed, req.Fields)
 			}
+		case "screenshot.url":
+			if req.Screenshot == nil {
+				t.Fatal("embed=screenshot.url without a screenshot")
+			}
 		default:
-			t.Fatalf("embed %q", req.Embed)
+			if !slices.ContainsFunc(req.Data, func(r DataRule) bool { return r.Name == req.Embed }) {
+				t.Fatalf("embed %q names neither an asset nor a data rule", req.Embed)
+			}
 		}
 		if req.Timeout < minTimeout || req.Timeout > lim.MaxTimeout {
 			t.Fatalf("timeout %v", req.Timeout)

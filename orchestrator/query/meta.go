@@ -114,7 +114,13 @@ func parseEmbed(q *query, req *Request) (string, error) {
 		}
 		return v, nil
 	}
-	return "", apierr.Query(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(embedPaths, "`, `"), apierr.Show(p.value))
+	for _, r := range req.Data {
+		if r.Name == v {
+			return v, nil // the rule's value is the answer
+		}
+	}
+	return "", apierr.Query(p.given, p.value, "`%s` must be one of `%s`, or the name of a `data` rule of the query, got %s.",
+		p.given, strings.Join(embedPaths, "`, `"), apierr.Show(p.value))
 }
 
 func isIn(list []string, s string) bool {

@@ -358,7 +358,12 @@ var requestCases = []requestCase{
 	{name: "embed the image after dropping it", query: "meta.image=false&embed=image.url", code: apierr.CodeInvalidQuery, param: "embed",
 		msg: []string{"remove `meta.image=false`"}},
 	{name: "embed a field that is not an asset", query: "embed=title", code: apierr.CodeInvalidQuery, param: "embed",
-		msg: []string{"`embed` must be one of `pdf.url`, `image.url`, `logo.url`, `screenshot.url`, got `title`."}},
+		msg: []string{"`embed` must be one of `pdf.url`, `image.url`, `logo.url`, `screenshot.url`, or the name of a `data` rule of the query, got `title`."}},
+	{name: "embed a data rule", query: "data.content.attr=markdown&embed=content", check: func(t *testing.T, r *Request) {
+		if r.Embed != "content" {
+			t.Errorf("embed %q, want the rule's name", r.Embed)
+		}
+	}},
 	{name: "embed a screenshot", query: "embed=screenshot.url", code: apierr.CodeInvalidQuery, param: "embed", msg: []string{"needs a screenshot to embed: add `screenshot=true`"}},
 	{name: "an empty embed", query: "embed=", code: apierr.CodeInvalidQuery, param: "embed"},
 

@@ -96,6 +96,16 @@ func success(a answer) (envelope, error) {
 
 // checkMetadata wants a title: every synthetic page has one, the
 // script-heavy page only after its late API call, which is the point.
+func checkMarkdown(a answer, p pages.Page) error {
+	if a.status != http.StatusOK || !strings.HasPrefix(a.header.Get("content-type"), "text/markdown") {
+		return fmt.Errorf("the Markdown of %s answered %d %q: %.200s", p.Path, a.status, a.header.Get("content-type"), a.body)
+	}
+	if len(bytes.TrimSpace(a.body)) == 0 && !p.Corpus {
+		return fmt.Errorf("the Markdown of %s is empty", p.Path)
+	}
+	return nil
+}
+
 func checkMetadata(a answer, p pages.Page) error {
 	e, err := success(a)
 	if err != nil {
@@ -143,6 +153,12 @@ var (
 	// when the page allows it (prerender=auto), image and logo probed.
 	kindDefaults = kind{name: "metadata, defaults", method: http.MethodGet, check: checkMetadata,
 		query: func(t string) string { return targetQuery(t) + "&force=true" }}
+	// kindMarkdown is a page's main content as Markdown, the answer
+	// itself, with the defaults otherwise.
+	kindMarkdown = kind{name: "Markdown, defaults", method: http.MethodGet, check: checkMarkdown,
+		query: func(t string) string {
+			return targetQuery(t) + "&data.content.attr=markdown&meta=false&embed=content&force=true"
+		}}
 	kindPDF = kind{name: "PDF", method: http.MethodGet, check: checkPDF,
 		query: func(t string) string { return targetQuery(t) + "&meta=false&pdf=true&force=true" }}
 

@@ -367,6 +367,9 @@ func (b *bench) measure(ctx context.Context) error {
 		{"metadata with defaults", 1, 0, func(ctx context.Context, d time.Duration) error {
 			return b.glimpseOnly(ctx, kindDefaults, b.metaPages, 1, meta1, d)
 		}},
+		{"Markdown with defaults", 1, 0, func(ctx context.Context, d time.Duration) error {
+			return b.glimpseOnly(ctx, kindMarkdown, b.metaPages, 1, meta1, d)
+		}},
 		{"cache hits", 0, 2*b.o.cacheDuration + 5*time.Second, func(ctx context.Context, _ time.Duration) error {
 			return b.cacheHits(ctx)
 		}},
