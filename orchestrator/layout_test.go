@@ -24,7 +24,7 @@ var layout = []struct {
 	{"cache", nil, false},
 	{"quota", nil, false},
 	{"meta", nil, false},
-	{"markdown", nil, false},
+	{"markdown", []string{"meta"}, false},
 }
 
 const module = "github.com/glimpse/glimpse/orchestrator"

@@ -2,10 +2,11 @@ package markdown
 
 import (
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // Boilerplate is what surrounds an article on every page of a site: cookie
@@ -102,10 +103,10 @@ func furniture(n *html.Node) bool {
 	if boilerplateRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
 		return true
 	}
-	words := classWords(attr(n, "class"))
+	words := meta.ClassWords(attr(n, "class"))
 	// An id of many words is a heading's slug ("sharing-with-a-team"), which
 	// names the section's subject, not its kind.
-	if id := classWords(attr(n, "id")); len(id) <= maxIDWords {
+	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
 		words = append(words, id...)
 	}
 	for _, w := range words {
@@ -121,35 +122,6 @@ func furniture(n *html.Node) bool {
 		}
 	}
 	return false
-}
-
-// classWords splits class names and ids into lower-case words at
-// punctuation and at camelCase humps: "share-bar" and "relatedStories" give
-// "share" and "related", while "shareholder" and "MainCanvas" give none.
-func classWords(raw string) []string {
-	var out []string
-	var word []rune
-	flush := func() {
-		if len(word) > 0 {
-			out = append(out, strings.ToLower(string(word)))
-			word = word[:0]
-		}
-	}
-	var prev rune
-	for _, r := range raw {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsUpper(r) && unicode.IsLower(prev) {
-				flush()
-			}
-			word = append(word, r)
-		default:
-			flush()
-		}
-		prev = r
-	}
-	flush()
-	return out
 }
 
 // dropEmptySections removes headings that head nothing: once the lists of

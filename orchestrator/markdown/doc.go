@@ -3,5 +3,5 @@
 // it is (Convert), with absolute URLs, no scripts, hidden elements or
 // tracking pixels, and stable white space; and the YAML frontmatter that may
 // head it. Fetching, rendering, request options and the answer's shape are
-// the callers'; it imports no other glimpse package, so any of them may use it.
+// the callers'; of glimpse it imports only the pure rules of meta.
 package markdown

@@ -32,12 +32,16 @@ var elsewhereTokens = map[string]bool{
 	"popular": true, "mostread": true, "outbrain": true, "taboola": true, "newsletter": true,
 }
 
-// classTokens splits an element's class and id into lower-case words at
+// classTokens splits an element's class and id into words (ClassWords).
+func classTokens(s *goquery.Selection) []string {
+	return ClassWords(s.AttrOr("class", "") + " " + s.AttrOr("id", ""))
+}
+
+// ClassWords splits class names and ids into lower-case words at
 // punctuation and at camelCase humps: "nr-applet-nav-item" and
 // "relatedStories" give "nav" and "related", while "MainCanvas" gives no
-// "nav".
-func classTokens(s *goquery.Selection) []string {
-	raw := s.AttrOr("class", "") + " " + s.AttrOr("id", "")
+// "nav" and "shareholder" no "share".
+func ClassWords(raw string) []string {
 	var out []string
 	var word []rune
 	flush := func() {
