@@ -153,6 +153,10 @@ var (
 	// when the page allows it (prerender=auto), image and logo probed.
 	kindDefaults = kind{name: "metadata, defaults", method: http.MethodGet, check: checkMetadata,
 		query: func(t string) string { return targetQuery(t) + "&force=true" }}
+	// kindDefaultsNoPing is kindDefaults without the image and logo
+	// probes: the probes' cost is the difference.
+	kindDefaultsNoPing = kind{name: "metadata, defaults, ping=false", method: http.MethodGet, check: checkMetadata,
+		query: func(t string) string { return targetQuery(t) + "&force=true&ping=false" }}
 	// kindMarkdown is a page's main content as Markdown, the answer
 	// itself, with the defaults otherwise.
 	kindMarkdown = kind{name: "Markdown, defaults", method: http.MethodGet, check: checkMarkdown,

@@ -113,6 +113,9 @@ func measured(metaRatio, pdfRatio, rpsRatio float64, cacheRPS float64, cacheP99 
 	add(kindMetadata.name, 4, 300, 10, 1, rpsRatio)
 	add(kindPDF.name, 1, 900, 1, pdfRatio, 1)
 	add(kindPDF.name, 4, 1500, 2, 1, rpsRatio)
+	b.rows = append(b.rows,
+		&row{label: kindDefaults.name, side: "glimpse", conc: 1, sum: load.Summary{Requests: 10, P50: ms(22)}},
+		&row{label: kindDefaultsNoPing.name, side: "glimpse", conc: 1, sum: load.Summary{Requests: 10, P50: ms(20)}})
 	b.rows = append(b.rows, &row{label: "cache hits", side: "glimpse", conc: 64, sum: load.Summary{Requests: 1000, RPS: cacheRPS, P99: 4 * cacheP99}},
 		&row{label: cacheRateLabel, side: "glimpse", conc: 64, sum: load.Summary{Requests: 100000, Elapsed: 10 * time.Second, RPS: 10000, P99: cacheP99}})
 	b.mem = memory{orchPeakRSS: 60 << 20, chromeBefore: chromeUsage{Usage: procmem.Usage{PSS: 400 << 20}}, chromeAfter: chromeUsage{Usage: procmem.Usage{PSS: 420 << 20}}}
@@ -167,6 +170,17 @@ func TestBudgets(t *testing.T) {
 				return b
 			}(),
 			wantFailed: []string{"cache hits p99"},
+			wantExit:   0,
+			strictExit: 1,
+		},
+		{
+			name: "probes that slow the defaults past their margin fail their budget",
+			b: func() *bench {
+				b := measured(1, 1, 1, 12000, time.Millisecond)
+				b.findRow(kindDefaults.name, "glimpse", 1).sum.P50 = 5 * time.Second
+				return b
+			}(),
+			wantFailed: []string{"defaults p50 with ping"},
 			wantExit:   0,
 			strictExit: 1,
 		},

@@ -23,6 +23,9 @@ const (
 	maxCacheP99       = 5 * time.Millisecond
 	maxOrchestratorMB = 150
 	maxChromeDrift    = 0.15
+	// maxPingRatio bounds what probing image and logo adds to the
+	// defaults' p50.
+	maxPingRatio = 1.5
 )
 
 // budget is one budget with its measured value.
@@ -54,6 +57,15 @@ func (b *bench) budgets() []budget {
 	ratio(fmt.Sprintf("PDF p50 at c1 ≤ %.2f × baseline", maxP50Ratio), kindPDF.name, 1, true)
 	ratio(fmt.Sprintf("metadata req/s at c4 ≥ %.2f × baseline", minRPSRatio), kindMetadata.name, 4, false)
 	ratio(fmt.Sprintf("PDF req/s at c4 ≥ %.2f × baseline", minRPSRatio), kindPDF.name, 4, false)
+
+	on, off := b.findRow(kindDefaults.name, "glimpse", 1), b.findRow(kindDefaultsNoPing.name, "glimpse", 1)
+	if on != nil && off != nil && on.sum.Requests > 0 && off.sum.Requests > 0 {
+		r := ratioOf(on.sum.P50, off.sum.P50)
+		out = append(out, budget{name: fmt.Sprintf("defaults p50 with ping ≤ %.1f × with ping=false", maxPingRatio),
+			measured: fmt.Sprintf("%.2f× (%s vs %s)", r, ms(on.sum.P50), ms(off.sum.P50)), pass: r <= maxPingRatio})
+	} else {
+		out = append(out, budget{name: "defaults p50 with ping against ping=false", measured: "not measured", missing: true})
+	}
 
 	if c := b.findRow("cache hits", "glimpse", b.o.cacheConns); c != nil {
 		out = append(out,
