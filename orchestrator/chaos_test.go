@@ -129,6 +129,12 @@ var externalSidecarToken = sidecar.NewToken()
 
 func startSidecar(t *testing.T, addr string, chromeFlags ...string) *externalSidecar {
 	t.Helper()
+	return startSidecarWith(t, addr, nil, chromeFlags...)
+}
+
+// startSidecarWith is startSidecar with its configuration changed by mutate.
+func startSidecarWith(t *testing.T, addr string, mutate func(*sidecar.Config), chromeFlags ...string) *externalSidecar {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("integration test with a real Chromium; skipped with -short")
 	}
@@ -147,6 +153,9 @@ func startSidecar(t *testing.T, addr string, chromeFlags ...string) *externalSid
 	cfg.Addr = ln.Addr().String()
 	cfg.ExtraFlags = chromeFlags
 	cfg.Token = externalSidecarToken
+	if mutate != nil {
+		mutate(&cfg)
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})).With("sidecar", cfg.Addr)
 	srv, err := sidecar.NewServer(sidecar.RunConfig{
 		Sidecar:      cfg,
@@ -1031,6 +1040,79 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 		if c[1] > 0 {
 			t.Errorf("%s: %d requests failed although another sidecar was serving", p, c[1])
 		}
+	}
+}
+
+func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
+	recycling := func(c *sidecar.Config) { c.RecycleAfter = 50 }
+	one := startSidecarWith(t, "127.0.0.1:0", recycling)
+	two := startSidecarWith(t, "127.0.0.1:0", recycling)
+	app := startApp(t, func(c *Config) {
+		c.Sidecars, c.SidecarToken = one.addr+","+two.addr, externalSidecarToken
+		c.SidecarConcurrency = 2
+	})
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	gen1, gen2 := one.srv.Sidecar().Generation(), two.srv.Sidecar().Generation()
+
+	// The pool's view, sampled all along: some sidecar must always serve.
+	stop := make(chan struct{})
+	var samples, without atomic.Int64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			samples.Add(1)
+			serving := false
+			for _, s := range app.Pool.Snapshot().Sidecars {
+				serving = serving || s.State == "healthy"
+			}
+			if !serving {
+				without.Add(1)
+			}
+		}
+	}()
+
+	const total = 2000
+	mix := []string{"prerender=true", "prerender=true", "prerender=true", "prerender=true&meta=false&pdf=true", "prerender=true&meta=false&screenshot=true"}
+	var next atomic.Int64
+	var failures atomic.Int64
+	var first atomic.Value
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				i := next.Add(1)
+				if i > total {
+					return
+				}
+				a := app.tryGet(fmt.Sprintf("%s/?n=%d", ps.URL, i), mix[i%int64(len(mix))]+"&force=true&timeout=30s")
+				if a.err != nil || a.HTTP != 200 {
+					failures.Add(1)
+					first.CompareAndSwap(nil, a.String())
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	recycles := (one.srv.Sidecar().Generation() - gen1) + (two.srv.Sidecar().Generation() - gen2)
+	t.Logf("%d requests, %d recycles, %d pool samples", total, recycles, samples.Load())
+	if n := failures.Load(); n > 0 {
+		t.Errorf("%d of %d requests failed across recycles; the first: %v", n, total, first.Load())
+	}
+	if n := without.Load(); n > 0 {
+		t.Errorf("%d of %d samples found no sidecar serving", n, samples.Load())
+	}
+	if recycles < 10 {
+		t.Errorf("only %d recycles happened; the test means to cross many", recycles)
 	}
 }
 
