@@ -1080,7 +1080,10 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 	}()
 
 	const total = 2000
-	mix := []string{"prerender=true", "prerender=true", "prerender=true", "prerender=true&meta=false&pdf=true", "prerender=true&meta=false&screenshot=true"}
+	mix := []string{"prerender=true&meta=false&pdf=true", "prerender=true&meta=false&screenshot=true"}
+	for range 8 {
+		mix = append(mix, "prerender=true")
+	}
 	var next atomic.Int64
 	var failures atomic.Int64
 	var first atomic.Value
