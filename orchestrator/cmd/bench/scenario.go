@@ -367,7 +367,7 @@ func (b *bench) measure(ctx context.Context) error {
 		{"metadata with defaults", 1, 0, func(ctx context.Context, d time.Duration) error {
 			return b.glimpseOnly(ctx, kindDefaults, b.metaPages, 1, meta1, d)
 		}},
-		{"metadata with defaults, ping off", 1, 0, func(ctx context.Context, d time.Duration) error {
+		{"metadata with defaults without ping", 1, 0, func(ctx context.Context, d time.Duration) error {
 			return b.glimpseOnly(ctx, kindDefaultsNoPing, b.metaPages, 1, meta1, d)
 		}},
 		{"Markdown with defaults", 1, 0, func(ctx context.Context, d time.Duration) error {
