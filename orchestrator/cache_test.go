@@ -19,9 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-
 	"github.com/glimpse/glimpse/orchestrator/api"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/cache"
@@ -34,15 +31,6 @@ import (
 
 // ---------------------------------------------------------------------------
 // Cache: the in-memory LRU and the shared store, without a browser.
-
-func counterValue(t testing.TB, c prometheus.Counter) float64 {
-	t.Helper()
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
-}
 
 // pollUntil retries cond until it holds or the deadline passes.
 func pollUntil(t testing.TB, within time.Duration, what string, cond func() bool) {

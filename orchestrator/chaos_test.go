@@ -491,6 +491,12 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 				t.Errorf("embed=%s of a private address answered %v; want 400 EFORBIDDENURL", embed, a)
 			}
 		}
+		gone := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Broken image</title>
+<meta property="og:image" content="/missing.png"></head><body><p>Hello.</p></body></html>`),
+			"/missing.png": http.NotFound})
+		if a := app.tryGet(gone.URL+"/", "ping=false&force=true&embed=image.url"); a.HTTP != 502 || a.Code != "EFETCH" {
+			t.Errorf("embed=image.url of an image that answers 404 answered %v; want 502 EFETCH", a)
+		}
 		afterwards(t)
 	})
 

@@ -23,15 +23,6 @@ func TestTheEmbeddedGuardBlocksTheListAndTheTestHosts(t *testing.T) {
 	}
 }
 
-func mustURL(t *testing.T, s string) *url.URL {
-	t.Helper()
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 // blockTestHosts adds hosts to the ad block list for the rest of the test.
 func blockTestHosts(t *testing.T, hosts ...string) {
 	t.Helper()

@@ -125,5 +125,3 @@ const productPage = `<!doctype html><html lang="en"><head><title>Walnut desk –
 <article class="product" data-sku="CH-7"><h1 class="name">Chair</h1><span class="price">$89</span></article>
 <nav><a class="nav" href="/a">A</a><a class="nav" href="https://other.example/b">B</a><a class="nav" href="javascript:void(0)">C</a></nav>
 </body></html>`
-
-const productURL = "http://shop.example/products/desk"

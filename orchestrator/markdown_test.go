@@ -109,6 +109,13 @@ func TestPagesAsMarkdown(t *testing.T) {
 		}
 	})
 
+	t.Run("embed of a rule that found nothing says so", func(t *testing.T) {
+		a := app.get(ps.URL+"/news", "meta=false&data.x.selector=.absent&data.x.attr=markdown&embed=x")
+		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "has none") {
+			t.Errorf("embed of an empty rule answered %d %s %s; want 400 EINVALQUERY", a.HTTP, a.Code, a.Message)
+		}
+	})
+
 	t.Run("a page nested deeper than a parser allows gets a bounded, clear answer", func(t *testing.T) {
 		for _, mode := range []string{"prerender=true", "prerender=auto"} {
 			resp, body := get(t, "/deep", mode+"&data.content.attr=markdown&meta=false&embed=content&force=true")

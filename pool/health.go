@@ -182,8 +182,7 @@ func (sc *sidecar) probe(ctx context.Context) {
 			}
 		}
 		if conn == nil {
-			c, err := sc.dial(ctx, report.Generation)
-			if err != nil {
+			if _, err := sc.dial(ctx, report.Generation); err != nil {
 				p.mu.Lock()
 				sc.fails++
 				sc.oks = 0
@@ -194,7 +193,6 @@ func (sc *sidecar) probe(ctx context.Context) {
 				p.log.Warn("connecting to the sidecar's browser failed", "sidecar", sc.addr, "err", err)
 				return
 			}
-			conn = c
 		}
 		p.mu.Lock()
 		was := sc.state

@@ -47,15 +47,6 @@ func (d data) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (d data) get(name string) (any, bool) {
-	for _, f := range d {
-		if f.name == name {
-			return f.value, true
-		}
-	}
-	return nil, false
-}
-
 // Empty is the body of an answer with nothing in it (meta=false and no
 // other output).
 func Empty() []byte {

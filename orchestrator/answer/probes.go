@@ -67,12 +67,11 @@ func (p *probes) probe(ctx context.Context, src render.Source, raw string, share
 	p.mu.Unlock()
 
 	if !running {
-		// The probe runs on its own budget, not on the first caller's
-		// context: its result serves every caller that waits for it.
+		// The probe runs on its own budget (probeAsset's), not on the
+		// first caller's context: its result serves every caller that
+		// waits for it.
 		go func() {
-			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeBudget)
-			defer cancel()
-			a, err := probeAsset(pctx, src, raw)
+			a, err := probeAsset(context.WithoutCancel(ctx), src, raw)
 			ttl := probeHitTTL
 			if err != nil {
 				ttl = probeMissTTL

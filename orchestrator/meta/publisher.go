@@ -7,7 +7,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// publisher returns the name of the site or organisation behind the page.
+// publisherAndSource returns the name of the site or organisation behind
+// the page.
 // Sources, most specific first:
 //   - the publisher of the main JSON-LD item (Article, WebPage), resolved
 //     through @id references;
@@ -20,11 +21,7 @@ import (
 //   - the site name appended to the document title ("Article | Site");
 //   - the alternative text of the site's logo image ("Site logo");
 //   - the domain of the page, without www (never an IP address).
-func (p *page) publisher() string {
-	name, _ := p.publisherAndSource()
-	return name
-}
-
+//
 // publisherAndSource also tells whether the name came from the document
 // title, which then must not be used to shorten that same title.
 func (p *page) publisherAndSource() (name string, fromTitle bool) {
