@@ -127,32 +127,32 @@ func TestChromeArgs(t *testing.T) {
 			cfg:     Config{},
 			has:     []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir=/p", "--password-store=basic", "--use-mock-keychain", "--mute-audio", "--hide-scrollbars"},
 			hasNot:  []string{"--proxy-server=http://127.0.0.1:8118", "--disable-dev-shm-usage"},
-			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess",
 		},
 		{
 			name:    "a /dev/shm too small for Chromium is avoided",
 			cfg:     Config{skipDevShm: true},
 			has:     []string{"--disable-dev-shm-usage"},
-			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess",
 		},
 		{
 			name:    "no web page may open Chromium's DevTools socket: no origin is allowed",
 			cfg:     Config{ExtraFlags: []string{"--lang=de"}},
 			hasNot:  []string{"--remote-allow-origins=*"},
-			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess",
 		},
 		{
 			name:    "a proxy address sends Chromium through the egress guard, loopback included",
 			cfg:     Config{ProxyAddr: "127.0.0.1:8118"},
 			has:     []string{"--proxy-server=http://127.0.0.1:8118", "--proxy-bypass-list=<-loopback>"},
-			feature: "--disable-features=Translate,MediaRouter,OptimizationHints",
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess",
 		},
 		{
 			name:    "extra flags are appended and an extra feature list is merged, not overriding",
 			cfg:     Config{ExtraFlags: []string{"--lang=de", "--disable-features=Foo, Bar"}},
 			has:     []string{"--lang=de"},
 			hasNot:  []string{"--disable-features=Foo, Bar"},
-			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,Foo,Bar",
+			feature: "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess,Foo,Bar",
 		},
 	}
 	for _, tt := range tests {
