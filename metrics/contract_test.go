@@ -36,6 +36,7 @@ var contract = []contractMetric{
 	{"glimpse_pdf_stored_bytes_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_storage_errors_total", dto.MetricType_COUNTER, []string{"op"}},
 	{"glimpse_guard_refusals_total", dto.MetricType_COUNTER, []string{"where"}},
+	{"glimpse_render_early_reads_total", dto.MetricType_COUNTER, []string{"reason"}},
 	{"glimpse_pool_sidecars", dto.MetricType_GAUGE, []string{"state"}},
 	{"glimpse_pool_leases_in_use", dto.MetricType_GAUGE, []string{"sidecar"}},
 	{"glimpse_pool_capacity", dto.MetricType_GAUGE, []string{"sidecar"}},

@@ -46,6 +46,12 @@ const (
 	GuardRedirect = "redirect" // a redirect hop
 )
 
+// Values of the reason label of glimpse_render_early_reads_total.
+const (
+	EarlyQuiet = "quiet" // the document kept its shape, nothing of the page's scripts in flight
+	EarlyCap   = "cap"   // the longest wait after DOMContentLoaded passed
+)
+
 // CodeOK is the code label of a request that succeeded; failed requests
 // carry their error code (EINVALURL, EBUSY, …).
 const CodeOK = "OK"
@@ -90,6 +96,9 @@ type Orchestrator struct {
 	// GuardRefusals: glimpse_guard_refusals_total{where}, where one of the
 	// Guard values.
 	GuardRefusals *prometheus.CounterVec
+	// EarlyReads: glimpse_render_early_reads_total{reason}, lean renders
+	// read before their load event, reason one of the Early values.
+	EarlyReads *prometheus.CounterVec
 }
 
 // Bucket bounds, in seconds. Requests run up to the largest configured
@@ -166,6 +175,10 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			Namespace: Namespace, Subsystem: "guard", Name: "refusals_total",
 			Help: "Target addresses the orchestrator refused by the address rule, by where the check ran: request (before any work) or redirect (a hop of the page). Connections the browser opens are counted by glimpse_sidecar_guard_refusals_total.",
 		}, []string{"where"}),
+		EarlyReads: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "early_reads_total",
+			Help: "Renders without pixels (metadata, data rules, Markdown) read before the page's load event, by reason: quiet (the document stopped changing) or cap (it kept changing for the longest wait after DOMContentLoaded).",
+		}, []string{"reason"}),
 	}
 
 	o.Requests.WithLabelValues(CodeOK, StatusClass(200))
@@ -183,6 +196,9 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	}
 	for _, w := range []string{GuardRequest, GuardRedirect} {
 		o.GuardRefusals.WithLabelValues(w)
+	}
+	for _, r := range []string{EarlyQuiet, EarlyCap} {
+		o.EarlyReads.WithLabelValues(r)
 	}
 	return o
 }

@@ -55,6 +55,7 @@ type Config struct {
 	FileVersion   func() string
 	ShutdownGrace time.Duration
 	Pprof         bool
+	FullRenders   bool
 }
 
 func (c *Config) settings() []envflag.Setting {
@@ -93,6 +94,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "max-data-bytes", Env: "GLIMPSE_MAX_DATA_BYTES", Usage: "largest total of values the `data` rules may put in one answer, in bytes", Default: "4194304", Parse: integer(&c.MaxDataBytes, 1024)},
 		{Flag: "max-file-bytes", Env: "GLIMPSE_MAX_FILE_BYTES", Usage: "largest PDF or screenshot stored, in bytes", Default: "268435456", Parse: envflag.Int64(&c.MaxFileBytes, 1024)},
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
+		{Flag: "full-renders", Env: "GLIMPSE_FULL_RENDERS", Usage: "load pictures, media and fonts and wait for the load event even when the answer needs no pixels (metadata, data rules, Markdown)", Default: "false", Parse: boolean(&c.FullRenders)},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
 	}
 }

@@ -83,6 +83,7 @@ var allowedMethods = map[string]paramCheck{
 	"IO.close":                                    nil,
 	"Network.enable":                              nil,
 	"Fetch.enable":                                nil,
+	"Fetch.failRequest":                           nil,
 	"Fetch.disable":                               nil,
 	"Runtime.evaluate":                            nil,
 	"Input.dispatchMouseEvent":                    nil,

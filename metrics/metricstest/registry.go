@@ -34,6 +34,7 @@ func Populated() *prometheus.Registry {
 	o.PDFBytes.Add(48200)
 	o.StorageErrors.WithLabelValues(metrics.StoragePut).Inc()
 	o.GuardRefusals.WithLabelValues(metrics.GuardRedirect).Inc()
+	o.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
 
 	metrics.RegisterPool(reg, func() metrics.PoolSnapshot {
 		return metrics.PoolSnapshot{

@@ -39,6 +39,7 @@ type Config struct {
 	MaxFileBytes   int64          // the largest PDF or screenshot stored
 	FileVersion    func() string  // names one render's files; nil: fresh each time
 	Pprof          bool           // serve /debug/pprof
+	FullRenders    bool           // no lean renders (render.Config.Full)
 }
 
 // Deps are the parts a Server is built from; the root package wires them.
@@ -121,7 +122,7 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Pool != nil {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
 	}
-	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log})
+	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log, Full: cfg.FullRenders})
 	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes,
 		MaxFileBytes: cfg.MaxFileBytes, FileVersion: cfg.FileVersion})
 

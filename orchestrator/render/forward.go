@@ -5,23 +5,26 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/glimpse/glimpse/cdp"
 )
 
-// forwardHeaders sends the caller's headers (cookies, authorization) with
-// the navigation and the requests to the target's own site, and with
-// nothing else: a third-party image or script on the page never sees a
-// caller's credentials. It pauses every request of the page at the request
-// stage and adds the headers where they belong; stop ends it.
-func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr http.Header) (stop func(), err error) {
+// intercept pauses the page's requests that need a decision: with the
+// caller's headers (cookies, authorization) every request, so the headers
+// go with the navigation and the requests to the target's own site and with
+// nothing else (a third-party image or script on the page never sees a
+// caller's credentials); with blocked resource types those types alone,
+// which fail at once without touching the network. stop ends it.
+func intercept(ctx context.Context, sess *cdp.Session, target *url.URL, hdr http.Header, blocked []network.ResourceType) (stop func(), err error) {
 	site := siteOf(target)
 	// Every paused request waits until it is answered, so none may be
 	// lost: what the buffer cannot take is answered from the overflow.
@@ -30,22 +33,38 @@ func forwardHeaders(ctx context.Context, sess *cdp.Session, target *url.URL, hdr
 		if jsonv2.Unmarshal(raw, &ev) != nil || ev.Request == nil {
 			return
 		}
+		// Answered off the reading loop so one slow reply never holds the
+		// other paused requests of the page.
+		if slices.Contains(blocked, ev.ResourceType) {
+			go func() {
+				cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				defer ccancel()
+				_, _ = cdp.Execute(cctx, sess, fetch.FailRequest, fetch.FailRequestParams{
+					RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+			}()
+			return
+		}
 		p := fetch.ContinueRequestParams{RequestID: ev.RequestID}
 		if u, err := url.Parse(ev.Request.URL); err == nil && site.holds(u) {
 			p.Headers = mergeHeaders(ev.Request.Headers, hdr)
 		}
-		// Answered off the reading loop so one slow reply never holds the
-		// other paused requests of the page.
 		go func() {
 			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer ccancel()
 			_, _ = cdp.Execute(cctx, sess, fetch.ContinueRequest, p)
 		}()
 	}
+	patterns := []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
+	if len(hdr) == 0 {
+		// Only what is blocked pauses: a request that would merely be
+		// continued costs a round trip through the sidecar for nothing.
+		patterns = patterns[:0]
+		for _, t := range blocked {
+			patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: t, RequestStage: fetch.RequestStageRequest})
+		}
+	}
 	events, cancel := sess.SubscribeOverflow("Fetch.requestPaused", answer)
-	if _, err := cdp.Execute(ctx, sess, fetch.Enable, fetch.EnableParams{
-		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
-	}); err != nil {
+	if _, err := cdp.Execute(ctx, sess, fetch.Enable, fetch.EnableParams{Patterns: patterns}); err != nil {
 		cancel()
 		return nil, err
 	}

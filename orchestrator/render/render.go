@@ -28,6 +28,10 @@ type Config struct {
 	Resolver guard.Resolver
 	Metrics  *metrics.Orchestrator
 	Logger   *slog.Logger
+	// Full renders every page in full: every subresource loads and the
+	// load event is awaited even when the answer needs no pixels. For
+	// comparison with the lean renders, and as a way back from them.
+	Full bool
 }
 
 // Renderer turns a request into a visited page: a plain fetch when that is
@@ -39,11 +43,12 @@ type Renderer struct {
 	m        *metrics.Orchestrator
 	log      *slog.Logger
 	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
+	full     bool           // no lean renders
 }
 
 // New builds a Renderer.
 func New(c Config) *Renderer {
-	r := &Renderer{pool: c.Pool, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger}
+	r := &Renderer{pool: c.Pool, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full}
 	if r.log == nil {
 		r.log = slog.Default()
 	}
@@ -163,12 +168,12 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 	defer watch.close()
 
 	err = func() error {
-		if len(req.Headers) > 0 {
-			// Forwarding lasts for the whole lease: asset probes of the
+		if blocked := r.blockedTypes(req); len(req.Headers) > 0 || len(blocked) > 0 {
+			// Interception lasts for the whole lease: asset probes of the
 			// target's own site need the caller's cookie too.
-			stop, err := forwardHeaders(ctx, lease.Session, req.Target, req.Headers)
+			stop, err := intercept(ctx, lease.Session, req.Target, req.Headers, blocked)
 			if err != nil {
-				return browserError(ctx, "setting the forwarded headers", err)
+				return browserError(ctx, "intercepting the page's requests", err)
 			}
 			defer stop()
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/pool"
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -37,6 +38,9 @@ type navigation struct {
 
 	waitUntil string
 	idleMax   int // networkidle0/2: requests allowed in flight; -1 otherwise
+	// early: a lean render under waitUntil=auto, which may read the page
+	// before its load event once the document has stopped changing.
+	early bool
 
 	cutShort    bool // the page was read before it finished loading, for lack of time
 	hops        int
@@ -48,6 +52,9 @@ type navigation struct {
 	settleUntil time.Time
 	settle      *time.Timer // fires when the quiet period after load is over
 	idleSince   time.Time
+	dcl         time.Time   // when the target's DOMContentLoaded fired
+	quiet       *time.Timer // early: the next look at the document's shape
+	shape       string      // early: the shape seen at the last look
 }
 
 type navOutcome struct {
@@ -63,6 +70,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 	n := &navigation{r: r, lease: lease, sess: lease.Session, req: req, unfiltered: unfiltered,
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
 		inflight: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
+	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
 	switch n.waitUntil {
 	case "networkidle0":
 		n.idleMax = 0
@@ -131,6 +139,8 @@ func (n *navigation) wait(ctx context.Context) error {
 	defer loadBudget.Stop()
 	n.settle = time.NewTimer(time.Hour)
 	defer n.settle.Stop()
+	n.quiet = time.NewTimer(time.Hour)
+	defer n.quiet.Stop()
 	idleTick := time.NewTicker(100 * time.Millisecond)
 	defer idleTick.Stop()
 	for !n.idle() {
@@ -156,6 +166,10 @@ func (n *navigation) wait(ctx context.Context) error {
 			// Until the navigation answers, it is bounded by ctx alone.
 		case <-n.settle.C:
 			return nil
+		case <-n.quiet.C:
+			if n.quietEnough(ctx) {
+				return nil
+			}
 		case <-idleTick.C:
 		case ev, ok := <-n.events:
 			if !ok {
@@ -186,6 +200,33 @@ func (n *navigation) idle() bool {
 	case time.Since(n.idleSince) >= idleFor:
 		return true
 	}
+	return false
+}
+
+// quietEnough takes the early look at a lean render's document after
+// DOMContentLoaded: it reports that the page may be read now, because the
+// document kept its shape for earlyQuiet with none of the page's scripts,
+// fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
+// schedules the next look.
+func (n *navigation) quietEnough(ctx context.Context) bool {
+	if n.loaded || n.dcl.IsZero() {
+		return false // the load event came first; its own quiet period runs
+	}
+	if time.Since(n.dcl) >= earlyCap {
+		n.loaded = true
+		n.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap).Inc()
+		return true
+	}
+	if len(n.inflight) == 0 {
+		shape := documentShape(ctx, n.sess)
+		if shape != "" && shape == n.shape {
+			n.loaded = true
+			n.r.m.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
+			return true
+		}
+		n.shape = shape
+	}
+	n.quiet.Reset(earlyQuiet)
 	return false
 }
 
@@ -220,6 +261,11 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 	case "Inspector.targetCrashed":
 		return false, crashError()
 	case "Page.domContentEventFired":
+		if n.mainReq != "" && n.early && !n.loaded && n.dcl.IsZero() {
+			n.dcl = time.Now()
+			n.shape = documentShape(ctx, n.sess)
+			n.quiet.Reset(earlyQuiet)
+		}
 		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil
 	case "Page.loadEventFired":
 		// Only the target's own load counts, not a late one of the blank
@@ -231,6 +277,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			return true, nil
 		}
 		n.loaded = true
+		n.quiet.Stop()
 		quiet := time.Second // auto: fetch/XHR started around load may fill the head
 		if n.idleMax >= 0 {
 			quiet = 10 * time.Second // networkidle: bounded by the load budget too
@@ -289,7 +336,8 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 		return nil
 	}
 	if !n.loaded || time.Now().Before(n.settleUntil) {
-		if n.idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch {
+		if n.idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch ||
+			(n.early && e.Type == network.ResourceTypeScript) {
 			n.inflight[e.RequestID] = true
 		}
 	}
