@@ -149,6 +149,12 @@ var (
 	// fetches no asset (ping=false): the same work as the baseline's.
 	kindMetadata = kind{name: "metadata", method: http.MethodGet, check: checkMetadata,
 		query: func(t string) string { return targetQuery(t) + "&force=true&ping=false&prerender=true" }}
+	// kindMetadataNoPixels is kindMetadata measured against a baseline
+	// that loads no picture, media or font: the same work as glimpse's
+	// lean render without its early read, so the row shows what glimpse
+	// gains beyond not painting.
+	kindMetadataNoPixels = kind{name: "metadata vs a baseline without pixels", method: http.MethodGet, check: checkMetadata,
+		query: kindMetadata.query}
 	// kindDefaults is what a caller gets without options: a plain fetch
 	// when the page allows it (prerender=auto), image and logo probed.
 	kindDefaults = kind{name: "metadata, defaults", method: http.MethodGet, check: checkMetadata,

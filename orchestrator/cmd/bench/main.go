@@ -70,7 +70,7 @@ func parseOptions(args []string, getenv func(string) string, usage io.Writer) (o
 	fs.DurationVar(&o.timeLimit, "time-limit", 4*time.Minute+50*time.Second, "the whole run's limit; hitting it fails the run")
 	fs.BoolVar(&o.keep, "keep", false, "keep the working folder (logs, stored PDFs) instead of removing it")
 	fs.BoolVar(&o.verbose, "v", false, "print each step as it starts")
-	only := fs.String("steps", "", `only these steps after the warm-up, comma-separated: "metadata c1", "metadata c4", "PDF c1", "PDF c4", "metadata with defaults", "metadata with defaults without ping", "Markdown with defaults", "cache hits", "soak"`)
+	only := fs.String("steps", "", `only these steps after the warm-up, comma-separated: "metadata c1", "metadata c4", "metadata c4 without pixels", "PDF c1", "PDF c4", "metadata with defaults", "metadata with defaults without ping", "Markdown with defaults", "cache hits", "soak"`)
 	fs.StringVar(&o.params, "params", "", "query parameters added to every rendering request of glimpse, such as adblock=false, to see what a control costs")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "bench: glimpse against the raw DevTools baseline on the same Chromium. Flags:")

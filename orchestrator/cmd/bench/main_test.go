@@ -100,6 +100,8 @@ func TestHelpIsNotAnError(t *testing.T) {
 }
 
 // measured builds a bench as if a run had produced these figures.
+// measured is a finished run; rpsRatio scales glimpse's requests/s at c4
+// against the budgets' own ratios, so 1 is just within them.
 func measured(metaRatio, pdfRatio, rpsRatio float64, cacheRPS float64, cacheP99 time.Duration) *bench {
 	b := &bench{o: options{cacheConns: 64, warm: 2}}
 	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -110,9 +112,12 @@ func measured(metaRatio, pdfRatio, rpsRatio float64, cacheRPS float64, cacheP99 
 		b.rows = append(b.rows, base, gl)
 	}
 	add(kindMetadata.name, 1, 200, 5, metaRatio, 1)
-	add(kindMetadata.name, 4, 300, 10, 1, rpsRatio)
+	add(kindMetadata.name, 4, 300, 10, 1, rpsRatio*minMetadataRPSRatio*1.01)
 	add(kindPDF.name, 1, 900, 1, pdfRatio, 1)
-	add(kindPDF.name, 4, 1500, 2, 1, rpsRatio)
+	add(kindPDF.name, 4, 1500, 2, 1, rpsRatio*minPDFRPSRatio*1.01)
+	meta4 := b.findRow(kindMetadata.name, "glimpse", 4)
+	meta4.base.cpu = cpuUse{browser: 7 * time.Second, n: 10}
+	meta4.cpu = cpuUse{browser: 3500 * time.Millisecond, n: 10}
 	b.rows = append(b.rows,
 		&row{label: kindDefaults.name, side: "glimpse", conc: 1, sum: load.Summary{Requests: 10, P50: ms(22)}},
 		&row{label: kindDefaultsNoPing.name, side: "glimpse", conc: 1, sum: load.Summary{Requests: 10, P50: ms(20)}})
@@ -143,7 +148,7 @@ func TestBudgets(t *testing.T) {
 	}{
 		{
 			name:       "a run within every budget passes and exits 0",
-			b:          measured(1.05, 1.10, 0.95, 12000, 3*time.Millisecond),
+			b:          measured(1.05, 1.10, 1, 12000, 3*time.Millisecond),
 			wantExit:   0,
 			strictExit: 0,
 		},
@@ -158,6 +163,17 @@ func TestBudgets(t *testing.T) {
 			name:       "low throughput and slow cache hits fail their budgets",
 			b:          measured(1.00, 1.00, 0.80, 9000, 7*time.Millisecond),
 			wantFailed: []string{"metadata req/s", "PDF req/s", "cache hits ≥", "cache hits p99"},
+			wantExit:   0,
+			strictExit: 1,
+		},
+		{
+			name: "a metadata render that costs Chromium more than its share fails its budget",
+			b: func() *bench {
+				b := measured(1, 1, 1, 12000, time.Millisecond)
+				b.findRow(kindMetadata.name, "glimpse", 4).cpu.browser = 6 * time.Second
+				return b
+			}(),
+			wantFailed: []string{"metadata Chromium CPU"},
 			wantExit:   0,
 			strictExit: 1,
 		},

@@ -356,6 +356,10 @@ func (b *bench) measure(ctx context.Context) error {
 			_, err := b.pair(ctx, kindMetadata, b.metaPages, 4, d)
 			return err
 		}},
+		{"metadata c4 without pixels", 2, 0, func(ctx context.Context, d time.Duration) error {
+			_, err := b.pair(ctx, kindMetadataNoPixels, b.metaPages, 4, d)
+			return err
+		}},
 		{"PDF c1", 2, 0, func(ctx context.Context, d time.Duration) error {
 			_, err := b.pair(ctx, kindPDF, b.pdfPages, 1, d)
 			return err
@@ -473,7 +477,14 @@ func (b *bench) baselineJob(k kind, list []pages.Page, phases *rawPhases) load.J
 		target := b.site.URL(p, int(b.seq.Add(1)))
 		start := time.Now()
 		var took time.Duration
-		res, err := b.raw.Visit(rctx, target, pdf, func() { took = time.Since(start) })
+		ready := func() { took = time.Since(start) }
+		var res rawcdp.Result
+		var err error
+		if k.name == kindMetadataNoPixels.name {
+			res, err = b.raw.VisitWithout(rctx, target, rawcdp.PixelTypes, ready)
+		} else {
+			res, err = b.raw.Visit(rctx, target, pdf, ready)
+		}
 		if err != nil {
 			return time.Since(start), aborted(ctx, err)
 		}

@@ -10,6 +10,8 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -89,6 +91,20 @@ const readDocument = `new Promise(res => {
 // as soon as the result exists, so a caller can stop its clock there, before
 // the teardown that glimpse also does after answering.
 func (b *Browser) Visit(ctx context.Context, url string, pdf *PDF, ready func()) (Result, error) {
+	return b.visit(ctx, url, pdf, nil, ready)
+}
+
+// PixelTypes are the resources that only paint: pictures, media, fonts.
+var PixelTypes = []network.ResourceType{network.ResourceTypeImage, network.ResourceTypeMedia, network.ResourceTypeFont}
+
+// VisitWithout is Visit with the blocked resource types failed before they
+// reach the network, through the Fetch domain: the same work as a bare
+// render of the page without what those types cost.
+func (b *Browser) VisitWithout(ctx context.Context, url string, blocked []network.ResourceType, ready func()) (Result, error) {
+	return b.visit(ctx, url, nil, blocked, ready)
+}
+
+func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []network.ResourceType, ready func()) (Result, error) {
 	br := b.conn.Browser()
 	var res Result
 	mark := time.Now()
@@ -127,6 +143,13 @@ func (b *Browser) Visit(ctx context.Context, url string, pdf *PDF, ready func())
 	defer stop()
 	if _, err := cdp.Execute(ctx, sess, page.Enable, page.EnableParams{}); err != nil {
 		return Result{}, fmt.Errorf("enabling page events: %w", err)
+	}
+	if len(blocked) > 0 {
+		stop, err := block(ctx, sess, blocked)
+		if err != nil {
+			return Result{}, fmt.Errorf("blocking %v: %w", blocked, err)
+		}
+		defer stop()
 	}
 	lap(&res.Open)
 	drain(loads) // a late load of the blank page must not count as the target's
@@ -177,6 +200,42 @@ func (b *Browser) Visit(ctx context.Context, url string, pdf *PDF, ready func())
 		ready()
 	}
 	return res, nil
+}
+
+// block fails every request of the given types as it starts.
+func block(ctx context.Context, sess *cdp.Session, types []network.ResourceType) (stop func(), err error) {
+	fail := func(raw jsonv2.Value) {
+		var ev fetch.EventRequestPaused
+		if jsonv2.Unmarshal(raw, &ev) != nil {
+			return
+		}
+		go func() {
+			fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer fcancel()
+			_, _ = cdp.Execute(fctx, sess, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+		}()
+	}
+	// A paused request waits until it is answered, so none may be lost.
+	paused, cancel := sess.SubscribeOverflow("Fetch.requestPaused", fail)
+	patterns := make([]*fetch.RequestPattern, 0, len(types))
+	for _, t := range types {
+		patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: t})
+	}
+	if _, err := cdp.Execute(ctx, sess, fetch.Enable, fetch.EnableParams{Patterns: patterns}); err != nil {
+		cancel()
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for raw := range paused {
+			fail(raw)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}, nil
 }
 
 func drain[T any](ch <-chan T) {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,6 +110,31 @@ func TestVisit(t *testing.T) {
 		}
 		if !strings.Contains(res.HTML, "<title>Dashboards that load themselves") {
 			t.Errorf("the document has no title yet: %.300s", res.HTML)
+		}
+	})
+	t.Run("a visit without pixels loads no picture", func(t *testing.T) {
+		var pictures atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/p.png" {
+				pictures.Add(1)
+				w.Header().Set("Content-Type", "image/png")
+				return
+			}
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte(`<title>p</title><img src="/p.png">`))
+		}))
+		defer srv.Close()
+		if _, err := b.VisitWithout(ctx, srv.URL+"/", PixelTypes, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := pictures.Load(); n != 0 {
+			t.Errorf("the picture was asked for %d times", n)
+		}
+		if _, err := b.Visit(ctx, srv.URL+"/?full", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if pictures.Load() == 0 {
+			t.Error("a full visit did not ask for the picture either, so the test shows nothing")
 		}
 	})
 	t.Run("printing a page gives a PDF", func(t *testing.T) {
