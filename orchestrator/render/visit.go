@@ -49,6 +49,7 @@ type navigation struct {
 	loaded      bool
 	finalURL    string
 	inflight    map[network.RequestID]bool // requests still running around load
+	scripts     map[network.RequestID]bool // early: scripts still loading before load
 	settleUntil time.Time
 	settle      *time.Timer // fires when the quiet period after load is over
 	idleSince   time.Time
@@ -69,7 +70,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 	start := time.Now()
 	n := &navigation{r: r, lease: lease, sess: lease.Session, req: req, unfiltered: unfiltered,
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
-		inflight: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
+		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
 	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
 	switch n.waitUntil {
 	case "networkidle0":
@@ -217,7 +218,7 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 		n.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap).Inc()
 		return true
 	}
-	if len(n.inflight) == 0 {
+	if len(n.inflight) == 0 && len(n.scripts) == 0 {
 		shape := documentShape(ctx, n.sess)
 		if shape != "" && shape == n.shape {
 			n.loaded = true
@@ -310,6 +311,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		}
 		if jsonv2.Unmarshal(ev.Params, &e) == nil {
 			delete(n.inflight, e.RequestID)
+			delete(n.scripts, e.RequestID)
 		}
 	}
 	return false, nil
@@ -336,10 +338,12 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 		return nil
 	}
 	if !n.loaded || time.Now().Before(n.settleUntil) {
-		if n.idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch ||
-			(n.early && e.Type == network.ResourceTypeScript) {
+		if n.idleMax >= 0 || e.Type == network.ResourceTypeXHR || e.Type == network.ResourceTypeFetch {
 			n.inflight[e.RequestID] = true
 		}
+	}
+	if n.early && !n.loaded && e.Type == network.ResourceTypeScript {
+		n.scripts[e.RequestID] = true
 	}
 	return nil
 }
