@@ -76,6 +76,8 @@ var headerFormats = map[string]*regexp.Regexp{
 	"x-rate-limit-remaining": regexp.MustCompile(`^(0|[1-9][0-9]*)$`),
 	"x-rate-limit-reset":     regexp.MustCompile(`^[1-9][0-9]{9}$`),
 	"x-response-time":        regexp.MustCompile(`^([0-9]|[1-9][0-9]{1,2})ms$|^[1-9][0-9]*\.[0-9]s$`),
+	"x-fetch-time":           regexp.MustCompile(`^([0-9]|[1-9][0-9]{1,2})ms$|^[1-9][0-9]*\.[0-9]s$`),
+	"x-timestamp":            regexp.MustCompile(`^[1-9][0-9]{12}$`),
 }
 
 // answerKinds names the headers each kind of answer carries and the
@@ -87,11 +89,11 @@ var answerKinds = map[string]struct {
 }{
 	// A MISS or HIT, embed bodies and 304s included.
 	"cached": {
-		[]string{"x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"},
+		[]string{"x-cache-ttl", "x-fetch-mode", "x-fetch-time", "x-timestamp", "x-pricing-plan", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"},
 		regexp.MustCompile(`^public, immutable, max-age=(0|[1-9][0-9]*)$`), regexp.MustCompile(`^(MISS|HIT)$`),
 	},
 	"bypass": {
-		[]string{"x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"},
+		[]string{"x-cache-ttl", "x-fetch-mode", "x-fetch-time", "x-timestamp", "x-pricing-plan", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"},
 		regexp.MustCompile(`^public, must-revalidate, max-age=0$`), regexp.MustCompile(`^BYPASS$`),
 	},
 	// An error of the API once the caller is known.
@@ -284,8 +286,12 @@ func TestForwardedHeaders(t *testing.T) {
 		"/with-images": testPage("Images from two sites",
 			`<meta property="og:image" content="`+other.URL+`/og.png"><link rel="icon" href="/icon.png">`,
 			`<img src="/same.png" width=64 height=48><img src="`+other.URL+`/other.png" width=64 height=48>`+
-				`<script src="`+other.URL+`/other.js"></script>`),
+				`<script src="/same.js"></script><script src="`+other.URL+`/other.js"></script>`),
 		"/same.png": servePNG,
+		"/same.js": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("content-type", "text/javascript")
+			io.WriteString(w, "window.sameLoaded = true;")
+		},
 		"/icon.png": servePNG,
 		"/bounce": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+"/landing", http.StatusFound)
@@ -373,8 +379,9 @@ func TestForwardedHeaders(t *testing.T) {
 				own := []string{"/with-images", "/icon.png"} // the page, and its icon probed as the logo
 				others := []string{"/og.png"}                // the og:image, probed
 				if browser {
-					own = append(own, "/same.png")
-					others = append(others, "/other.png", "/other.js")
+					// Scripts: a metadata render fails pictures unasked.
+					own = append(own, "/same.js")
+					others = append(others, "/other.js")
 				}
 				for _, path := range own {
 					reqs := site.requests(path)
@@ -548,13 +555,17 @@ func TestResponseHeaders(t *testing.T) {
 	}
 
 	t.Run("every kind of answer carries the contract's headers", func(t *testing.T) {
-		var etag string
+		var etag, made, fetchTime string
 		t.Run("a first render", func(t *testing.T) {
+			before := time.Now().UnixMilli()
 			a := call(t, "GET", api(ps.URL+"/plain", ""), nil, 200, "cached")
 			if a.Header.Get("x-cache-status") != "MISS" {
 				t.Errorf("x-cache-status %q", a.Header.Get("x-cache-status"))
 			}
-			etag = a.Header.Get("etag")
+			etag, made, fetchTime = a.Header.Get("etag"), a.Header.Get("x-timestamp"), a.Header.Get("x-fetch-time")
+			if ms, err := strconv.ParseInt(made, 10, 64); err != nil || ms < before || ms > time.Now().UnixMilli() {
+				t.Errorf("x-timestamp %q is not when the answer was made (between %d and now)", made, before)
+			}
 		})
 		t.Run("a first render in the browser", func(t *testing.T) {
 			a := call(t, "GET", api(ps.URL+"/plain", "prerender=true"), nil, 200, "cached")
@@ -567,6 +578,11 @@ func TestResponseHeaders(t *testing.T) {
 			a := call(t, "GET", api(ps.URL+"/plain", ""), nil, 200, "cached")
 			if a.Header.Get("x-cache-status") != "HIT" {
 				t.Errorf("x-cache-status %q", a.Header.Get("x-cache-status"))
+			}
+			// The microlink CLI tells when a hit expires from these two.
+			if a.Header.Get("x-timestamp") != made || a.Header.Get("x-fetch-time") != fetchTime {
+				t.Errorf("the hit has x-timestamp %q and x-fetch-time %q, want the answer's own %q and %q",
+					a.Header.Get("x-timestamp"), a.Header.Get("x-fetch-time"), made, fetchTime)
 			}
 		})
 		t.Run("HEAD on a cached answer", func(t *testing.T) {

@@ -323,14 +323,18 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 	app := startApp(t, nil)
 	var fetches atomic.Int64
 	ps := newPageServer(t, map[string]http.HandlerFunc{
-		// The page is here at once; an image on it never finishes, so the
+		// The page is here at once; a script on it never finishes, so the
 		// page never loads and is read when its load budget runs out.
 		"/": func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/" {
+				http.NotFound(w, r) // the browser's favicon is not a fetch of the page
+				return
+			}
 			fetches.Add(1)
-			html(`<!doctype html><html lang="en"><head><title>Still loading</title></head><body><p>Words.</p><img src="/hang"></body></html>`)(w, r)
+			html(`<!doctype html><html lang="en"><head><title>Still loading</title></head><body><p>Words.</p><script async src="/hang"></script></body></html>`)(w, r)
 		},
 		"/hang": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "image/png")
+			w.Header().Set("Content-Type", "text/javascript")
 			w.WriteHeader(200)
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()

@@ -60,8 +60,9 @@ keys:
 // monEgressPage loads an image from the cloud metadata address, which the
 // sidecar's egress guard refuses while the page itself renders fine.
 const monEgressPage = `<!doctype html><html lang="en"><head><title>Egress probe</title></head>
-<body><p>An image from an address the browser must not reach:</p>
-<img src="http://169.254.169.254/latest/meta-data/glimpse-probe.png" alt=""></body></html>`
+<body><p>A script from an address the browser must not reach (a script, which a
+metadata render loads, where it loads no picture):</p>
+<script src="http://169.254.169.254/latest/meta-data/glimpse-probe.js"></script></body></html>`
 
 // monEnv is a glimpse with its embedded sidecar, a site to render, and an
 // external sidecar like the ones a cluster runs next to the orchestrators.
@@ -239,7 +240,7 @@ func (env *monEnv) traffic(t *testing.T, round int) {
 		{"a forced render", browser + "&force=true", 200, "", "BYPASS", "prerender", "title"},
 		{"a metadata read by a plain fetch", monTarget(article + "&plain=1"), 200, "", "MISS", "fetch", "title"},
 		{"a PDF", monTarget(article) + "&pdf=true&meta=false", 200, "", "MISS", "", "pdf"},
-		{"a page whose image the egress guard refuses", monTarget(fmt.Sprintf("%s/egress?round=%d", env.site.URL, round)) + "&prerender=true", 200, "", "MISS", "prerender", "title"},
+		{"a page whose script the egress guard refuses", monTarget(fmt.Sprintf("%s/egress?round=%d", env.site.URL, round)) + "&prerender=true", 200, "", "MISS", "prerender", "title"},
 		{"a URL that is not http", monTarget(fmt.Sprintf("ftp://example.com/round-%d", round)), 400, "EINVALURL", "", "", ""},
 		{"the cloud metadata address", monTarget(fmt.Sprintf("http://169.254.169.254/latest/meta-data/round-%d", round)), 400, "EFORBIDDENURL", "", "", ""},
 	}
@@ -261,7 +262,7 @@ func (env *monEnv) traffic(t *testing.T, round int) {
 			t.Fatalf("round %d, %s: the answer has no %s: %s", round, s.what, s.wantField, a.Raw)
 		}
 	}
-	monWaitFor(t, 5*time.Second, "the embedded sidecar to count the refused image", func() bool {
+	monWaitFor(t, 5*time.Second, "the embedded sidecar to count the refused script", func() bool {
 		return monGathered(t, env.app.Registry, "glimpse_sidecar_guard_refusals_total") > refusedBefore
 	})
 

@@ -122,6 +122,7 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 		return nil, err
 	}
 	var res *answer.Result
+	start := s.now()
 	err := s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
 		var err error
 		res, err = s.composer.Compose(ctx, req, key, p)
@@ -131,6 +132,7 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 		return nil, err
 	}
 	e := s.entry(req, key, res)
+	e.FetchTime = s.now().Sub(start)
 	s.cache.Put(e)
 	return e, nil
 }
@@ -236,6 +238,10 @@ func (s *Server) answer(c echo.Context, req *query.Request, e *cache.Entry, stat
 	h.Set("x-cache-status", status)
 	h.Set("x-cache-ttl", strconv.FormatInt(req.TTL.Milliseconds(), 10))
 	h.Set("x-fetch-mode", e.FetchMode)
+	// As Microlink's: when the answer was made, in Unix milliseconds (with
+	// x-cache-ttl, when it expires), and how long its render took.
+	h.Set("x-timestamp", strconv.FormatInt(e.Created.UnixMilli(), 10))
+	h.Set("x-fetch-time", formatResponseTime(e.FetchTime))
 
 	if req.Embed != "" {
 		return s.embed(c, req, e)

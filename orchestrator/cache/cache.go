@@ -17,13 +17,16 @@ import (
 // Entry is one cached answer. Body is the finished JSON envelope, so a hit
 // is written as it is; the rest is what headers and embed need.
 type Entry struct {
-	Key       string            `json:"key"`
-	Body      []byte            `json:"body"`
-	ETag      string            `json:"etag"`
-	Created   time.Time         `json:"created"`
-	Expires   time.Time         `json:"expires"`
-	TTL       time.Duration     `json:"ttl"`
-	FetchMode string            `json:"fetch_mode"`
+	Key       string        `json:"key"`
+	Body      []byte        `json:"body"`
+	ETag      string        `json:"etag"`
+	Created   time.Time     `json:"created"`
+	Expires   time.Time     `json:"expires"`
+	TTL       time.Duration `json:"ttl"`
+	FetchMode string        `json:"fetch_mode"`
+	// FetchTime is how long the target took to fetch or render and
+	// read, for x-fetch-time.
+	FetchTime time.Duration     `json:"fetch_time,omitempty"`
 	Embeds    map[string]string `json:"embeds,omitempty"` // "pdf.url" → storage key or URL
 	// Texts are data rule values an `embed` answers with, by rule name.
 	Texts map[string]Text `json:"texts,omitempty"`
