@@ -147,7 +147,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		embeds["screenshot.url"] = objKey
 	}
 	d = applyFilter(d, req.Filter)
-	body, err := successBody(d)
+	body, err := successBody(d, p.Response)
 	if err != nil {
 		return nil, apierr.Fatal(err)
 	}

@@ -3,6 +3,9 @@ package answer
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+
+	"github.com/glimpse/glimpse/orchestrator/render"
 )
 
 // Asset is the API's asset object (image, logo) and file object (pdf).
@@ -50,12 +53,14 @@ func (d data) MarshalJSON() ([]byte, error) {
 // Empty is the body of an answer with nothing in it (meta=false and no
 // other output).
 func Empty() []byte {
-	b, _ := successBody(nil)
+	b, _ := successBody(nil, nil)
 	return b
 }
 
-// successBody is the JSON envelope of a successful answer.
-func successBody(d data) ([]byte, error) {
+// successBody is the JSON envelope of a successful answer. As in
+// Microlink's, what the target's server answered follows data: its
+// status, its headers and the redirects on the way, when it was fetched.
+func successBody(d data, resp *render.Response) ([]byte, error) {
 	inner, err := d.MarshalJSON()
 	if err != nil {
 		return nil, err
@@ -64,6 +69,25 @@ func successBody(d data) ([]byte, error) {
 	b.Grow(len(inner) + 32)
 	b.WriteString(`{"status":"success","data":`)
 	b.Write(inner)
+	if resp != nil {
+		redirects := resp.Redirects
+		if redirects == nil {
+			redirects = []render.Redirect{}
+		}
+		headers := resp.Headers
+		if headers == nil {
+			headers = map[string]string{}
+		}
+		h, err := Marshal(headers)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Marshal(redirects)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, `,"statusCode":%d,"headers":%s,"redirects":%s`, resp.StatusCode, h, r)
+	}
 	b.WriteString("}\n")
 	return b.Bytes(), nil
 }

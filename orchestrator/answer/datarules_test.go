@@ -279,7 +279,7 @@ func FuzzDataRules(f *testing.F) {
 			return // a bound was passed, which TestDataRulesAreBounded checks
 		}
 		d := applyFilter(data(fields), req.Filter)
-		body, err := successBody(d)
+		body, err := successBody(d, nil)
 		if err != nil || !json.Valid(body) {
 			t.Fatalf("the answer is not JSON (%v): %s", err, body)
 		}

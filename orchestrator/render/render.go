@@ -67,6 +67,7 @@ type Page struct {
 	FetchMode string            // "prerender" or "fetch", for x-fetch-mode
 	Assets    Source            // fetches the page's assets along its own egress path
 	CutShort  bool              // the request's time ran out while the page was loading
+	Response  *Response         // what the target's server answered; nil when unknown
 
 	lease    *pool.Lease // nil for a plain fetch
 	scale    float64     // the device scale factor emulated, 1 when none

@@ -88,7 +88,7 @@ func (h httpSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(s
 	if h.f == nil {
 		return nil, nil, errNoEgress
 	}
-	resp, _, err := h.f.get(ctx, raw, h.site, h.headers, "image/avif,image/webp,image/*,*/*;q=0.8")
+	resp, _, _, err := h.f.get(ctx, raw, h.site, h.headers, "image/avif,image/webp,image/*,*/*;q=0.8")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,12 +99,14 @@ func (h httpSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(s
 	return resp.Body, resp.Header.Get, nil
 }
 
-// get follows up to MaxRedirects hops and returns the last response.
-func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http.Header, accept string) (*http.Response, *url.URL, error) {
+// get follows up to MaxRedirects hops and returns the last response, its
+// URL and the redirects on the way.
+func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http.Header, accept string) (*http.Response, *url.URL, []Redirect, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var chain []Redirect
 	// Cookies set along the redirect chain (a login step in the target's
 	// own query string) go with the next hops, as in a browser; the jar
 	// lives for this one fetch only.
@@ -112,7 +114,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 	for hop := 0; ; hop++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		req.Header.Set("User-Agent", query.DesktopUserAgent)
 		req.Header.Set("Accept", accept)
@@ -127,29 +129,30 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		}
 		resp, err := f.client.Do(req)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		jar.SetCookies(u, resp.Cookies())
 		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
 			if g == "refused" || g == "unresolvable" {
-				return nil, nil, guardError(u.String(), g)
+				return nil, nil, nil, guardError(u.String(), g)
 			}
-			return nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
+			return nil, nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
 		}
 		switch resp.StatusCode {
 		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
 			http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		default:
-			return resp, u, nil
+			return resp, u, chain, nil
 		}
 		resp.Body.Close()
+		chain = append(chain, Redirect{URL: u.String(), StatusCode: resp.StatusCode})
 		if hop+1 > MaxRedirects {
-			return nil, nil, tooManyRedirects(hop + 1)
+			return nil, nil, nil, tooManyRedirects(hop + 1)
 		}
 		next, err := u.Parse(resp.Header.Get("Location"))
 		if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
-			return nil, nil, fmt.Errorf("the target redirected to an unusable location %q", resp.Header.Get("Location"))
+			return nil, nil, nil, fmt.Errorf("the target redirected to an unusable location %q", resp.Header.Get("Location"))
 		}
 		u = next
 	}
@@ -162,7 +165,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, error) {
 	start := time.Now()
 	site := siteOf(req.Target)
-	resp, final, err := r.static.get(ctx, req.Target.String(), site, req.Headers,
+	resp, final, chain, err := r.static.get(ctx, req.Target.String(), site, req.Headers,
 		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	if err != nil {
 		var e *Error
@@ -194,8 +197,12 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
+	answered := &Response{StatusCode: resp.StatusCode, Headers: map[string]string{}, Redirects: chain}
+	for k, vs := range resp.Header {
+		addHeader(answered.Headers, k, vs...)
+	}
 	return &Page{
-		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m,
+		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answered,
 		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
 	}, nil
 }

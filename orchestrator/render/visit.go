@@ -56,6 +56,7 @@ type navigation struct {
 	dcl         time.Time   // when the target's DOMContentLoaded fired
 	quiet       *time.Timer // early: the next look at the document's shape
 	shape       string      // early: the shape seen at the last look
+	response    Response    // the main document's status, headers and redirects
 }
 
 type navOutcome struct {
@@ -99,6 +100,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 	}
 	p := &Page{URL: req.Target, FetchMode: "prerender", lease: lease, log: r.log, m: r.m,
 		scale: max(req.Controls.Viewport.DeviceScaleFactor, 1), viewport: viewportOf(req.Controls.Viewport), CutShort: n.cutShort,
+		Response: n.answered(),
 		// Assets are fetched through a sidecar's egress guard, like the
 		// page itself, with the caller's headers for the target's own site
 		// only: Network.loadNetworkResource would skip the header
@@ -231,6 +233,16 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 	return false
 }
 
+// answered is the main document's response as the page saw it, or nil
+// before any arrived.
+func (n *navigation) answered() *Response {
+	if n.response.StatusCode == 0 {
+		return nil
+	}
+	r := n.response
+	return &r
+}
+
 // onNavigated reads the reply to Page.navigate.
 func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 	if o.err != nil {
@@ -304,6 +316,14 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 				return false, guardError(e.Response.URL, g)
 			}
 			n.finalURL = e.Response.URL
+			n.response.StatusCode = int(e.Response.Status)
+			n.response.Headers = map[string]string{}
+			for k, v := range e.Response.Headers {
+				if s, ok := v.(string); ok {
+					// Chromium joins repeated headers with newlines.
+					addHeader(n.response.Headers, k, strings.Split(s, "\n")...)
+				}
+			}
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
@@ -323,6 +343,7 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 	mainFrame := string(n.lease.TargetID) // the main frame's id is its page target's id
 	if e.Type == network.ResourceTypeDocument && string(e.FrameID) == mainFrame {
 		if e.RedirectResponse != nil && e.RequestID == n.mainReq {
+			n.response.Redirects = append(n.response.Redirects, Redirect{URL: e.RedirectResponse.URL, StatusCode: int(e.RedirectResponse.Status)})
 			n.hops++
 			if n.hops > MaxRedirects {
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
