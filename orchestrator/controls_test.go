@@ -47,7 +47,7 @@ document.title = (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : 
 	scriptTitlePage = `<!doctype html><html><head><script>document.title = "built by script";</script></head><body><p>Text.</p></body></html>`
 	sizePage        = `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>unset</title></head><body><script>
 document.title = ["w" + innerWidth, "h" + innerHeight, "dpr" + devicePixelRatio, "touch" + navigator.maxTouchPoints,
-  screen.orientation.type, /iPhone/.test(navigator.userAgent) ? "iphone" : /Android/.test(navigator.userAgent) ? "android" : "desktop",
+  screen.orientation.type, /iPhone/.test(navigator.userAgent) ? "iphone" : /iPad/.test(navigator.userAgent) ? "ipad" : /Android/.test(navigator.userAgent) ? "android" : "desktop",
   (navigator.userAgent.match(/Chrome\/(\d+)\./) || ["", "none"])[1]].join(" ");
 </script></body></html>`
 	clickPage = `<!doctype html><html><head><title>not clicked</title></head><body>
@@ -74,7 +74,13 @@ func adPage(w http.ResponseWriter, r *http.Request) {
 	_, port, _ := strings.Cut(r.Host, ":")
 	w.Header().Set("content-type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, `<!doctype html><html><head><title>page with an ad</title></head><body>
-<img src="http://pixel.ads-test.localhost:%s/ad.gif" alt="ad"><img src="/own.gif" alt="own"></body></html>`, port)
+<script src="http://pixel.ads-test.localhost:%s/ad.js"></script><script src="/own.js"></script></body></html>`, port)
+}
+
+// script answers an empty script: a subresource that a metadata render
+// loads, where it fails pictures before they are asked for.
+func script(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("content-type", "text/javascript")
 }
 
 func gif(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +96,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		"/late": html(latePage), "/timer": html(timerPage), "/scheme": html(schemePage),
 		"/script-title": html(scriptTitlePage), "/size": html(sizePage), "/click": html(clickPage),
 		"/scroll": html(scrollPage), "/plain": html(plainPage), "/animate": html(animatePage),
-		"/consent": html(consentPage), "/ads": adPage, "/ad.gif": gif, "/own.gif": gif,
+		"/consent": html(consentPage), "/ads": adPage, "/ad.js": script, "/own.js": script,
 		"/to-listed": func(w http.ResponseWriter, r *http.Request) {
 			_, port, _ := strings.Cut(r.Host, ":")
 			http.Redirect(w, r, "http://www.ads-test.localhost:"+port+"/plain", http.StatusFound)
@@ -207,11 +213,16 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 			query string
 			want  []string // words the title must have
 		}{
-			{"", []string{"dpr1", "touch0", "desktop"}},
+			{"", []string{"w1280", "h800", "dpr1", "touch0", "desktop"}},
+			{"device=Macbook%20Pro%2013", []string{"w1280", "h800", "dpr2", "touch0", "desktop"}},
+			{"device=iPhone%20X", []string{"w375", "h812", "dpr3", "touch5", "portrait-primary", "iphone"}},
+			{"device=iPad%20landscape", []string{"w1024", "h768", "dpr2", "touch5", "landscape-primary", "ipad"}},
+			{"device=Galaxy%20S9", []string{"w320", "h658", "dpr4.5", "touch5", "android"}},
 			{"viewport.width=500&viewport.height=700", []string{"w500", "h700", "dpr1", "touch0"}},
 			{"viewport.width=640&viewport.deviceScaleFactor=2&viewport.hasTouch=true", []string{"w640", "dpr2", "touch5"}},
-			{"device=iPhone%2015", []string{"w393", "h852", "dpr3", "touch5", "portrait-primary", "iphone", "none"}},
-			{"device=iPhone%2015&viewport.isLandscape=true", []string{"w852", "h393", "dpr3", "landscape-primary", "iphone"}},
+			// Microlink's iPhone 15: the viewport Safari leaves the page.
+			{"device=iPhone%2015", []string{"w393", "h659", "dpr3", "touch5", "portrait-primary", "iphone", "none"}},
+			{"device=iPhone%2015&viewport.isLandscape=true", []string{"w659", "h393", "dpr3", "landscape-primary", "iphone"}},
 			{"device=Pixel%208", []string{"w412", "h915", "dpr2.625", "touch5", "portrait-primary", "android"}},
 			{"device=laptop", []string{"w1366", "h768", "dpr1", "touch0", "desktop"}},
 		} {
@@ -308,7 +319,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		}
 	})
 	t.Run("adblock blocks a request to a listed host", func(t *testing.T) {
-		ad, own := ps.hits["/ad.gif"], ps.hits["/own.gif"]
+		ad, own := ps.hits["/ad.js"], ps.hits["/own.js"]
 		ad0, own0 := ad.Load(), own.Load()
 		blocked0 := monGathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total")
 		if got := title(t, render(t, "/ads", "")); got != "page with an ad" {
@@ -321,15 +332,15 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 			t.Error("glimpse_sidecar_adblock_blocked_total did not count the blocked request")
 		}
 		if own.Load() == own0 {
-			t.Error("the page's own image was not loaded; blocking is too broad")
+			t.Error("the page's own script was not loaded; blocking is too broad")
 		}
 		title(t, render(t, "/ads", "adblock=false"))
 		if ad.Load() == ad0 {
-			t.Error("with adblock=false the image on the listed host was not loaded; the test page does not show blocking")
+			t.Error("with adblock=false the script on the listed host was not loaded; the test page does not show blocking")
 		}
 	})
 	t.Run("adblock also blocks while headers are forwarded", func(t *testing.T) {
-		ad := ps.hits["/ad.gif"]
+		ad := ps.hits["/ad.js"]
 		ad0 := ad.Load()
 		title(t, render(t, "/ads", "headers.x-test=1"))
 		if n := ad.Load() - ad0; n != 0 {
@@ -343,14 +354,14 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 	})
 	t.Run("a page on a listed host still renders with its own assets", func(t *testing.T) {
 		for _, extra := range []string{"", "&headers.x-test=1"} {
-			ad, own := ps.hits["/ad.gif"], ps.hits["/own.gif"]
+			ad, own := ps.hits["/ad.js"], ps.hits["/own.js"]
 			ad0, own0 := ad.Load(), own.Load()
 			a := app.get("http://www.ads-test.localhost:"+port+"/ads", "force=true&prerender=true&ping=false"+extra)
 			if got := title(t, a); got != "page with an ad" {
 				t.Errorf("%q: title %q", extra, got)
 			}
 			if own.Load() == own0 || ad.Load() == ad0 {
-				t.Errorf("%q: the listed site's own images were blocked on its own page", extra)
+				t.Errorf("%q: the listed site's own scripts were blocked on its own page", extra)
 			}
 		}
 	})

@@ -27,10 +27,13 @@ const (
 	maxDevicePixels = 64_000_000
 	minScaleFactor  = 0.1
 	maxScaleFactor  = 5
-	// WindowWidth and WindowHeight are the sidecar's headless window; the
-	// viewport when none is emulated is a little smaller. They stand in
-	// for a side the caller leaves to the window when the size is bounded.
-	WindowWidth, WindowHeight = 800, 600
+	// WindowWidth and WindowHeight are the viewport of a render that names
+	// no device and no viewport: that of Microlink's default device,
+	// "Macbook Pro 13", at one device pixel per CSS pixel (its scale of 2
+	// would make every default screenshot four times the pixels; ask for
+	// the device to get it). They also stand in for a side the caller
+	// leaves out when the size is bounded.
+	WindowWidth, WindowHeight = 1280, 800
 )
 
 // Controls are the rendering controls of a request. They hold plain
@@ -294,12 +297,12 @@ func parseViewport(q *query, c *Controls) error {
 	if p, ok := q.get("device"); ok {
 		d, ok := LookupDevice(p.value)
 		if !ok {
-			return apierr.Query(p.given, p.value, "`%s` must name a device: %s (in any case, spaces and dashes optional), got %s.",
-				p.given, deviceNames(), apierr.Show(p.value))
+			return apierr.Query(p.given, p.value, "`%s` must name a device, such as %s (any case, spaces and dashes optional; the README lists all %d), got %s.",
+				p.given, deviceExamples, len(DeviceNames()), apierr.Show(p.value))
 		}
 		dev = &d
 		c.Device = d.Name
-		v = Viewport{Emulate: true, Width: d.Width, Height: d.Height, DeviceScaleFactor: d.Scale, IsMobile: d.Mobile, HasTouch: d.Touch}
+		v = Viewport{Emulate: true, Width: d.Width, Height: d.Height, DeviceScaleFactor: d.Scale, IsMobile: d.Mobile, HasTouch: d.Touch, IsLandscape: d.Landscape}
 	}
 	if p, ok := q.get("viewport"); ok {
 		return apierr.Query(p.given, p.value, "`%s` takes one parameter per setting: %s, such as `viewport.width=390`.", p.given, viewportOptionList)

@@ -32,7 +32,8 @@ func parseControlsQuery(t *testing.T, query string) (*Request, *apierr.Error) {
 
 func TestControlsAreParsedFromTheQuery(t *testing.T) {
 	defaults := Controls{WaitUntil: "auto"}
-	iPhone := Viewport{Emulate: true, Width: 393, Height: 852, DeviceScaleFactor: 3, IsMobile: true, HasTouch: true}
+	// Microlink's iPhone 15: the viewport Safari leaves the page.
+	iPhone := Viewport{Emulate: true, Width: 393, Height: 659, DeviceScaleFactor: 3, IsMobile: true, HasTouch: true}
 	cases := []struct {
 		name  string
 		query string
@@ -51,7 +52,7 @@ func TestControlsAreParsedFromTheQuery(t *testing.T) {
 		{"isLandscape turns a portrait device sideways", "device=iPhone%2015&viewport.isLandscape=true", func(c *Controls) {
 			c.Device = "iPhone 15"
 			c.Viewport = iPhone
-			c.Viewport.Width, c.Viewport.Height, c.Viewport.IsLandscape = 852, 393, true
+			c.Viewport.Width, c.Viewport.Height, c.Viewport.IsLandscape = 659, 393, true
 		}},
 		{"a viewport option overrides the device's value", "device=iPhone%2015&viewport.width=400&viewport.deviceScaleFactor=1.5", func(c *Controls) {
 			c.Device = "iPhone 15"
@@ -110,7 +111,7 @@ func TestBadControlsAreRefusedWithTheAcceptedValues(t *testing.T) {
 		{"a negative waitForTimeout", "waitForTimeout=-5", "waitForTimeout", []string{"milliseconds"}},
 		{"a waitForTimeout as long as the default timeout", "waitForTimeout=28s", "waitForTimeout", []string{"shorter than the request's `timeout` (28s)"}},
 		{"a waitForTimeout longer than a given timeout", "waitForTimeout=6000&timeout=5s", "waitForTimeout", []string{"(6s)", "`timeout` (5s)"}},
-		{"an unknown device lists the devices", "device=Nokia%203310", "device", []string{"`iPhone SE`", "`Pixel 8`", "`iPad Air`", "`MacBook Pro 14`", "`Nokia 3310`"}},
+		{"an unknown device lists the devices", "device=Nokia%203310", "device", []string{"`Macbook Pro 13`", "`iPhone X`", "`iPad`", "README lists all", "`Nokia 3310`"}},
 		{"an empty device", "device=", "device", []string{"must name a device"}},
 		{"a bare viewport", "viewport=390x844", "viewport", []string{"`viewport.width`", "`viewport.isLandscape`"}},
 		{"an unknown viewport option", "viewport.depth=3", "viewport.depth", []string{"not a viewport option", "`viewport.deviceScaleFactor`"}},
@@ -235,33 +236,56 @@ func TestControlsThatOnlyABrowserHonoursSkipThePlainFetch(t *testing.T) {
 }
 
 func TestDevicePresets(t *testing.T) {
-	seen := map[string]bool{}
-	for _, d := range devices {
-		t.Run(d.Name+" is found by its name and its folded name", func(t *testing.T) {
-			key := deviceKey(d.Name)
-			if seen[key] {
-				t.Fatalf("two presets fold to %q", key)
-			}
-			seen[key] = true
-			for _, spelling := range []string{d.Name, strings.ToUpper(d.Name), strings.ReplaceAll(strings.ToLower(d.Name), " ", "-")} {
+	all := append(append([]Device(nil), microlinkDevices...), devices...)
+	names := DeviceNames()
+	for _, name := range names {
+		t.Run(name+" is found by its name and its folded name", func(t *testing.T) {
+			for _, spelling := range []string{name, strings.ToUpper(name), strings.ReplaceAll(strings.ToLower(name), " ", "-")} {
 				got, ok := LookupDevice(spelling)
-				if !ok || got.Name != d.Name {
+				if !ok || deviceKey(got.Name) != deviceKey(name) {
 					t.Errorf("LookupDevice(%q) = %q, %t", spelling, got.Name, ok)
 				}
 			}
-			if !strings.Contains(deviceNames(), "`"+d.Name+"`") {
-				t.Errorf("the device list for messages leaves out %s", d.Name)
-			}
-			if d.Width < 1 || d.Height < 1 || d.Scale <= 0 || d.UserAgent == "" || d.Platform == "" {
-				t.Errorf("incomplete preset: %+v", d)
-			}
-			if d.Mobile && d.Width > d.Height {
-				t.Errorf("a mobile preset is given in landscape: %dx%d", d.Width, d.Height)
-			}
 		})
 	}
-	if n := len(devices); n < 12 {
-		t.Errorf("%d presets, want a dozen or more", n)
+	for _, d := range all {
+		if d.Width < 1 || d.Height < 1 || d.Scale <= 0 || d.UserAgent == "" || d.Platform == "" {
+			t.Errorf("incomplete preset: %+v", d)
+		}
+		if d.Landscape && d.Width < d.Height {
+			t.Errorf("%s is %dx%d, yet held sideways", d.Name, d.Width, d.Height)
+		}
+	}
+	t.Run("Microlink's names mean what they mean there", func(t *testing.T) {
+		for _, tc := range []struct {
+			name          string
+			width, height int64
+			scale         float64
+			mobile        bool
+		}{
+			{"Macbook Pro 13", 1280, 800, 2, false},
+			{"iPhone X", 375, 812, 3, true},
+			{"iPhone 11", 414, 828, 2, true},
+			{"iPad", 768, 1024, 2, true},
+			{"Galaxy S9", 320, 658, 4.5, true},
+			{"iPhone SE", 320, 568, 2, true},
+			{"iphone x landscape", 812, 375, 3, true},
+		} {
+			d, ok := LookupDevice(tc.name)
+			if !ok || d.Width != tc.width || d.Height != tc.height || d.Scale != tc.scale || d.Mobile != tc.mobile {
+				t.Errorf("%s = %+v, %t; want %dx%d at %g, mobile %t", tc.name, d, ok, tc.width, tc.height, tc.scale, tc.mobile)
+			}
+		}
+	})
+	t.Run("glimpse's own presets stay as aliases", func(t *testing.T) {
+		for _, d := range devices {
+			if _, ok := LookupDevice(d.Name); !ok {
+				t.Errorf("%s is no longer found", d.Name)
+			}
+		}
+	})
+	if n := len(names); n < 140 {
+		t.Errorf("%d presets, want Microlink's and glimpse's", n)
 	}
 	t.Run("a Chrome user agent claims the running Chromium's version", func(t *testing.T) {
 		d, _ := LookupDevice("Pixel 8")

@@ -19,6 +19,7 @@ type Device struct {
 	// rendering engine does not have.
 	UserAgent string
 	Platform  string // navigator.platform
+	Landscape bool   // held sideways: wider than tall
 }
 
 const (
@@ -35,20 +36,20 @@ const (
 // devices are the presets, phones first. Sizes are the CSS viewport each
 // device's browser reports at its default zoom.
 var devices = []Device{
-	{"iPhone SE", 375, 667, 2, true, true, uaIOS, "iPhone"},
-	{"iPhone 15", 393, 852, 3, true, true, uaIOS, "iPhone"},
-	{"iPhone 15 Pro Max", 430, 932, 3, true, true, uaIOS, "iPhone"},
-	{"Pixel 8", 412, 915, 2.625, true, true, uaAndroid, "Linux armv81"},
-	{"Galaxy S24", 360, 780, 3, true, true, uaAndroid, "Linux armv81"},
-	{"iPad Mini", 744, 1133, 2, true, true, uaIPad, "iPad"},
-	{"iPad Air", 820, 1180, 2, true, true, uaIPad, "iPad"},
-	{"iPad Pro 12.9", 1024, 1366, 2, true, true, uaIPad, "iPad"},
-	{"Galaxy Tab S9", 800, 1280, 2, true, true, uaAndroidTablet, "Linux armv81"},
-	{"Laptop", 1366, 768, 1, false, false, uaWindows, "Win32"},
-	{"MacBook Air 13", 1440, 900, 2, false, false, uaMac, "MacIntel"},
-	{"MacBook Pro 14", 1512, 982, 2, false, false, uaMac, "MacIntel"},
-	{"Desktop", 1920, 1080, 1, false, false, uaWindows, "Win32"},
-	{"Desktop 1440p", 2560, 1440, 1, false, false, uaWindows, "Win32"},
+	{"iPhone SE", 375, 667, 2, true, true, uaIOS, "iPhone", false},
+	{"iPhone 15", 393, 852, 3, true, true, uaIOS, "iPhone", false},
+	{"iPhone 15 Pro Max", 430, 932, 3, true, true, uaIOS, "iPhone", false},
+	{"Pixel 8", 412, 915, 2.625, true, true, uaAndroid, "Linux armv81", false},
+	{"Galaxy S24", 360, 780, 3, true, true, uaAndroid, "Linux armv81", false},
+	{"iPad Mini", 744, 1133, 2, true, true, uaIPad, "iPad", false},
+	{"iPad Air", 820, 1180, 2, true, true, uaIPad, "iPad", false},
+	{"iPad Pro 12.9", 1024, 1366, 2, true, true, uaIPad, "iPad", false},
+	{"Galaxy Tab S9", 800, 1280, 2, true, true, uaAndroidTablet, "Linux armv81", false},
+	{"Laptop", 1366, 768, 1, false, false, uaWindows, "Win32", false},
+	{"MacBook Air 13", 1440, 900, 2, false, false, uaMac, "MacIntel", false},
+	{"MacBook Pro 14", 1512, 982, 2, false, false, uaMac, "MacIntel", false},
+	{"Desktop", 1920, 1080, 1, false, false, uaWindows, "Win32", false},
+	{"Desktop 1440p", 2560, 1440, 1, false, false, uaWindows, "Win32", false},
 }
 
 // deviceKey folds a device name so that `iPhone 15 Pro Max`,
@@ -63,28 +64,40 @@ func deviceKey(name string) string {
 	return b.String()
 }
 
-// LookupDevice finds a preset by any spelling of its name.
+// LookupDevice finds a preset by any spelling of its name: Microlink's
+// names first, then glimpse's own.
 func LookupDevice(name string) (Device, bool) {
 	key := deviceKey(name)
 	if key == "" {
 		return Device{}, false
 	}
-	for _, d := range devices {
-		if deviceKey(d.Name) == key {
-			return d, true
+	for _, list := range [][]Device{microlinkDevices, devices} {
+		for _, d := range list {
+			if deviceKey(d.Name) == key {
+				return d, true
+			}
 		}
 	}
 	return Device{}, false
 }
 
-// deviceNames lists the presets for messages: "`iPhone SE`, … or `Desktop`".
-func deviceNames() string {
-	names := make([]string, len(devices))
-	for i, d := range devices {
-		names[i] = "`" + d.Name + "`"
+// DeviceNames are every preset's name, Microlink's first.
+func DeviceNames() []string {
+	names := make([]string, 0, len(microlinkDevices)+len(devices))
+	seen := map[string]bool{}
+	for _, list := range [][]Device{microlinkDevices, devices} {
+		for _, d := range list {
+			if k := deviceKey(d.Name); !seen[k] {
+				seen[k] = true
+				names = append(names, d.Name)
+			}
+		}
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return names
 }
+
+// deviceExamples names a few presets for messages; the README lists all.
+const deviceExamples = "`Macbook Pro 13`, `iPhone X`, `iPhone 15 Pro`, `iPad`, `Galaxy S9+`, `Pixel 5` or `Desktop`"
 
 // DesktopUserAgent is what glimpse claims to be when no Device is
 // emulated and no browser is asked: a current desktop Chromium, so pages

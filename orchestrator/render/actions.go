@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,25 +45,29 @@ func emulate(ctx context.Context, lease *pool.Lease, req *query.Request) error {
 		emulation.SetEmulatedMediaParams{Media: req.MediaType, Features: mediaFeatures(c)}); err != nil {
 		return browserError(ctx, "setting the media type", err)
 	}
-	if v := c.Viewport; v.Emulate {
-		p := emulation.SetDeviceMetricsOverrideParams{
-			Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.IsMobile,
-			ScreenWidth: v.Width, ScreenHeight: v.Height,
+	// Every render sets its viewport, the default one included: the
+	// headless window's browser frame takes a share of the window that
+	// differs between Chromium versions. A side left out is the default's.
+	v := c.Viewport
+	v.Width, v.Height = cmp.Or(v.Width, query.WindowWidth), cmp.Or(v.Height, query.WindowHeight)
+	v.DeviceScaleFactor = cmp.Or(v.DeviceScaleFactor, 1)
+	p := emulation.SetDeviceMetricsOverrideParams{
+		Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.IsMobile,
+		ScreenWidth: v.Width, ScreenHeight: v.Height,
+	}
+	if v.IsMobile {
+		p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypePortraitPrimary}
+		if v.IsLandscape {
+			p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
 		}
-		if v.IsMobile {
-			p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypePortraitPrimary}
-			if v.IsLandscape {
-				p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
-			}
-		}
-		if _, err := cdp.Execute(ctx, sess, emulation.SetDeviceMetricsOverride, p); err != nil {
-			return browserError(ctx, "setting the viewport", err)
-		}
-		if v.HasTouch {
-			if _, err := cdp.Execute(ctx, sess, emulation.SetTouchEmulationEnabled,
-				emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
-				return browserError(ctx, "enabling touch", err)
-			}
+	}
+	if _, err := cdp.Execute(ctx, sess, emulation.SetDeviceMetricsOverride, p); err != nil {
+		return browserError(ctx, "setting the viewport", err)
+	}
+	if v.HasTouch {
+		if _, err := cdp.Execute(ctx, sess, emulation.SetTouchEmulationEnabled,
+			emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+			return browserError(ctx, "enabling touch", err)
 		}
 	}
 	if d, ok := query.LookupDevice(c.Device); ok {
