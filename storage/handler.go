@@ -1,23 +1,46 @@
 package storage
 
 import (
+	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 )
 
-// Handler serves the public objects of the local store: mount it at
-// PublicPath with that prefix stripped, so that the request path is the key
-// without PublicPrefix. It answers GET and HEAD with the stored content type,
-// Content-Length, ETag, Range and conditional requests, and a year of
-// immutable caching; anything that is not a stored public object, such as a
-// cache entry, a folder or a path with "..", is a plain-text 404.
-func (l *Local) Handler() http.Handler {
-	return http.HandlerFunc(l.serve)
+// opener is a store whose objects can be read with seeking, so the file
+// handler can answer Range requests: the local directory and S3 both are.
+type opener interface {
+	openSeeker(ctx context.Context, key string) (io.ReadSeekCloser, Object, error)
 }
 
-func (l *Local) serve(w http.ResponseWriter, r *http.Request) {
+// Handler serves the public objects of the local store; see FileHandler.
+func (l *Local) Handler() http.Handler { return fileHandler{l} }
+
+// Handler serves the public objects of the bucket through glimpse, for
+// deployments whose bucket is private or unreachable from outside; see
+// FileHandler.
+func (s *S3) Handler() http.Handler { return fileHandler{s} }
+
+// FileHandler serves a store's public objects: mount it at "/"+PublicPrefix
+// with that prefix stripped, so that the request path is the key without
+// PublicPrefix. It answers GET and HEAD with the stored content type,
+// Content-Length, ETag, Range and conditional requests, and a year of
+// immutable caching; anything that is not a stored public object, such as a
+// cache entry, a folder or a path with "..", is a plain-text 404. It is nil
+// for a store it cannot read with seeking.
+func FileHandler(s Store) http.Handler {
+	o, ok := s.(opener)
+	if !ok {
+		return nil
+	}
+	return fileHandler{o}
+}
+
+type fileHandler struct{ store opener }
+
+func (h fileHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		plainError(w, http.StatusMethodNotAllowed, "only GET and HEAD are allowed here\n")
@@ -29,25 +52,30 @@ func (l *Local) serve(w http.ResponseWriter, r *http.Request) {
 		plainError(w, http.StatusNotFound, "not found\n")
 		return
 	}
-	f, obj, err := l.open(r.Context(), key)
-	if errors.Is(err, ErrNotFound) {
+	f, obj, err := h.store.openSeeker(r.Context(), key)
+	switch {
+	case errors.Is(err, ErrNotFound):
 		plainError(w, http.StatusNotFound, "not found\n")
 		return
-	}
-	if err != nil {
+	case errors.Is(err, ErrUnavailable):
+		slog.Error("a stored file could not be served: storage is unreachable", "key", key, "err", err)
+		w.Header().Set("Retry-After", "5")
+		plainError(w, http.StatusServiceUnavailable, "storage is unreachable; try again shortly\n")
+		return
+	case err != nil:
 		slog.Error("a stored file could not be served", "key", key, "err", err)
 		plainError(w, http.StatusInternalServerError, "the stored file could not be read\n")
 		return
 	}
 	defer f.Close()
 
-	h := w.Header()
-	h.Set("Content-Type", obj.ContentType)
-	h.Set("ETag", `"`+obj.ETag+`"`)
-	h.Set("Cache-Control", publicCacheControl)
+	hd := w.Header()
+	hd.Set("Content-Type", obj.ContentType)
+	hd.Set("ETag", `"`+obj.ETag+`"`)
+	hd.Set("Cache-Control", publicCacheControl)
 	// Stored files come from arbitrary web pages; never let a browser guess
 	// a more dangerous type than the one recorded.
-	h.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Content-Type-Options", "nosniff")
 	http.ServeContent(w, r, "", obj.Modified, f)
 }
 

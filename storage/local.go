@@ -30,9 +30,8 @@ const (
 type LocalConfig struct {
 	// Dir holds the objects; it is created if missing.
 	Dir string
-	// PublicBaseURL is where Handler is reachable from outside, such as
-	// http://localhost:3000/files/. A public key files/ab/c.pdf gets the URL
-	// PublicBaseURL + "ab/c.pdf".
+	// PublicBaseURL is the address stored files are fetched from; see
+	// PublicURL. Handler is mounted at /files/ of glimpse's own address.
 	PublicBaseURL string
 
 	// The sweeper keeps the directory bounded; see Sweep. Objects are aged
@@ -63,10 +62,9 @@ type LocalConfig struct {
 // goes through an os.Root, so neither a key nor a symbolic link planted in
 // the directory can reach outside it.
 type Local struct {
-	dir        string // absolute, for messages
-	root       *os.Root
-	base       string // PublicBaseURL ending in "/"
-	publicPath string // URL path of base, where Handler is mounted
+	dir  string // absolute, for messages
+	root *os.Root
+	base string // PublicBaseURL ending in "/"
 
 	sweeper
 	closeOnce sync.Once
@@ -87,7 +85,7 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("storage: no directory was given for local storage")
 	}
-	base, publicPath, err := parseBaseURL(cfg.PublicBaseURL)
+	base, err := parseBaseURL(cfg.PublicBaseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -106,29 +104,38 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: could not open the storage directory %s: %w", dir, err)
 	}
-	l := &Local{dir: dir, root: root, base: base, publicPath: publicPath}
+	l := &Local{dir: dir, root: root, base: base}
 	l.startSweeper(policy)
 	return l, nil
 }
 
 // parseBaseURL checks that a public base URL is absolute and returns it with
-// a trailing slash, together with its path.
-func parseBaseURL(raw string) (base, urlPath string, err error) {
+// a trailing slash.
+func parseBaseURL(raw string) (string, error) {
 	if raw == "" {
-		return "", "", errors.New("storage: no public base URL was given; it is the address stored files are fetched from, such as http://localhost:3000/files/")
+		return "", errors.New("storage: no public base URL was given; it is the address stored files are fetched from, such as http://localhost:3000")
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return "", "", fmt.Errorf("storage: the public base URL %q must be an absolute http:// or https:// URL without query, such as http://localhost:3000/files/", raw)
+		return "", fmt.Errorf("storage: the public base URL %q must be an absolute http:// or https:// URL without query, such as http://localhost:3000", raw)
 	}
 	if !strings.HasSuffix(raw, "/") {
 		raw += "/"
 	}
-	p := u.Path
-	if !strings.HasSuffix(p, "/") {
-		p += "/"
+	return raw, nil
+}
+
+// PublicURL is the address of a public key below a public base URL (one
+// ending in "/"): base + key. glimpse itself, a CDN in front of it and a
+// bucket all serve files/ab/c.pdf below their root, so one rule fits each:
+// https://glimpse.example.com gives https://glimpse.example.com/files/ab/c.pdf.
+// A base that already ends in /files/ names that folder, and the key's
+// prefix is not repeated.
+func PublicURL(base, key string) string {
+	if strings.HasSuffix(base, "/"+PublicPrefix) {
+		return base + strings.TrimPrefix(key, PublicPrefix)
 	}
-	return raw, p, nil
+	return base + key
 }
 
 // Close stops the background sweeper, waiting for a sweep in progress to
@@ -144,11 +151,6 @@ func (l *Local) Close() error {
 // Dir is the absolute path of the storage directory.
 func (l *Local) Dir() string { return l.dir }
 
-// PublicPath is the URL path of PublicBaseURL ("/files/" for
-// http://localhost:3000/files/): mount Handler there, with the prefix
-// stripped.
-func (l *Local) PublicPath() string { return l.publicPath }
-
 // Kind is "local".
 func (l *Local) Kind() string { return "local" }
 
@@ -158,7 +160,7 @@ func (l *Local) URL(key string) string {
 	if ValidKey(key) != nil || !IsPublic(key) {
 		return ""
 	}
-	return l.base + strings.TrimPrefix(key, PublicPrefix)
+	return PublicURL(l.base, key)
 }
 
 // Put writes r to a temporary file beside the final one and renames it into
@@ -292,6 +294,10 @@ func (l *Local) Get(ctx context.Context, key string) (io.ReadCloser, Object, err
 }
 
 // open is Get with the concrete file, which Handler needs for seeking.
+func (l *Local) openSeeker(ctx context.Context, key string) (io.ReadSeekCloser, Object, error) {
+	return l.open(ctx, key)
+}
+
 func (l *Local) open(ctx context.Context, key string) (*os.File, Object, error) {
 	if err := ValidKey(key); err != nil {
 		return nil, Object{}, err

@@ -49,18 +49,18 @@ func TestNewLocalRejectsBadConfiguration(t *testing.T) {
 	}
 }
 
-func TestLocalURLAndMountPath(t *testing.T) {
+func TestLocalURL(t *testing.T) {
 	tests := []struct {
-		name     string
-		base     string
-		key      string
-		wantURL  string
-		wantPath string
+		name    string
+		base    string
+		key     string
+		wantURL string
 	}{
-		{"a public key maps below the base URL without the files/ prefix", "http://localhost:3000/files/", "files/ab/c.pdf", "http://localhost:3000/files/ab/c.pdf", "/files/"},
-		{"a base URL without trailing slash gets one", "https://pdf.example.com/stored", "files/c.pdf", "https://pdf.example.com/stored/c.pdf", "/stored/"},
-		{"a base URL at the root mounts at the root", "http://127.0.0.1:8080", "files/c.pdf", "http://127.0.0.1:8080/c.pdf", "/"},
-		{"a cache key has no URL", "http://localhost:3000/files/", "cache/c", "", "/files/"},
+		{"glimpse's own address gets the files/ folder it serves them from", "https://glimpse.example.com", "files/ab/c.pdf", "https://glimpse.example.com/files/ab/c.pdf"},
+		{"a base that names the files/ folder does not repeat it", "http://localhost:3000/files/", "files/ab/c.pdf", "http://localhost:3000/files/ab/c.pdf"},
+		{"a CDN under a path prefix keeps its prefix", "https://cdn.example.com/glimpse", "files/c.pdf", "https://cdn.example.com/glimpse/files/c.pdf"},
+		{"a base at the root with a trailing slash", "http://127.0.0.1:8080/", "files/c.pdf", "http://127.0.0.1:8080/files/c.pdf"},
+		{"a cache key has no URL", "http://localhost:3000", "cache/c", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,15 +72,26 @@ func TestLocalURLAndMountPath(t *testing.T) {
 			if got := l.URL(tt.key); got != tt.wantURL {
 				t.Errorf("URL(%q) = %q; want %q", tt.key, got, tt.wantURL)
 			}
-			if got := l.PublicPath(); got != tt.wantPath {
-				t.Errorf("PublicPath() = %q; want %q", got, tt.wantPath)
-			}
 		})
 	}
 }
 
-func TestLocalHandler(t *testing.T) {
-	l, srv := newLocalStore(t)
+// TestFileHandler serves both stores the way the orchestrator mounts them,
+// under /files/: the S3 one for buckets unreachable from outside.
+func TestFileHandler(t *testing.T) {
+	for _, kind := range storeKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			s := kind.open(t)
+			mux := http.NewServeMux()
+			mux.Handle("/"+PublicPrefix, http.StripPrefix("/"+PublicPrefix, FileHandler(s)))
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			testFileHandler(t, s, srv)
+		})
+	}
+}
+
+func testFileHandler(t *testing.T, l Store, srv *httptest.Server) {
 	doc := pdfLike(10000)
 	obj := mustPut(t, l, "files/ab/doc.pdf", doc, "application/pdf")
 	mustPut(t, l, "files/shot.png", pdfLike(300), "")

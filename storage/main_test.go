@@ -89,7 +89,7 @@ func newLocalStore(t *testing.T) (*Local, *httptest.Server) {
 		t.Fatalf("NewLocal: %v", err)
 	}
 	t.Cleanup(func() { l.Close() })
-	mux.Handle(l.PublicPath(), http.StripPrefix(l.PublicPath(), l.Handler()))
+	mux.Handle("/"+PublicPrefix, http.StripPrefix("/"+PublicPrefix, l.Handler()))
 	return l, srv
 }
 

@@ -160,7 +160,7 @@ func newS3(cfg S3Config) (*S3, error) {
 	if base == "" {
 		base = scheme + "://" + endpoint + "/" + cfg.Bucket + "/"
 	}
-	if base, _, err = parseBaseURL(base); err != nil {
+	if base, err = parseBaseURL(base); err != nil {
 		return nil, err
 	}
 
@@ -257,7 +257,7 @@ func (s *S3) URL(key string) string {
 	if ValidKey(key) != nil || !IsPublic(key) {
 		return ""
 	}
-	return s.base + key
+	return PublicURL(s.base, key)
 }
 
 // Put sends objects that fit one part in a single request, and larger or
@@ -441,6 +441,14 @@ func (s *S3) Get(ctx context.Context, key string) (io.ReadCloser, Object, error)
 		return nil, Object{}, s.fail(fmt.Sprintf("reading %q", key), key, err)
 	}
 	return obj, described(info), nil
+}
+
+func (s *S3) openSeeker(ctx context.Context, key string) (io.ReadSeekCloser, Object, error) {
+	rc, obj, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, Object{}, err
+	}
+	return rc.(*minio.Object), obj, nil
 }
 
 // Stat describes the object without reading it.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,8 @@ func TestS3PublicURL(t *testing.T) {
 		{"a secure endpoint gets an https address", S3Config{Endpoint: "s3.example.com", Secure: true}, "files/c.pdf", "https://s3.example.com/glimpse/files/c.pdf"},
 		{"an https endpoint URL turns on https", S3Config{Endpoint: "https://s3.example.com"}, "files/c.pdf", "https://s3.example.com/glimpse/files/c.pdf"},
 		{"a CDN base replaces the bucket address", S3Config{Endpoint: "minio:9000", PublicBaseURL: "https://cdn.example.com"}, "files/c.pdf", "https://cdn.example.com/files/c.pdf"},
+		{"glimpse's own address serves the files/ folder", S3Config{Endpoint: "minio:9000", PublicBaseURL: "https://glimpse.example.com/"}, "files/ab/c.pdf", "https://glimpse.example.com/files/ab/c.pdf"},
+		{"a base that names the files/ folder does not repeat it", S3Config{Endpoint: "minio:9000", PublicBaseURL: "https://glimpse.example.com/files"}, "files/c.pdf", "https://glimpse.example.com/files/c.pdf"},
 		{"a cache key has no address", S3Config{Endpoint: "minio:9000"}, "cache/c", ""},
 	}
 	for _, tt := range tests {
@@ -194,6 +197,14 @@ func TestS3Outage(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a stored file served through glimpse is a 503 to retry while MinIO is down", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/before.pdf", nil))
+		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+			t.Errorf("the file answered %d (retry-after %q); want 503 with retry-after", rec.Code, rec.Header().Get("Retry-After"))
+		}
+	})
 
 	srv.Start(t)
 	t.Run("once MinIO is back, the store works again and nothing was half-written", func(t *testing.T) {
