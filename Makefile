@@ -5,6 +5,8 @@ GO ?= go
 CACHE_BIN := $(or $(GLIMPSE_CACHE),$(HOME)/.cache/glimpse)/bin
 export GLIMPSE_MINIO_BIN ?= $(CACHE_BIN)/minio
 export GLIMPSE_HELM_BIN ?= $(CACHE_BIN)/helm
+export GLIMPSE_KUBE_BIN_DIR ?= $(CACHE_BIN)
+export GLIMPSE_KUBE_DATA_DIR ?= $(patsubst %/bin,%/kube,$(CACHE_BIN))
 export PATH := $(CACHE_BIN):$(PATH)
 
 .PHONY: build run test test-short deps bench fuzz vet fmt clean
@@ -13,9 +15,9 @@ build:
 	$(GO) build -o bin/orchestrator ./orchestrator/cmd/orchestrator
 	$(GO) build -o bin/sidecar ./sidecar/cmd/sidecar
 
+# Installs Chromium and fonts when they are missing, then starts.
 run: build
-	@if [ -z "$$GLIMPSE_CHROME_PATH" ] && [ ! -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then \
-	  echo "Chromium is missing: install it with 'apt-get install -y chromium' (or run 'make deps')"; exit 1; fi
+	./.ci/deps.sh run
 	./bin/orchestrator
 
 deps:

@@ -108,6 +108,9 @@ func workloads(r rendering) []workload {
 	for _, j := range objectsOf[*batchv1.Job](r) {
 		out = append(out, workload{"Job", j.Name, nil, j.Spec.Template})
 	}
+	for _, p := range objectsOf[*corev1.Pod](r) {
+		out = append(out, workload{"Pod", p.Name, nil, corev1.PodTemplateSpec{ObjectMeta: p.ObjectMeta, Spec: p.Spec}})
+	}
 	return out
 }
 

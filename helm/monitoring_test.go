@@ -2,14 +2,26 @@ package helm_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
+	"unicode"
 
+	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -116,6 +128,17 @@ func TestAlertRules(t *testing.T) {
 			}
 		}
 	})
+}
+
+// kubernetesMetrics are the series of the cluster's own exporters that the
+// dashboard reads beside glimpse's, by exporter: cAdvisor (served by the
+// kubelet) and kube-state-metrics. Both label a series with the namespace,
+// pod and container it describes.
+var kubernetesMetrics = map[string]string{
+	"container_memory_working_set_bytes":               "cAdvisor",
+	"kube_pod_container_resource_limits":               "kube-state-metrics",
+	"kube_pod_container_status_restarts_total":         "kube-state-metrics",
+	"kube_pod_container_status_last_terminated_reason": "kube-state-metrics",
 }
 
 func checkNames(t *testing.T, where, expr string, exported []string) {
@@ -246,9 +269,13 @@ func TestDashboard(t *testing.T) {
 	})
 
 	exported := exportedNames(t)
-	t.Run("every panel query uses only metrics glimpse exports", func(t *testing.T) {
+	t.Run("every panel query uses only metrics glimpse or the cluster's exporters export", func(t *testing.T) {
+		known := slices.Clone(exported)
+		for name := range kubernetesMetrics {
+			known = append(known, name)
+		}
 		for _, q := range queries {
-			checkNames(t, "panel "+q.Panel+" query "+q.RefID, q.Expr, exported)
+			checkNames(t, "panel "+q.Panel+" query "+q.RefID, q.Expr, known)
 		}
 	})
 
@@ -264,6 +291,9 @@ func TestDashboard(t *testing.T) {
 				Name       string `json:"name"`
 				Type       string `json:"type"`
 				Definition string `json:"definition"`
+				IncludeAll bool   `json:"includeAll"`
+				Multi      bool   `json:"multi"`
+				AllValue   string `json:"allValue"`
 			} `json:"list"`
 		} `json:"templating"`
 		Panels []dashboardPanel `json:"panels"`
@@ -277,13 +307,75 @@ func TestDashboard(t *testing.T) {
 			if v.Type != "query" {
 				continue
 			}
-			m := labelValuesMetric.FindStringSubmatch(v.Definition)
-			if m == nil {
+			names := labelValuesMetrics(v.Definition)
+			if len(names) == 0 {
 				t.Errorf("variable %s does not read label_values of a metric: %q", v.Name, v.Definition)
 				continue
 			}
-			if !slices.Contains(exported, m[1]) {
-				t.Errorf("variable %s reads %s, which glimpse does not export", v.Name, m[1])
+			for _, n := range names {
+				if !slices.Contains(exported, n) {
+					t.Errorf("variable %s reads %s, which glimpse does not export", v.Name, n)
+				}
+			}
+		}
+	})
+
+	t.Run("cluster, namespace and pod variables narrow one another and offer All", func(t *testing.T) {
+		defs := map[string]string{}
+		for _, v := range dash.Templating.List {
+			if v.Type != "query" {
+				continue
+			}
+			defs[v.Name] = v.Definition
+			if !v.IncludeAll || !v.Multi || v.AllValue != ".*" {
+				t.Errorf("variable %s needs includeAll, multi and the All value .* (which matches a series without the label, as in a single cluster)", v.Name)
+			}
+		}
+		for name, uses := range map[string][]string{
+			"cluster":   nil,
+			"namespace": {"$cluster"},
+			"pod":       {"$cluster", "$namespace"},
+		} {
+			def, ok := defs[name]
+			if !ok {
+				t.Errorf("the dashboard has no %s variable", name)
+				continue
+			}
+			for _, u := range uses {
+				if !strings.Contains(def, u) {
+					t.Errorf("variable %s (%s) is not narrowed by %s", name, def, u)
+				}
+			}
+		}
+		if def := defs["pod"]; !strings.Contains(def, "glimpse_http_requests_total") || !strings.Contains(def, "glimpse_sidecar_up") {
+			t.Errorf("the pod variable (%s) must offer both orchestrator and sidecar pods", def)
+		}
+	})
+
+	t.Run("every selector of every panel query filters on the cluster, namespace and pod variables", func(t *testing.T) {
+		for _, p := range allPanels(dash.Panels) {
+			for _, q := range p.Targets {
+				sels := selectorPattern.FindAllString(q.Expr, -1)
+				if len(sels) == 0 {
+					t.Errorf("panel %q query %s has no selector: %s", p.Title, q.RefID, q.Expr)
+				}
+				for _, sel := range sels {
+					for _, f := range []string{`cluster=~"$cluster"`, `namespace=~"$namespace"`, `pod=~"$pod"`} {
+						if !strings.Contains(sel, f) {
+							t.Errorf("panel %q query %s: the selector %s lacks %s", p.Title, q.RefID, sel, f)
+						}
+					}
+				}
+			}
+		}
+	})
+
+	t.Run("legends name pods, not instance addresses", func(t *testing.T) {
+		for _, p := range allPanels(dash.Panels) {
+			for _, q := range p.Targets {
+				if strings.Contains(q.LegendFormat, "{{instance}}") {
+					t.Errorf("panel %q query %s has the legend %q; use {{pod}}", p.Title, q.RefID, q.LegendFormat)
+				}
 			}
 		}
 	})
@@ -316,12 +408,44 @@ func TestDashboard(t *testing.T) {
 				t.Errorf("no panel shows %s (%s)", need, metric)
 			}
 		}
+		for name, exporter := range kubernetesMetrics {
+			if !used[name] {
+				t.Errorf("no panel shows %s (%s)", name, exporter)
+			}
+		}
+		for need, pattern := range map[string]*regexp.Regexp{
+			"request rate by output":  regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{`),
+			"p95 latency by output":   regexp.MustCompile(`histogram_quantile\(0\.95, sum by \(le, output\) \(rate\(glimpse_http_request_duration_seconds_bucket\{`),
+			"server errors by output": regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{[^}]*status="5xx"`),
+		} {
+			if !slices.ContainsFunc(queries, func(q metricstest.Query) bool { return pattern.MatchString(q.Expr) }) {
+				t.Errorf("no panel shows the %s", need)
+			}
+		}
 		for _, q := range []string{"0.5", "0.95", "0.99"} {
 			if !slices.ContainsFunc(queries, func(x metricstest.Query) bool {
 				return strings.Contains(x.Expr, "histogram_quantile("+q+",") && strings.Contains(x.Expr, "glimpse_http_request_duration_seconds_bucket")
 			}) {
 				t.Errorf("no panel shows the %s quantile of request latency", q)
 			}
+		}
+	})
+
+	t.Run("a stat shows availability from server errors only, since 4xx are the callers' mistakes", func(t *testing.T) {
+		found := false
+		for _, p := range allPanels(dash.Panels) {
+			if p.Type != "stat" || !strings.Contains(strings.ToLower(p.Title), "availability") {
+				continue
+			}
+			found = true
+			for _, q := range p.Targets {
+				if !strings.Contains(q.Expr, `status="5xx"`) || strings.Contains(q.Expr, "code!=") || strings.Contains(q.Expr, "4xx") {
+					t.Errorf("panel %q counts more than 5xx answers as failures: %s", p.Title, q.Expr)
+				}
+			}
+		}
+		if !found {
+			t.Error("no stat panel shows availability")
 		}
 	})
 
@@ -365,8 +489,673 @@ type dashboardPanel struct {
 	Datasource struct {
 		UID string `json:"uid"`
 	} `json:"datasource"`
+	Targets []struct {
+		RefID        string `json:"refId"`
+		Expr         string `json:"expr"`
+		LegendFormat string `json:"legendFormat"`
+	} `json:"targets"`
+	Panels []dashboardPanel `json:"panels"` // a collapsed row keeps its panels here
 }
+
+// allPanels lists the panels with those of collapsed rows.
+func allPanels(ps []dashboardPanel) []dashboardPanel {
+	var out []dashboardPanel
+	for _, p := range ps {
+		out = append(out, p)
+		out = append(out, allPanels(p.Panels)...)
+	}
+	return out
+}
+
+// selectorPattern finds the label matchers of a PromQL expression; the
+// dashboard's matchers hold no braces inside their strings.
+var selectorPattern = regexp.MustCompile(`\{[^{}]*\}`)
+
+// labelValuesMetrics returns the metrics a Grafana variable defined as
+// label_values(metric, label), label_values(metric{…}, label) or
+// label_values({__name__=~"a|b", …}, label) reads, or nil for another
+// definition.
+func labelValuesMetrics(def string) []string {
+	if m := labelValuesByName.FindStringSubmatch(def); m != nil {
+		return strings.Split(m[1], "|")
+	}
+	if m := labelValuesMetric.FindStringSubmatch(def); m != nil {
+		return []string{m[1]}
+	}
+	return nil
+}
+
+var labelValuesByName = regexp.MustCompile(`label_values\(\s*\{\s*__name__=~"([a-zA-Z0-9_:|]+)"`)
 
 func overlaps(a, b gridPos) bool {
 	return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H
+}
+
+// containerMatcher finds container="x" and container=~"x|y" in a query.
+var containerMatcher = regexp.MustCompile(`container(=~?)"([^"]*)"`)
+
+func TestDashboardFiltersOnTheChartsContainerNames(t *testing.T) {
+	r := render(t, valuesCase{name: "with the default values"})
+	containers := map[string]bool{}
+	for _, component := range []string{"orchestrator", "sidecar"} {
+		for _, c := range workloadOf(t, r, component).template.Spec.Containers {
+			containers[c.Name] = true
+		}
+	}
+	queries, err := metricstest.DashboardPanels(dashboardFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, q := range queries {
+		for _, m := range containerMatcher.FindAllStringSubmatch(q.Expr, -1) {
+			seen++
+			for _, name := range strings.Split(m[2], "|") {
+				if !containers[name] {
+					t.Errorf("panel %q query %s selects container %q, which the chart's orchestrator and sidecar pods do not run (they run %v)",
+						q.Panel, q.RefID, name, sortedNames(containers))
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no panel selects a container; the Kubernetes panels would mix in every container of the pods")
+	}
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+const runbookFile = "glimpse/docs/runbook.md"
+
+// runbookAnchors are the anchors GitHub gives the headings of a Markdown
+// file: lower case, punctuation other than - and _ dropped, spaces as -.
+func runbookAnchors(t *testing.T) map[string]bool {
+	t.Helper()
+	raw, err := os.ReadFile(runbookFile)
+	if err != nil {
+		t.Fatalf("the runbook is missing: %v", err)
+	}
+	anchors := map[string]bool{}
+	inFence := false
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+		}
+		if inFence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(heading) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		anchors[b.String()] = true
+	}
+	return anchors
+}
+
+func TestEveryAlertLinksToItsRunbookSection(t *testing.T) {
+	anchors := runbookAnchors(t)
+	base, _ := valuesOf(t, valuesCase{}).lookup("metrics.prometheusRule.runbookBaseURL").(string)
+	if base == "" {
+		t.Fatal("values.yaml has no metrics.prometheusRule.runbookBaseURL")
+	}
+	t.Run("the default runbook address names the runbook of the chart", func(t *testing.T) {
+		if !strings.HasSuffix(base, "/helm/"+runbookFile) {
+			t.Errorf("metrics.prometheusRule.runbookBaseURL is %s, want the address of helm/%s", base, runbookFile)
+		}
+	})
+	linked := map[string]bool{}
+	for _, g := range readAlerts(t).Groups {
+		for _, r := range g.Rules {
+			t.Run(r.Alert+" links to its own section of the runbook", func(t *testing.T) {
+				u := r.Annotations["runbook_url"]
+				page, anchor, ok := strings.Cut(u, "#")
+				if !ok || page != base {
+					t.Fatalf("runbook_url is %q, want %s#<anchor>, the chart's runbookBaseURL", u, base)
+				}
+				if anchor != strings.ToLower(r.Alert) {
+					t.Errorf("runbook_url points at #%s, want #%s, the alert's own section", anchor, strings.ToLower(r.Alert))
+				}
+				if !anchors[anchor] {
+					t.Errorf("runbook_url points at #%s, which is no heading of %s", anchor, runbookFile)
+				}
+				linked[anchor] = true
+			})
+		}
+	}
+	t.Run("every alert section of the runbook belongs to an alert", func(t *testing.T) {
+		for a := range anchors {
+			if strings.HasPrefix(a, "glimpse") && a != "glimpse-runbook" && !linked[a] {
+				t.Errorf("the runbook has a section #%s, but no alert links to it", a)
+			}
+		}
+	})
+}
+
+func TestPrometheusRulePointsAtTheConfiguredRunbook(t *testing.T) {
+	const base = "https://wiki.example.com/ops/glimpse"
+	out, err := helmTemplate(t, "--set", "metrics.prometheusRule.enabled=true", "--set", "metrics.prometheusRule.runbookBaseURL="+base+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := decodeAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := objectsOf[*prometheusRule](rendering{objects: objs})
+	if len(rules) != 1 {
+		t.Fatalf("%d PrometheusRules rendered, want 1", len(rules))
+	}
+	want := readAlerts(t)
+	n := 0
+	for gi, g := range rules[0].Spec.Groups {
+		for ri, r := range g.Rules {
+			n++
+			orig := want.Groups[gi].Rules[ri]
+			t.Run(r.Alert+" points into the configured runbook and is otherwise the alerts file's", func(t *testing.T) {
+				if got, wantURL := r.Annotations["runbook_url"], base+"#"+strings.ToLower(r.Alert); got != wantURL {
+					t.Errorf("runbook_url is %q, want %q", got, wantURL)
+				}
+				r.Annotations["runbook_url"] = orig.Annotations["runbook_url"]
+				got, _ := json.Marshal(r)
+				wantJSON, _ := json.Marshal(orig)
+				if string(got) != string(wantJSON) {
+					t.Errorf("the rule differs from the alerts file beyond its runbook_url:\n got %s\nwant %s", got, wantJSON)
+				}
+			})
+		}
+	}
+	if n == 0 {
+		t.Fatal("the PrometheusRule holds no rules")
+	}
+	t.Run("an address that is not http(s) is refused by the schema", func(t *testing.T) {
+		if _, err := helmTemplate(t, "--set", "metrics.prometheusRule.enabled=true", "--set", "metrics.prometheusRule.runbookBaseURL=wiki/glimpse"); err == nil {
+			t.Error("helm template accepted runbookBaseURL=wiki/glimpse")
+		}
+	})
+}
+
+// ---------------------------------------------------------------------------
+// The dashboard on a real Prometheus.
+
+// The pods the test's targets stand for, as the Prometheus operator and the
+// cluster's exporters label their series.
+const (
+	liveCluster      = "test-cluster"
+	liveOrchestrator = "gl-glimpse-orchestrator-6c9d7-x2x4k"
+	liveSidecar      = "gl-glimpse-sidecar-7f8b9-q7w2m"
+)
+
+// scaledExposition serves the glimpse series of metricstest.Populated whose
+// names keep says, with every glimpse counter and histogram multiplied by
+// the number of scrapes so far: each scrape sees them rise, so rate() and
+// histogram_quantile() have something to show.
+func scaledExposition(t *testing.T, keep func(name string) bool) http.Handler {
+	var scrapes atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := float64(scrapes.Add(1))
+		families, err := metricstest.Populated().Gather()
+		if err != nil {
+			t.Errorf("gathering the populated registry: %v", err)
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		format := expfmt.NewFormat(expfmt.TypeTextPlain)
+		w.Header().Set("Content-Type", string(format))
+		enc := expfmt.NewEncoder(w, format)
+		for _, f := range families {
+			if !keep(f.GetName()) {
+				continue
+			}
+			if strings.HasPrefix(f.GetName(), "glimpse_") {
+				for _, m := range f.GetMetric() {
+					if c := m.GetCounter(); c != nil {
+						v := c.GetValue() * n
+						c.Value = &v
+					}
+					if h := m.GetHistogram(); h != nil {
+						count, sum := h.GetSampleCount()*uint64(n), h.GetSampleSum()*n
+						h.SampleCount, h.SampleSum = &count, &sum
+						for _, b := range h.GetBucket() {
+							c := b.GetCumulativeCount() * uint64(n)
+							b.CumulativeCount = &c
+						}
+					}
+				}
+			}
+			if err := enc.Encode(f); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// kubernetesExposition serves what cAdvisor and kube-state-metrics say
+// about the test's two pods: the sidecar near its memory limit and
+// restarting after out-of-memory kills, the orchestrator calm. The pod
+// cgroup's own series (container="") and the CPU limit are there to be
+// left out by the dashboard's matchers.
+func kubernetesExposition() http.Handler {
+	var scrapes atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := scrapes.Add(1)
+		lbl := func(pod, container string, extra ...string) string {
+			s := fmt.Sprintf(`cluster=%q,namespace=%q,pod=%q,container=%q`, liveCluster, namespace, pod, container)
+			for i := 0; i+1 < len(extra); i += 2 {
+				s += fmt.Sprintf(`,%s=%q`, extra[i], extra[i+1])
+			}
+			return "{" + s + "}"
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprintf(w, "# TYPE container_memory_working_set_bytes gauge\n")
+		fmt.Fprintf(w, "container_memory_working_set_bytes%s %d\n", lbl(liveSidecar, "sidecar"), 2900<<20)
+		fmt.Fprintf(w, "container_memory_working_set_bytes%s %d\n", lbl(liveSidecar, ""), 2950<<20)
+		fmt.Fprintf(w, "container_memory_working_set_bytes%s %d\n", lbl(liveOrchestrator, "orchestrator"), 300<<20)
+		fmt.Fprintf(w, "# TYPE kube_pod_container_resource_limits gauge\n")
+		fmt.Fprintf(w, "kube_pod_container_resource_limits%s %d\n", lbl(liveSidecar, "sidecar", "resource", "memory", "unit", "byte"), 3<<30)
+		fmt.Fprintf(w, "kube_pod_container_resource_limits%s 2\n", lbl(liveSidecar, "sidecar", "resource", "cpu", "unit", "core"))
+		fmt.Fprintf(w, "kube_pod_container_resource_limits%s %d\n", lbl(liveOrchestrator, "orchestrator", "resource", "memory", "unit", "byte"), 1<<30)
+		fmt.Fprintf(w, "# TYPE kube_pod_container_status_restarts_total counter\n")
+		fmt.Fprintf(w, "kube_pod_container_status_restarts_total%s %d\n", lbl(liveSidecar, "sidecar"), n)
+		fmt.Fprintf(w, "kube_pod_container_status_restarts_total%s 0\n", lbl(liveOrchestrator, "orchestrator"))
+		fmt.Fprintf(w, "# TYPE kube_pod_container_status_last_terminated_reason gauge\n")
+		fmt.Fprintf(w, "kube_pod_container_status_last_terminated_reason%s 1\n", lbl(liveSidecar, "sidecar", "reason", "OOMKilled"))
+	})
+}
+
+func serveOnLoopback(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// livePrometheus is a Prometheus server the test started.
+type livePrometheus struct {
+	url     string
+	logPath string
+}
+
+func (p *livePrometheus) logTail() string {
+	b, _ := os.ReadFile(p.logPath)
+	if len(b) > 3000 {
+		b = b[len(b)-3000:]
+	}
+	return string(b)
+}
+
+// startLivePrometheus runs Prometheus on a free loopback port with config
+// and waits until it is ready. A port taken between choosing and binding
+// it is retried on another.
+func startLivePrometheus(t *testing.T, config string) *livePrometheus {
+	t.Helper()
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Fatal("the prometheus binary is not installed: install Debian's prometheus package (apt-get install prometheus), which also provides promtool")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; ; attempt++ {
+		p, err := runLivePrometheus(t, bin, cfg, filepath.Join(dir, fmt.Sprintf("data-%d", attempt)), filepath.Join(dir, fmt.Sprintf("log-%d", attempt)))
+		if err == nil {
+			return p
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runLivePrometheus(t *testing.T, bin, cfg, data, logPath string) (*livePrometheus, error) {
+	t.Helper()
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+data, "--web.listen-address="+addr)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Prometheus must not outlive a test binary that crashes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		logFile.Close()
+	})
+	p := &livePrometheus{url: "http://" + addr, logPath: logPath}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case <-exited:
+			return nil, fmt.Errorf("prometheus exited before it was ready (%v); its log:\n%s", waitErr, p.logTail())
+		default:
+		}
+		if resp, err := http.Get(p.url + "/-/ready"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("prometheus was not ready after 30 s; its log:\n%s", p.logTail())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// api GETs a path of Prometheus' HTTP API and decodes the data of a success.
+func (p *livePrometheus) api(path string, params url.Values, data any) error {
+	resp, err := http.Get(p.url + path + "?" + params.Encode())
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status string          `json:"status"`
+		Error  string          `json:"error"`
+		Data   json.RawMessage `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return fmt.Errorf("%s answered %d with something other than the API's JSON: %w", path, resp.StatusCode, err)
+	}
+	if body.Status != "success" {
+		return fmt.Errorf("%s: %s", path, body.Error)
+	}
+	return json.Unmarshal(body.Data, data)
+}
+
+// liveSample is one series of an instant query's answer.
+type liveSample struct {
+	Labels map[string]string
+	Value  float64
+}
+
+func (p *livePrometheus) query(expr string) ([]liveSample, error) {
+	var data struct {
+		ResultType string `json:"resultType"`
+		Result     []struct {
+			Metric map[string]string `json:"metric"`
+			Value  [2]any            `json:"value"`
+		} `json:"result"`
+	}
+	if err := p.api("/api/v1/query", url.Values{"query": {expr}}, &data); err != nil {
+		return nil, fmt.Errorf("query %s: %w", expr, err)
+	}
+	if data.ResultType != "vector" {
+		return nil, fmt.Errorf("query %s gave a %s; a panel query must give an instant vector", expr, data.ResultType)
+	}
+	out := make([]liveSample, 0, len(data.Result))
+	for _, r := range data.Result {
+		s, _ := r.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("query %s gave the value %v, which is not a number", expr, r.Value[1])
+		}
+		out = append(out, liveSample{Labels: r.Metric, Value: v})
+	}
+	return out, nil
+}
+
+// waitForScrapes waits until every target has been scraped successfully
+// n times more.
+func (p *livePrometheus) waitForScrapes(t *testing.T, targets, n int) {
+	t.Helper()
+	for range n {
+		since := float64(time.Now().UnixMilli()) / 1000
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			got, err := p.query(`timestamp(up) and up == 1`)
+			fresh := 0
+			for _, s := range got {
+				if s.Value > since {
+					fresh++
+				}
+			}
+			if err == nil && fresh == targets {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("Prometheus did not scrape all %d targets within 20 s (last answer %v, %v); its log:\n%s", targets, got, err, p.logTail())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+func positive(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+// TestDashboardPanelsShowDataOnARealPrometheus scrapes glimpse series from
+// an orchestrator and a sidecar target, and the cluster's exporters from a
+// third, the way a cluster's Prometheus does, and runs every panel query
+// of the dashboard against them.
+func TestDashboardPanelsShowDataOnARealPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real Prometheus; skipped with -short")
+	}
+	queries, err := metricstest.DashboardPanels(dashboardFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sidecarOwn := func(name string) bool { return strings.HasPrefix(name, "glimpse_sidecar_") }
+	runtime := func(name string) bool { return strings.HasPrefix(name, "process_") || strings.HasPrefix(name, "go_") }
+	orchestrator := serveOnLoopback(t, scaledExposition(t, func(name string) bool { return !sidecarOwn(name) }))
+	sidecar := serveOnLoopback(t, scaledExposition(t, func(name string) bool { return sidecarOwn(name) || runtime(name) }))
+	kube := serveOnLoopback(t, kubernetesExposition())
+	alerts, err := filepath.Abs(alertsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The glimpse targets carry the labels the Prometheus operator gives a
+	// ServiceMonitor's targets; the exporters' series carry their own
+	// (honor_labels, as kube-state-metrics is scraped).
+	config := fmt.Sprintf(`global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - %q
+scrape_configs:
+  - job_name: glimpse-orchestrator
+    static_configs:
+      - targets: [%q]
+        labels: {cluster: %q, namespace: %q, pod: %q, container: orchestrator}
+  - job_name: glimpse-sidecar
+    static_configs:
+      - targets: [%q]
+        labels: {cluster: %q, namespace: %q, pod: %q, container: sidecar}
+  - job_name: kubernetes
+    honor_labels: true
+    static_configs:
+      - targets: [%q]
+`, alerts, orchestrator, liveCluster, namespace, liveOrchestrator, sidecar, liveCluster, namespace, liveSidecar, kube)
+	const targets = 3
+	prom := startLivePrometheus(t, config)
+	// rate() needs two samples in its window; a few more make it steady.
+	prom.waitForScrapes(t, targets, 4)
+
+	for _, q := range queries {
+		t.Run(fmt.Sprintf("panel %s, query %s, shows data", q.Panel, q.RefID), func(t *testing.T) {
+			got, err := prom.query(q.Expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 {
+				t.Fatalf("the query gives no series: %s", q.Expr)
+			}
+		})
+	}
+
+	// Each filter set to the test's pods keeps the data; set to values
+	// without glimpse it empties every panel.
+	narrowed := func(expr, label, value string) string {
+		return strings.ReplaceAll(expr, label+`=~".*"`, label+`=~"`+value+`"`)
+	}
+	for _, f := range []struct{ label, value string }{
+		{"cluster", "another-cluster"},
+		{"namespace", "another-namespace"},
+		{"pod", "another-pod"},
+	} {
+		t.Run(fmt.Sprintf("every panel is empty with %s set to %s", f.label, f.value), func(t *testing.T) {
+			for _, q := range queries {
+				got, err := prom.query(narrowed(q.Expr, f.label, f.value))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) > 0 {
+					t.Errorf("panel %s, query %s still shows %v", q.Panel, q.RefID, got)
+				}
+			}
+		})
+	}
+	t.Run("every panel shows data with cluster and namespace set to the test's", func(t *testing.T) {
+		for _, q := range queries {
+			expr := narrowed(narrowed(q.Expr, "cluster", liveCluster), "namespace", namespace)
+			if got, err := prom.query(expr); err != nil || len(got) == 0 {
+				t.Errorf("panel %s, query %s shows nothing (%v): %s", q.Panel, q.RefID, err, expr)
+			}
+		}
+	})
+
+	byKey := map[string]string{}
+	for _, q := range queries {
+		byKey[q.Panel+"/"+q.RefID] = q.Expr
+	}
+	value := func(t *testing.T, key string, labels ...string) (float64, bool) {
+		t.Helper()
+		expr, ok := byKey[key]
+		if !ok {
+			t.Fatalf("the dashboard has no query %s", key)
+		}
+		got, err := prom.query(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range got {
+			match := true
+			for i := 0; i+1 < len(labels); i += 2 {
+				match = match && s.Labels[labels[i]] == labels[i+1]
+			}
+			if match {
+				return s.Value, true
+			}
+		}
+		t.Errorf("%s has no series %v: %v", key, labels, got)
+		return 0, false
+	}
+	t.Run("requests are shown by output, PDFs apart from metadata", func(t *testing.T) {
+		for _, out := range []string{"pdf", "metadata"} {
+			if v, ok := value(t, "Request rate by output/A", "output", out); ok && !positive(v) {
+				t.Errorf("the rate of %s requests is %v, want above zero", out, v)
+			}
+			if v, ok := value(t, "Latency p95 by output/A", "output", out); ok && !positive(v) {
+				t.Errorf("the p95 latency of %s requests is %v, want above zero", out, v)
+			}
+		}
+		if v, ok := value(t, "Server errors by output/A", "output", "screenshot"); ok && !positive(v) {
+			t.Errorf("the server error ratio of screenshots (an EBUSY one) is %v, want above zero", v)
+		}
+	})
+	t.Run("availability counts 5xx answers only", func(t *testing.T) {
+		// metricstest.Populated answers two requests with OK, one with
+		// EINVALURL (4xx) and one with EBUSY (5xx): three of four are
+		// available.
+		if v, ok := value(t, "Availability/A"); ok && math.Abs(v-0.75) > 1e-9 {
+			t.Errorf("availability is %v, want 0.75", v)
+		}
+	})
+	t.Run("the sidecar's memory is shown against its limit, by pod", func(t *testing.T) {
+		if v, ok := value(t, "Sidecar memory against its limit/A", "pod", liveSidecar); ok && v != 2900<<20 {
+			t.Errorf("the sidecar's working set is %v, want the sidecar container's %d, not the pod's", v, 2900<<20)
+		}
+		if v, ok := value(t, "Sidecar memory against its limit/B", "pod", liveSidecar); ok && v != 3<<30 {
+			t.Errorf("the sidecar's limit is %v, want its memory limit %d", v, 3<<30)
+		}
+	})
+	t.Run("OOMKills and restarts are shown for the sidecar and orchestrator containers", func(t *testing.T) {
+		if v, ok := value(t, "OOMKills/A", "pod", liveSidecar, "container", "sidecar"); ok && !positive(v) {
+			t.Errorf("the sidecar's OOMKills are %v, want above zero", v)
+		}
+		if v, ok := value(t, "OOMKills/A", "pod", liveOrchestrator, "container", "orchestrator"); ok && v != 0 {
+			t.Errorf("the orchestrator's OOMKills are %v, want 0", v)
+		}
+		if v, ok := value(t, "Container restarts/A", "pod", liveSidecar, "container", "sidecar"); ok && !positive(v) {
+			t.Errorf("the sidecar's restarts are %v, want above zero", v)
+		}
+		value(t, "Container restarts/A", "pod", liveOrchestrator, "container", "orchestrator")
+	})
+	t.Run("legends can name pods: per-process panels keep the pod label", func(t *testing.T) {
+		for _, key := range []string{"Cache memory/A", "Chromium memory/A", "Resident memory/A", "Goroutines/A"} {
+			value(t, key, "pod", map[bool]string{true: liveSidecar, false: liveOrchestrator}[strings.HasPrefix(key, "Chromium")])
+		}
+		value(t, "Resident memory/A", "pod", liveSidecar)
+	})
+
+	t.Run("every alert rule evaluates with health ok", func(t *testing.T) {
+		var data struct {
+			Groups []struct {
+				Rules []struct {
+					Name      string `json:"name"`
+					Health    string `json:"health"`
+					LastError string `json:"lastError"`
+				} `json:"rules"`
+			} `json:"groups"`
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			err := prom.api("/api/v1/rules", nil, &data)
+			evaluated := err == nil && len(data.Groups) > 0
+			for _, g := range data.Groups {
+				for _, r := range g.Rules {
+					evaluated = evaluated && r.Health != "unknown"
+				}
+			}
+			if evaluated {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the rules were not evaluated within 10 s (%v): %+v", err, data)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		for _, g := range data.Groups {
+			for _, r := range g.Rules {
+				if r.Health != "ok" {
+					t.Errorf("rule %s has health %q: %s", r.Name, r.Health, r.LastError)
+				}
+			}
+		}
+	})
 }

@@ -130,9 +130,21 @@ func render(t *testing.T, c valuesCase) rendering {
 	return r
 }
 
+// monitoringAPIs are the prometheus-operator kinds the chart renders only
+// where the cluster has them; renders see them unless a test says not.
+var monitoringAPIs = []string{"--api-versions", "monitoring.coreos.com/v1/ServiceMonitor", "--api-versions", "monitoring.coreos.com/v1/PrometheusRule"}
+
 func helmTemplate(t *testing.T, extra ...string) ([]byte, error) {
 	t.Helper()
-	args := append([]string{"template", releaseName, chartDir, "--namespace", namespace, "--kube-version", kubeVersion}, extra...)
+	return helmTemplateOn(t, monitoringAPIs, extra...)
+}
+
+// helmTemplateOn renders the chart for a cluster that serves the given
+// --api-versions flags besides the built-in kinds.
+func helmTemplateOn(t *testing.T, apis []string, extra ...string) ([]byte, error) {
+	t.Helper()
+	args := append([]string{"template", releaseName, chartDir, "--namespace", namespace, "--kube-version", kubeVersion}, apis...)
+	args = append(args, extra...)
 	cmd := exec.Command(helmBinary(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -184,6 +196,8 @@ func newObject(apiVersion, kind string) (any, bool) {
 		return &appsv1.Deployment{}, true
 	case "apps/v1 StatefulSet":
 		return &appsv1.StatefulSet{}, true
+	case "v1 Pod":
+		return &corev1.Pod{}, true
 	case "v1 Service":
 		return &corev1.Service{}, true
 	case "v1 ConfigMap":

@@ -12,6 +12,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/metrics/metricstest"
 )
 
@@ -23,8 +24,8 @@ type contractMetric struct {
 
 // The contract other packages, the dashboard and the alerts rely on.
 var contract = []contractMetric{
-	{"glimpse_http_requests_total", dto.MetricType_COUNTER, []string{"code", "status"}},
-	{"glimpse_http_request_duration_seconds", dto.MetricType_HISTOGRAM, []string{"cache"}},
+	{"glimpse_http_requests_total", dto.MetricType_COUNTER, []string{"code", "status", "output"}},
+	{"glimpse_http_request_duration_seconds", dto.MetricType_HISTOGRAM, []string{"cache", "output"}},
 	{"glimpse_render_phase_duration_seconds", dto.MetricType_HISTOGRAM, []string{"phase"}},
 	{"glimpse_pool_lease_wait_seconds", dto.MetricType_HISTOGRAM, nil},
 	{"glimpse_pool_busy_rejections_total", dto.MetricType_COUNTER, nil},
@@ -120,11 +121,42 @@ func TestEveryContractMetricIsExportedWithItsTypeAndLabels(t *testing.T) {
 	})
 }
 
+func TestOutputLabelTakesOnlyTheKnownOutputs(t *testing.T) {
+	want := []string{"data", "markdown", "metadata", "none", "pdf", "screenshot"}
+	got := slices.Clone(metrics.Outputs())
+	sort.Strings(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("metrics.Outputs() = %v, want %v; the dashboard and the runbook name these values", got, want)
+	}
+	families := gatherPopulated(t)
+	for _, name := range []string{"glimpse_http_requests_total", "glimpse_http_request_duration_seconds"} {
+		t.Run(name+" starts a series for every output and uses no other", func(t *testing.T) {
+			seen := map[string]bool{}
+			for _, m := range families[name].GetMetric() {
+				for _, l := range m.GetLabel() {
+					if l.GetName() != "output" {
+						continue
+					}
+					if !slices.Contains(want, l.GetValue()) {
+						t.Errorf("%s has output=%q, which is not one of %v", name, l.GetValue(), want)
+					}
+					seen[l.GetValue()] = true
+				}
+			}
+			for _, out := range want {
+				if !seen[out] {
+					t.Errorf("%s has no series with output=%q before its first request", name, out)
+				}
+			}
+		})
+	}
+}
+
 // boundedLabels are the only label names glimpse uses; each has a value set
 // bounded by code, configuration or the number of sidecars.
 // (method: the DevTools events glimpse subscribes to, a fixed list in its
 // code).
-var boundedLabels = []string{"code", "status", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method"}
+var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

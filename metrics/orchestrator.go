@@ -25,6 +25,27 @@ const (
 	CacheStatusNone   = "NONE"
 )
 
+// Values of the output label of glimpse_http_requests_total and
+// glimpse_http_request_duration_seconds: the output that decides a
+// request's work, the most expensive one it asks for (a PDF before a
+// screenshot, before Markdown, before other data rules, before metadata).
+// OutputNone is a request that failed before its query parsed, or one that
+// asks for no output at all (meta=false alone).
+const (
+	OutputPDF        = "pdf"
+	OutputScreenshot = "screenshot"
+	OutputMarkdown   = "markdown"
+	OutputData       = "data"
+	OutputMetadata   = "metadata"
+	OutputNone       = "none"
+)
+
+// Outputs lists every value of the output label, so callers can start each
+// series at zero.
+func Outputs() []string {
+	return []string{OutputPDF, OutputScreenshot, OutputMarkdown, OutputData, OutputMetadata, OutputNone}
+}
+
 // Values of the result label of glimpse_cache_requests_total.
 const (
 	CacheHit    = "hit"
@@ -59,11 +80,13 @@ const CodeOK = "OK"
 // Orchestrator holds the collectors the front service updates while it
 // answers requests.
 type Orchestrator struct {
-	// Requests counts answered requests: glimpse_http_requests_total{code,status}
-	// with code CodeOK or an error code and status the class from StatusClass.
+	// Requests counts answered requests:
+	// glimpse_http_requests_total{code,status,output} with code CodeOK or an
+	// error code, status the class from StatusClass and output one of the
+	// Output values.
 	Requests *prometheus.CounterVec
-	// RequestDuration: glimpse_http_request_duration_seconds{cache}, cache
-	// one of the CacheStatus values.
+	// RequestDuration: glimpse_http_request_duration_seconds{cache,output},
+	// cache one of the CacheStatus values, output one of the Output values.
 	RequestDuration *prometheus.HistogramVec
 	// Phase: glimpse_render_phase_duration_seconds{phase}, phase one of the
 	// Phase values.
@@ -122,13 +145,13 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	o := &Orchestrator{
 		Requests: f.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "http", Name: "requests_total",
-			Help: "Requests answered, by result code (OK or the error code) and HTTP status class.",
-		}, []string{"code", "status"}),
+			Help: "Requests answered, by result code (OK or the error code), HTTP status class and output (pdf, screenshot, markdown, data, metadata, or none when the query did not parse or asks for nothing).",
+		}, []string{"code", "status", "output"}),
 		RequestDuration: f.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Subsystem: "http", Name: "request_duration_seconds",
-			Help:    "Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made).",
+			Help:    "Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made) and output (pdf, screenshot, markdown, data, metadata, or none).",
 			Buckets: requestBuckets,
-		}, []string{"cache"}),
+		}, []string{"cache", "output"}),
 		Phase: f.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Subsystem: "render", Name: "phase_duration_seconds",
 			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, screenshot, upload.",
@@ -181,9 +204,11 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}, []string{"reason"}),
 	}
 
-	o.Requests.WithLabelValues(CodeOK, StatusClass(200))
-	for _, c := range []string{CacheStatusHit, CacheStatusMiss, CacheStatusBypass, CacheStatusNone} {
-		o.RequestDuration.WithLabelValues(c)
+	for _, out := range Outputs() {
+		o.Requests.WithLabelValues(CodeOK, StatusClass(200), out)
+		for _, c := range []string{CacheStatusHit, CacheStatusMiss, CacheStatusBypass, CacheStatusNone} {
+			o.RequestDuration.WithLabelValues(c, out)
+		}
 	}
 	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseUpload} {
 		o.Phase.WithLabelValues(p)

@@ -112,7 +112,7 @@ func TestNilSnapshotFunctionsAreRefusedAtRegistration(t *testing.T) {
 func TestNilRegistererStillGivesUsableCollectors(t *testing.T) {
 	o := metrics.NewOrchestrator(nil)
 	o.PDFs.Inc()
-	o.Requests.WithLabelValues("ETIMEOUT", "5xx").Inc()
+	o.Requests.WithLabelValues("ETIMEOUT", "5xx", metrics.OutputPDF).Inc()
 	if got := testutil.ToFloat64(o.PDFs); got != 1 {
 		t.Errorf("PDFs = %v, want 1", got)
 	}
@@ -186,7 +186,7 @@ func TestScrapesRaceNeitherWithUpdatesNorWithEachOther(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for range 50 {
-				o.Requests.WithLabelValues("OK", "2xx").Inc()
+				o.Requests.WithLabelValues("OK", "2xx", metrics.OutputMetadata).Inc()
 				o.LeaseWait.Observe(0.01)
 				mu.Lock()
 				inUse = (inUse + 1) % 4
@@ -202,7 +202,7 @@ func TestScrapesRaceNeitherWithUpdatesNorWithEachOther(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := testutil.ToFloat64(o.Requests.WithLabelValues("OK", "2xx")); got != 200 {
+	if got := testutil.ToFloat64(o.Requests.WithLabelValues("OK", "2xx", metrics.OutputMetadata)); got != 200 {
 		t.Errorf("requests = %v, want 200", got)
 	}
 }

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -15,11 +16,12 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	o := metrics.NewOrchestrator(reg)
 
-	o.Requests.WithLabelValues(metrics.CodeOK, metrics.StatusClass(200)).Add(3)
-	o.Requests.WithLabelValues("EBUSY", metrics.StatusClass(503)).Inc()
-	o.RequestDuration.WithLabelValues(metrics.CacheStatusHit).Observe(0.003)
-	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss).Observe(1.5)
-	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss).Observe(7)
+	o.Requests.WithLabelValues(metrics.CodeOK, metrics.StatusClass(200), metrics.OutputMetadata).Add(3)
+	o.Requests.WithLabelValues(metrics.CodeOK, metrics.StatusClass(200), metrics.OutputPDF).Inc()
+	o.Requests.WithLabelValues("EBUSY", metrics.StatusClass(503), metrics.OutputPDF).Inc()
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusHit, metrics.OutputMetadata).Observe(0.003)
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss, metrics.OutputPDF).Observe(1.5)
+	o.RequestDuration.WithLabelValues(metrics.CacheStatusMiss, metrics.OutputPDF).Observe(7)
 	o.Phase.WithLabelValues(metrics.PhasePDF).Observe(2)
 	o.LeaseWait.Observe(0.2)
 	o.BusyRejections.Inc()
@@ -35,8 +37,10 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 		c    prometheus.Collector
 		want float64
 	}{
-		{"successful requests", o.Requests.WithLabelValues("OK", "2xx"), 3},
-		{"busy requests", o.Requests.WithLabelValues("EBUSY", "5xx"), 1},
+		{"successful metadata requests", o.Requests.WithLabelValues("OK", "2xx", "metadata"), 3},
+		{"successful PDF requests", o.Requests.WithLabelValues("OK", "2xx", "pdf"), 1},
+		{"busy PDF requests", o.Requests.WithLabelValues("EBUSY", "5xx", "pdf"), 1},
+		{"screenshots that never happened", o.Requests.WithLabelValues("OK", "2xx", "screenshot"), 0},
 		{"busy rejections", o.BusyRejections, 1},
 		{"retries", o.Retries, 2},
 		{"cache misses", o.Cache.WithLabelValues("miss"), 1},
@@ -54,14 +58,27 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 		})
 	}
 
-	t.Run("the request duration histogram counts observations per cache status", func(t *testing.T) {
+	t.Run("the request duration histogram counts observations per cache status and output", func(t *testing.T) {
 		want := `
-# HELP glimpse_http_request_duration_seconds Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made).
+# HELP glimpse_http_request_duration_seconds Time to answer a request, by cache status (HIT, MISS, BYPASS, or NONE when no cache decision was made) and output (pdf, screenshot, markdown, data, metadata, or none).
 # TYPE glimpse_http_request_duration_seconds histogram
-` + histogramText("glimpse_http_request_duration_seconds", `cache="BYPASS"`, nil, 0) +
-			histogramText("glimpse_http_request_duration_seconds", `cache="HIT"`, []float64{0.003}, 0.003) +
-			histogramText("glimpse_http_request_duration_seconds", `cache="MISS"`, []float64{1.5, 7}, 8.5) +
-			histogramText("glimpse_http_request_duration_seconds", `cache="NONE"`, nil, 0)
+`
+		observed := map[string][]float64{
+			`cache="HIT",output="metadata"`: {0.003},
+			`cache="MISS",output="pdf"`:     {1.5, 7},
+		}
+		outputs := metrics.Outputs()
+		sort.Strings(outputs)
+		for _, cache := range []string{"BYPASS", "HIT", "MISS", "NONE"} {
+			for _, out := range outputs {
+				label := `cache="` + cache + `",output="` + out + `"`
+				var sum float64
+				for _, v := range observed[label] {
+					sum += v
+				}
+				want += histogramText("glimpse_http_request_duration_seconds", label, observed[label], sum)
+			}
+		}
 		if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "glimpse_http_request_duration_seconds"); err != nil {
 			t.Error(err)
 		}
@@ -69,7 +86,8 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 
 	t.Run("series with a fixed label set exist before their first event", func(t *testing.T) {
 		for name, want := range map[string]int{
-			"glimpse_http_requests_total":           2, // OK/2xx, plus the EBUSY observed above
+			"glimpse_http_requests_total":           7,  // OK/2xx for each of the 6 outputs, plus the EBUSY observed above
+			"glimpse_http_request_duration_seconds": 24, // each cache status for each output
 			"glimpse_render_phase_duration_seconds": 7,
 			"glimpse_cache_requests_total":          3,
 			"glimpse_storage_errors_total":          4,

@@ -83,13 +83,17 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		sidecars = addr
 	}
 
-	store, local, err := a.openStorage(ctx)
+	store, files, err := a.openStorage(ctx)
 	if err != nil {
 		return nil, err
 	}
 	a.Store = store
 
 	plans, err := quota.LoadPlans(cfg.PlansFile)
+	if err != nil {
+		return nil, err
+	}
+	limiter, err := a.openLimiter(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +121,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	}
 
 	a.Server = api.NewServer(apiConfig(cfg), api.Deps{
-		Pool: p, Store: store, Local: local, Plans: plans, Registry: a.Registry, Metrics: m,
+		Pool: p, Store: store, Files: files, Plans: plans, Limiter: limiter, Registry: a.Registry, Metrics: m,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
 	})
 	a.http = &http.Server{
@@ -222,7 +226,11 @@ func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
 }
 
 // openStorage picks MinIO/S3 when an endpoint is set, else the local
-// directory served by this service under /files/.
+// directory. Either way this service serves the stored files under /files/,
+// so their URLs also work when GLIMPSE_PUBLIC_BASE_URL is this service's
+// own address (or a CDN in front of it) and the bucket is private or only
+// reachable inside the cluster. Unset, files are addressed at the bucket
+// with S3 and at this service with a directory.
 func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, error) {
 	cfg := a.cfg
 	if cfg.S3Endpoint != "" {
@@ -234,11 +242,11 @@ func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, err
 			return nil, nil, err
 		}
 		a.closers = append(a.closers, func() { s3.Close() })
-		return s3, nil, nil
+		return s3, s3.Handler(), nil
 	}
 	base := cfg.PublicBaseURL
 	if base == "" {
-		base = a.defaultPublicBase() + "/files/"
+		base = a.defaultPublicBase()
 	}
 	if _, err := url.Parse(base); err != nil {
 		return nil, nil, fmt.Errorf("GLIMPSE_PUBLIC_BASE_URL %q is not a URL: %w", base, err)
@@ -251,6 +259,24 @@ func (a *App) openStorage(ctx context.Context) (storage.Store, http.Handler, err
 	metrics.RegisterLocalStorage(a.Registry, local.Snapshot)
 	a.closers = append(a.closers, func() { local.Close() })
 	return local, local.Handler(), nil
+}
+
+// openLimiter picks where quotas are counted: in Redis, shared by every
+// replica, when GLIMPSE_REDIS_URL is set; else in this process's memory,
+// per replica and from zero after a restart. A Redis that cannot be
+// reached does not stop the start: quotas are counted in memory until it
+// answers (see quota.Redis).
+func (a *App) openLimiter(ctx context.Context) (quota.Limiter, error) {
+	m := metrics.NewQuota(a.Registry)
+	if a.cfg.RedisURL == "" {
+		return quota.NewMemory(), nil
+	}
+	r, err := quota.NewRedis(ctx, quota.RedisConfig{URL: a.cfg.RedisURL, Logger: a.log, OnError: m.BackendErrors.Inc})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { r.Close() })
+	return r, nil
 }
 
 // defaultPublicBase is this service's own address as callers on this

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator/quota"
 	"github.com/glimpse/glimpse/sidecar/envflag"
 	"github.com/glimpse/glimpse/sidecar/guard"
 	"github.com/glimpse/glimpse/sidecar/logging"
@@ -38,6 +39,7 @@ type Config struct {
 
 	Region             string
 	PlansFile          string
+	RedisURL           string
 	TrustedProxies     []netip.Prefix
 	LogFormat          string
 	LogLevel           string
@@ -69,7 +71,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "chrome-path", Env: "GLIMPSE_CHROME_PATH", Usage: "Chromium binary of the embedded sidecar (default: the first one found)", Default: "", Parse: str(&c.ChromePath)},
 		{Flag: "allow-targets", Env: "GLIMPSE_ALLOW_TARGETS", Usage: "CIDRs exempt from the public-address rule, for development and tests only", Default: "", Parse: prefixes(&c.AllowTargets)},
 		{Flag: "storage-dir", Env: "GLIMPSE_STORAGE_DIR", Usage: "directory for stored files when no S3 endpoint is set", Default: "./data", Parse: str(&c.StorageDir)},
-		{Flag: "public-base-url", Env: "GLIMPSE_PUBLIC_BASE_URL", Usage: "public base URL of stored files (CDN or bucket); default: the bucket URL, or this service's /files/", Default: "", Parse: str(&c.PublicBaseURL)},
+		{Flag: "public-base-url", Env: "GLIMPSE_PUBLIC_BASE_URL", Usage: "address stored files are fetched from: this service, a CDN in front of it, or the bucket; a file is at this URL + files/...; default: the bucket with S3, this service with a directory", Default: "", Parse: str(&c.PublicBaseURL)},
 		{Flag: "s3-endpoint", Env: "GLIMPSE_S3_ENDPOINT", Usage: "MinIO/S3 endpoint host:port; set → used instead of the directory", Default: "", Parse: str(&c.S3Endpoint)},
 		{Flag: "s3-bucket", Env: "GLIMPSE_S3_BUCKET", Usage: "bucket for stored files", Default: "glimpse", Parse: str(&c.S3Bucket)},
 		{Flag: "s3-access-key", Env: "GLIMPSE_S3_ACCESS_KEY", Usage: "S3 access key", Default: "", Parse: str(&c.S3AccessKey)},
@@ -82,6 +84,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "storage-min-age", Env: "GLIMPSE_STORAGE_MIN_AGE", Usage: "no object younger than this is swept from the local storage directory", Default: "1h", Parse: duration(&c.StorageMinAge)},
 		{Flag: "region", Env: "GLIMPSE_REGION", Usage: "prefix of x-request-id", Default: "local", Parse: str(&c.Region)},
 		{Flag: "plans", Env: "GLIMPSE_PLANS", Usage: "plans and API keys file (YAML or JSON); default: one anonymous plan", Default: "", Parse: str(&c.PlansFile)},
+		{Flag: "redis-url", Env: "GLIMPSE_REDIS_URL", Usage: "Redis that counts quotas for every replica, redis://[:password@]host:port/db or rediss://; empty: each replica counts in its own memory, from zero after a restart", Default: "", Parse: redisURL(&c.RedisURL), Secret: true},
 		{Flag: "trusted-proxies", Env: "GLIMPSE_TRUSTED_PROXIES", Usage: "CIDRs of proxies whose X-Forwarded-For names the client", Default: "", Parse: prefixes(&c.TrustedProxies)},
 		{Flag: "log-format", Env: "GLIMPSE_LOG_FORMAT", Usage: "log format: text or json", Default: "text", Parse: envflag.OneOf(&c.LogFormat, logging.Formats...)},
 		{Flag: "log-level", Env: "GLIMPSE_LOG_LEVEL", Usage: "log level: debug, info, warn or error", Default: "info", Parse: envflag.OneOf(&c.LogLevel, logging.Levels...)},
@@ -96,6 +99,21 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
 		{Flag: "full-renders", Env: "GLIMPSE_FULL_RENDERS", Usage: "load pictures, media and fonts and wait for the load event even when the answer needs no pixels (metadata, data rules, Markdown)", Default: "false", Parse: boolean(&c.FullRenders)},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
+	}
+}
+
+// redisURL accepts an empty value or a Redis URL; its error never repeats
+// the URL's password.
+func redisURL(p *string) func(string) error {
+	return func(v string) error {
+		v = strings.TrimSpace(v)
+		if v != "" {
+			if err := quota.CheckRedisURL(v); err != nil {
+				return err
+			}
+		}
+		*p = v
+		return nil
 	}
 }
 

@@ -18,6 +18,15 @@ func TestConfigReadsFlagsOverVariablesOverDefaults(t *testing.T) {
 	}
 }
 
+func TestConfigTakesARedisURL(t *testing.T) {
+	for _, u := range []string{"", "redis://:pw@redis.glimpse.svc.cluster.local:6379/0", "rediss://user:pw@cache.example.com:6380"} {
+		cfg, err := LoadConfig(nil, func(k string) string { return map[string]string{"GLIMPSE_REDIS_URL": u}[k] }, &bytes.Buffer{})
+		if err != nil || cfg.RedisURL != u {
+			t.Errorf("GLIMPSE_REDIS_URL=%q: got %q, %v", u, cfg.RedisURL, err)
+		}
+	}
+}
+
 func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 	cases := []struct {
 		name string
@@ -33,6 +42,10 @@ func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 			want: []string{"GLIMPSE_SIDECAR_TOKEN is empty"}},
 		{name: "S3 without credentials", env: map[string]string{"GLIMPSE_S3_ENDPOINT": "minio:9000"},
 			want: []string{"GLIMPSE_S3_ACCESS_KEY"}},
+		{name: "a Redis URL of another scheme", env: map[string]string{"GLIMPSE_REDIS_URL": "http://:hunter2@redis:6379"},
+			want: []string{"GLIMPSE_REDIS_URL", "does not start with redis:// or rediss://", "want redis://[:password@]host[:port][/db]"}},
+		{name: "a Redis URL with a database that is not a number", env: map[string]string{"GLIMPSE_REDIS_URL": "redis://:hunter2@redis:6379/quotas"},
+			want: []string{"GLIMPSE_REDIS_URL", "invalid database number"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,6 +57,9 @@ func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("%q does not say %q", err, w)
 				}
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("%q repeats a password", err)
 			}
 		})
 	}

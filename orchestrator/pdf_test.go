@@ -413,6 +413,7 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 	t.Run("bad PDF parameters are refused with EINVALQUERY naming the parameter and what it accepts", func(t *testing.T) {
 		testPDFQueryErrors(t, env)
 	})
+	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
 	t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
 		testPDFLongDocument(t, env, "/long")
 	})
@@ -464,6 +465,7 @@ func TestPDFOnMinIO(t *testing.T) {
 			t.Errorf("the refused PDF left %d unfinished uploads: %s", len(left), env.abortLeftovers(t, left))
 		}
 	})
+	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
 	t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
 		testPDFStorageDownBeforeUpload(t, env)
 	})
@@ -1105,8 +1107,14 @@ func testPDFStorageDownBeforeUpload(t *testing.T, env *pdfEnv) {
 		t.Errorf("the cached answer was not a cache hit during the outage (x-cache-status %q)", resp.Header.Get("x-cache-status"))
 	}
 	pdfCheckStorageError(t, embedded)
-	if code := env.readyz(t); code != http.StatusServiceUnavailable {
-		t.Errorf("/readyz answered %d while MinIO is down, want 503", code)
+	// Readiness means "can answer": metadata still can, so the replica
+	// stays in its Service and only says storage is away.
+	if resp, body := pdfRawGet(t, http.MethodGet, env.app.URL()+"/readyz"); resp.StatusCode != http.StatusOK ||
+		!strings.Contains(string(body), `"status":"degraded"`) || strings.Contains(string(body), `"storage":"ok"`) {
+		t.Errorf("/readyz answered %d %s while MinIO is down, want 200 saying storage is degraded", resp.StatusCode, body)
+	}
+	if m := env.app.get(env.ps.URL+"/probe?outage=metadata", "force=true"); m.HTTP != http.StatusOK {
+		t.Errorf("a metadata request answered %d while MinIO is down, want 200: %.300s", m.HTTP, m.Raw)
 	}
 	if pages, contexts := env.app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the failed upload the browser has %d pages and %d contexts, it had %d and %d: the lease was not released",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/answer"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/cache"
@@ -42,10 +43,11 @@ func (s *Server) handleAPI(c echo.Context) error {
 	if err != nil {
 		// A request that cannot be served is not counted, but its answer
 		// still tells the caller where their window stands.
-		setQuotaHeaders(h, s.limiter.Peek(callerID, plan, now))
+		setQuotaHeaders(h, s.limiter.Peek(hr.Context(), callerID, plan, now))
 		return err
 	}
-	q := s.limiter.Take(callerID, plan, now)
+	c.Set(ctxOutput, outputOf(req))
+	q := s.limiter.Take(hr.Context(), callerID, plan, now)
 	setQuotaHeaders(h, q)
 	if !q.Allowed {
 		s.m.RateLimited.WithLabelValues(plan.Name).Inc()
@@ -104,6 +106,40 @@ func (s *Server) handleAPI(c echo.Context) error {
 		return err
 	}
 	return s.answer(c, req, e, cacheStatus(req))
+}
+
+// outputOf is a request's output label: the most expensive output it asks
+// for, since that decides its work. Markdown is a data rule that reads
+// the page as Markdown (the article extraction); meta=false alone asks for
+// nothing.
+func outputOf(req *query.Request) string {
+	switch {
+	case req.PDF != nil:
+		return metrics.OutputPDF
+	case req.Screenshot != nil:
+		return metrics.OutputScreenshot
+	case readsMarkdown(req.Data):
+		return metrics.OutputMarkdown
+	case len(req.Data) > 0:
+		return metrics.OutputData
+	case !req.MetaOff:
+		return metrics.OutputMetadata
+	default:
+		return metrics.OutputNone
+	}
+}
+
+// readsMarkdown reports whether any rule, nested ones included, reads a
+// value as Markdown.
+func readsMarkdown(rules []query.DataRule) bool {
+	for _, r := range rules {
+		for _, q := range r.Fallbacks {
+			if q.Attr == "markdown" || readsMarkdown(q.Fields) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkTarget applies the address rule before any work: a refused target

@@ -46,8 +46,9 @@ type Config struct {
 type Deps struct {
 	Pool     *pool.Pool
 	Store    storage.Store
-	Local    http.Handler // serves stored files when storage is a local directory
+	Files    http.Handler // serves the stored public files under /files/
 	Plans    *quota.Plans
+	Limiter  quota.Limiter // counts quotas; nil: in this process's memory
 	Registry *prometheus.Registry
 	Metrics  *metrics.Orchestrator // nil: made on Registry
 	Policy   *guard.Policy
@@ -64,7 +65,7 @@ type Server struct {
 	echo     *echo.Echo
 	cache    *cache.Cache
 	flight   *cache.Flight
-	limiter  *quota.Limiter
+	limiter  quota.Limiter
 	renderer *render.Renderer
 	composer *answer.Composer
 	limits   query.Limits
@@ -77,6 +78,7 @@ const (
 	ctxRequestID = "glimpse.request_id"
 	ctxCode      = "glimpse.code"
 	ctxCache     = "glimpse.cache"
+	ctxOutput    = "glimpse.output"
 )
 
 // NewServer builds the Echo application.
@@ -95,12 +97,15 @@ func NewServer(cfg Config, d Deps) *Server {
 		deps:    d,
 		log:     d.Logger,
 		m:       d.Metrics,
-		limiter: quota.NewLimiter(),
+		limiter: d.Limiter,
 		limits:  query.Limits{MaxTimeout: cfg.MaxTimeout}.WithDefaults(),
 		now:     time.Now,
 	}
 	if s.m == nil {
 		s.m = metrics.NewOrchestrator(d.Registry)
+	}
+	if s.limiter == nil {
+		s.limiter = quota.NewMemory()
 	}
 	s.flight = cache.NewFlight(func(err error) bool {
 		return errors.Is(err, context.DeadlineExceeded) || s.asError(err).Code == apierr.CodeTimeout
@@ -112,7 +117,9 @@ func NewServer(cfg Config, d Deps) *Server {
 	// Every series a dashboard or alert rates starts at zero, so the first
 	// error of a kind after a restart is seen as a rise.
 	for _, code := range apierr.Codes() {
-		s.m.Requests.WithLabelValues(code, metrics.StatusClass(apierr.Status(code)))
+		for _, out := range metrics.Outputs() {
+			s.m.Requests.WithLabelValues(code, metrics.StatusClass(apierr.Status(code)), out)
+		}
 	}
 	for _, name := range d.Plans.Names() {
 		s.m.RateLimited.WithLabelValues(name)
@@ -157,8 +164,8 @@ func NewServer(cfg Config, d Deps) *Server {
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
 	e.GET("/metrics", echo.WrapHandler(metrics.Handler(d.Registry)))
-	if d.Local != nil {
-		files := echo.WrapHandler(http.StripPrefix("/files/", d.Local))
+	if d.Files != nil {
+		files := echo.WrapHandler(http.StripPrefix("/files/", d.Files))
 		e.GET("/files/*", files)
 		e.HEAD("/files/*", files)
 	}
@@ -256,9 +263,13 @@ func (s *Server) logRequest(c echo.Context, start time.Time) {
 	if cacheStatus == "" {
 		cacheStatus = "NONE"
 	}
+	output, _ := c.Get(ctxOutput).(string)
+	if output == "" {
+		output = metrics.OutputNone
+	}
 	status := c.Response().Status
-	s.m.Requests.WithLabelValues(code, strconv.Itoa(status/100)+"xx").Inc()
-	s.m.RequestDuration.WithLabelValues(cacheStatus).Observe(elapsed.Seconds())
+	s.m.Requests.WithLabelValues(code, metrics.StatusClass(status), output).Inc()
+	s.m.RequestDuration.WithLabelValues(cacheStatus, output).Observe(elapsed.Seconds())
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
@@ -270,6 +281,7 @@ func (s *Server) logRequest(c echo.Context, start time.Time) {
 		slog.Int("status", status),
 		slog.String("code", code),
 		slog.String("cache", cacheStatus),
+		slog.String("output", output),
 		slog.String("target", redactTarget(c.QueryParam("url"))),
 		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 		slog.Int64("bytes", c.Response().Size),
@@ -318,7 +330,11 @@ func (s *Server) handleHealthz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReadyz is ready when a browser can be leased and storage answers.
+// handleReadyz is ready when a browser can be leased: readiness means "can
+// answer". Storage is checked and reported, and the check finishes the
+// clean-up of uploads an outage left behind, but an unreachable store does
+// not take the replica out of its Service: metadata, Markdown and cache hits
+// still answer, and only PDFs and screenshots fail, with ESTORAGE.
 func (s *Server) handleReadyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
@@ -332,9 +348,9 @@ func (s *Server) handleReadyz(c echo.Context) error {
 	}
 	if s.deps.Store != nil {
 		if err := s.deps.Store.Ping(ctx); err != nil {
-			ready = false
 			s.m.StorageErrors.WithLabelValues("ping").Inc()
 			out["storage"] = err.Error()
+			out["status"] = "degraded"
 		} else {
 			out["storage"] = "ok"
 		}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -145,73 +144,4 @@ func (p *Plans) Lookup(key string) (plan *Plan, id string, ok bool) {
 		return nil, "", false
 	}
 	return pl, "key:" + hex.EncodeToString(sum[:8]), true
-}
-
-// Limiter counts requests per caller in fixed windows that start with the
-// caller's first request.
-type Limiter struct {
-	mu      sync.Mutex
-	windows map[string]*window
-	sweep   time.Time
-}
-
-type window struct {
-	start time.Time
-	until time.Time
-	count int
-}
-
-// Quota is the state of one caller's window after a request.
-type Quota struct {
-	Limit     int
-	Remaining int
-	Reset     time.Time
-	Allowed   bool
-}
-
-func NewLimiter() *Limiter { return &Limiter{windows: map[string]*window{}} }
-
-// windowLocked is the caller's current window; a new one starts now when
-// the last has ended (kept only when store is set).
-func (l *Limiter) windowLocked(id string, plan *Plan, now time.Time, store bool) *window {
-	k := plan.Name + "|" + id
-	w, ok := l.windows[k]
-	if !ok || !now.Before(w.until) {
-		w = &window{start: now, until: now.Add(plan.Window)}
-		if store {
-			l.windows[k] = w
-		}
-	}
-	return w
-}
-
-// Peek reports the caller's window without counting a request.
-func (l *Limiter) Peek(id string, plan *Plan, now time.Time) Quota {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w := l.windowLocked(id, plan, now, false)
-	return Quota{Limit: plan.Limit, Remaining: max(plan.Limit-w.count, 0), Reset: w.until, Allowed: w.count < plan.Limit}
-}
-
-// Take counts one request of caller id under plan.
-func (l *Limiter) Take(id string, plan *Plan, now time.Time) Quota {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.sweep) > time.Minute {
-		for k, w := range l.windows {
-			if !now.Before(w.until) {
-				delete(l.windows, k)
-			}
-		}
-		l.sweep = now
-	}
-	w := l.windowLocked(id, plan, now, true)
-	q := Quota{Limit: plan.Limit, Reset: w.until}
-	if w.count >= plan.Limit {
-		return q
-	}
-	w.count++
-	q.Allowed = true
-	q.Remaining = plan.Limit - w.count
-	return q
 }

@@ -3,12 +3,9 @@ package quota
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -226,95 +223,6 @@ keys:
 			if pl, id, ok := p.Lookup(k); ok || pl != nil || id != "" {
 				t.Errorf("Lookup(%q) = %v, %q, %t", k, pl, id, ok)
 			}
-		}
-	})
-}
-
-func TestLimiter(t *testing.T) {
-	plan := &Plan{Name: "tiny", Limit: 3, Window: 2 * time.Second}
-	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-
-	t.Run("a window admits its limit and refuses the rest until it ends", func(t *testing.T) {
-		l := NewLimiter()
-		steps := []struct {
-			at        time.Duration
-			allowed   bool
-			remaining int
-			reset     time.Duration
-		}{
-			{0, true, 2, 2 * time.Second},
-			{100 * time.Millisecond, true, 1, 2 * time.Second},
-			{time.Second, true, 0, 2 * time.Second},
-			{1500 * time.Millisecond, false, 0, 2 * time.Second},
-			{1999 * time.Millisecond, false, 0, 2 * time.Second},
-			{2 * time.Second, true, 2, 4 * time.Second}, // the window ends at its reset
-			{2500 * time.Millisecond, true, 1, 4 * time.Second},
-		}
-		for i, s := range steps {
-			q := l.Take("ip:192.0.2.1", plan, t0.Add(s.at))
-			if q.Allowed != s.allowed || q.Remaining != s.remaining || !q.Reset.Equal(t0.Add(s.reset)) || q.Limit != 3 {
-				t.Errorf("request %d at +%s: %+v, want allowed %t, remaining %d, reset +%s",
-					i+1, s.at, q, s.allowed, s.remaining, s.reset)
-			}
-		}
-	})
-
-	t.Run("the window starts with the caller's first request", func(t *testing.T) {
-		l := NewLimiter()
-		first := t0.Add(1234 * time.Millisecond)
-		if q := l.Take("ip:192.0.2.1", plan, first); !q.Reset.Equal(first.Add(plan.Window)) {
-			t.Errorf("reset %s, want %s", q.Reset, first.Add(plan.Window))
-		}
-	})
-
-	t.Run("callers and plans count separately", func(t *testing.T) {
-		l := NewLimiter()
-		other := &Plan{Name: "other", Limit: 3, Window: time.Hour}
-		for range 3 {
-			l.Take("key:a", plan, t0)
-		}
-		if q := l.Take("key:a", plan, t0); q.Allowed {
-			t.Fatal("the fourth request was admitted")
-		}
-		if q := l.Take("key:b", plan, t0); !q.Allowed || q.Remaining != 2 {
-			t.Errorf("another caller of the same plan: %+v", q)
-		}
-		if q := l.Take("key:a", other, t0); !q.Allowed || q.Remaining != 2 {
-			t.Errorf("the same caller under another plan: %+v", q)
-		}
-	})
-
-	t.Run("windows that ended are swept", func(t *testing.T) {
-		l := NewLimiter()
-		for i := range 100 {
-			l.Take(fmt.Sprintf("ip:192.0.2.%d", i), plan, t0)
-		}
-		l.Take("ip:198.51.100.1", plan, t0.Add(2*time.Minute))
-		l.mu.Lock()
-		n := len(l.windows)
-		l.mu.Unlock()
-		if n != 1 {
-			t.Errorf("%d windows are kept, want only the live one", n)
-		}
-	})
-
-	t.Run("concurrent requests never pass the limit", func(t *testing.T) {
-		l := NewLimiter()
-		big := &Plan{Name: "fifty", Limit: 50, Window: time.Hour}
-		var admitted atomic.Int32
-		var wg sync.WaitGroup
-		for range 200 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if l.Take("key:busy", big, t0).Allowed {
-					admitted.Add(1)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := admitted.Load(); n != 50 {
-			t.Errorf("%d of 200 concurrent requests were admitted, want 50", n)
 		}
 	})
 }

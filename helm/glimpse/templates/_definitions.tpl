@@ -192,3 +192,20 @@ The DNS egress rule of every NetworkPolicy.
       protocol: TCP
     {{- end }}
 {{- end }}
+
+{{/*
+Address stored files are fetched from (GLIMPSE_PUBLIC_BASE_URL): the value
+given, else glimpse's own address behind the Ingress (it serves files under
+/files/ from any storage), else empty for glimpse's own default.
+*/}}
+{{- define "glimpse.publicBaseURL" -}}
+{{- $o := .Values.orchestrator -}}
+{{- if $o.publicBaseURL -}}
+{{- $o.publicBaseURL -}}
+{{- else if and $o.ingress.enabled $o.ingress.hosts -}}
+{{- $host := (first $o.ingress.hosts).host -}}
+{{- $tls := false -}}
+{{- range $o.ingress.tls }}{{ if has $host (.hosts | default list) }}{{ $tls = true }}{{ end }}{{ end -}}
+{{- if $host -}}{{ ternary "https" "http" $tls }}://{{ $host }}{{- end -}}
+{{- end -}}
+{{- end }}
