@@ -219,3 +219,21 @@ func TestHelmTestChecksReadinessAndOneAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedHelmKnowsItsVersions checks the helm that make test builds: it
+// reports its own version and, without a cluster, assumes a current
+// Kubernetes rather than helm's built-in 1.20, which the chart's kubeVersion
+// refuses.
+func TestCachedHelmKnowsItsVersions(t *testing.T) {
+	out, err := exec.Command(helmBinary(t), "version", "--template", "{{.Version}}").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, "v3.") || strings.Count(v, ".") != 2 {
+		t.Errorf("helm reports version %q; want a full v3.x.y (build it with make deps)", v)
+	}
+	cmd := exec.Command(helmBinary(t), "template", releaseName, chartDir, "--show-only", "templates/orchestrator-service.yaml")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("helm template without --kube-version failed; helm assumes an old Kubernetes (build it with make deps): %v: %s", err, out)
+	}
+}

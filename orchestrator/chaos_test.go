@@ -1157,13 +1157,18 @@ func TestStorageOutage(t *testing.T) {
 		c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = minio.Endpoint, minio.AccessKey, minio.SecretKey, "glimpse-chaos"
 	})
 	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
-	ready := func() int {
+	// ready returns /readyz's status code and what it says of storage.
+	ready := func() (int, string) {
 		resp, err := chaosClient.Get(app.URL() + "/readyz")
 		if err != nil {
-			return 0
+			return 0, ""
 		}
-		resp.Body.Close()
-		return resp.StatusCode
+		defer resp.Body.Close()
+		var body struct {
+			Storage string `json:"storage"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body.Storage
 	}
 
 	if a := app.tryGet(ps.URL+"/?before", "pdf=true"); a.HTTP != 200 || !a.has("pdf") {
@@ -1197,16 +1202,16 @@ func TestStorageOutage(t *testing.T) {
 			}
 		}
 	})
-	t.Run("readiness reports the outage", func(t *testing.T) {
-		if code := ready(); code != 503 {
-			t.Errorf("/readyz answered %d with storage down, want 503", code)
+	t.Run("readiness reports the outage and keeps the replica in its Service", func(t *testing.T) {
+		if code, storage := ready(); code != 200 || storage == "ok" || storage == "" {
+			t.Errorf("/readyz answered %d, storage %q with storage down; want 200 naming the storage error", code, storage)
 		}
 	})
 
 	minio.Start(t)
 	t.Run("PDF requests work again once storage is back", func(t *testing.T) {
-		if !eventually(20*time.Second, func() bool { return ready() == 200 }) {
-			t.Fatal("/readyz did not recover")
+		if !eventually(20*time.Second, func() bool { code, storage := ready(); return code == 200 && storage == "ok" }) {
+			t.Fatal("/readyz did not report storage back")
 		}
 		if a := app.tryGet(ps.URL+"/?after", "pdf=true"); a.HTTP != 200 || !a.has("pdf") {
 			t.Fatalf("a PDF after storage returned: %v", a)
