@@ -304,11 +304,7 @@ func TestExternalRedisIsReachedThroughASecret(t *testing.T) {
 }
 
 func TestRedisMisconfigurationsAreRefused(t *testing.T) {
-	cases := []struct {
-		name string
-		set  []string
-		want string
-	}{
+	cases := []refusal{
 		{"the bundled Redis together with an external URL", []string{"redis.enabled=true", "redis.url=redis://r:6379/0"},
 			"choose the bundled Redis or yours"},
 		{"the bundled Redis together with an existing Secret", []string{"redis.enabled=true", "redis.existingSecret=s"},
@@ -322,21 +318,7 @@ func TestRedisMisconfigurationsAreRefused(t *testing.T) {
 		{"a misspelt value", []string{"redis.replicas=2"},
 			"additional properties 'replicas' not allowed"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name+" is refused", func(t *testing.T) {
-			var args []string
-			for _, s := range tc.set {
-				args = append(args, "--set", s)
-			}
-			_, err := helmTemplate(t, args...)
-			if err == nil {
-				t.Fatalf("helm template with %v succeeded", tc.set)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("the error does not say %q:\n%v", tc.want, err)
-			}
-		})
-	}
+	checkRefusals(t, cases)
 }
 
 func TestChartWithRedisLintsStrictly(t *testing.T) {

@@ -166,12 +166,37 @@ func TestEveryValueIsDocumented(t *testing.T) {
 	})
 }
 
+// refusal is a set of values the chart must refuse, and what its message
+// must say.
+type refusal struct {
+	name string
+	set  []string
+	want string
+}
+
+// checkRefusals renders each refusal and checks that helm fails with a
+// message saying what to set.
+func checkRefusals(t *testing.T, cases []refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name+" is refused", func(t *testing.T) {
+			var args []string
+			for _, s := range tc.set {
+				args = append(args, "--set", s)
+			}
+			_, err := helmTemplate(t, args...)
+			if err == nil {
+				t.Fatalf("helm template with %v succeeded", tc.set)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("the error does not say %q:\n%v", tc.want, err)
+			}
+		})
+	}
+}
+
 func TestMisconfigurationsAreRefusedWithAClearMessage(t *testing.T) {
-	cases := []struct {
-		name string
-		set  []string
-		want string
-	}{
+	cases := []refusal{
 		{"the bundled MinIO together with an external endpoint", []string{"minio.enabled=true", "storage.s3.endpoint=s3.example.com", "storage.s3.existingSecret=s"},
 			"choose the bundled MinIO or an external S3 endpoint"},
 		{"an external endpoint without a credentials Secret", []string{"storage.s3.endpoint=s3.example.com"},
@@ -191,21 +216,7 @@ func TestMisconfigurationsAreRefusedWithAClearMessage(t *testing.T) {
 		{"an unknown log format", []string{"config.logFormat=xml"},
 			"json"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name+" is refused", func(t *testing.T) {
-			var args []string
-			for _, s := range tc.set {
-				args = append(args, "--set", s)
-			}
-			_, err := helmTemplate(t, args...)
-			if err == nil {
-				t.Fatalf("helm template with %v succeeded", tc.set)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("the error does not say %q:\n%v", tc.want, err)
-			}
-		})
-	}
+	checkRefusals(t, cases)
 }
 
 func TestNoValuesFileHandsTheBrowserTheClustersOwnAddresses(t *testing.T) {
