@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,7 +22,7 @@ import (
 
 // countingServer serves body on a loopback address of its own and counts
 // the requests it sees.
-func countingServer(t *testing.T, addr, body string) (*httptest.Server, *atomic.Int64) {
+func countingServer(t *testing.T, host, body string) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	var hits atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -28,10 +30,7 @@ func countingServer(t *testing.T, addr, body string) (*httptest.Server, *atomic.
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, body)
 	}))
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatalf("listening on %s: %v", addr, err)
-	}
+	ln := listenBelowEphemeral(t, host)
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
@@ -39,13 +38,30 @@ func countingServer(t *testing.T, addr, body string) (*httptest.Server, *atomic.
 	return srv, &hits
 }
 
+// listenBelowEphemeral listens on host at a port below the kernel's
+// ephemeral range. The guard refuses the sidecar's ports on every loopback
+// address, so a server on 127.0.0.2 must not draw, by chance, the port the
+// kernel gave the sidecar or Chromium on 127.0.0.1.
+func listenBelowEphemeral(t *testing.T, host string) net.Listener {
+	t.Helper()
+	for port := 20000 + rand.IntN(10000); ; port++ {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if err == nil {
+			return ln
+		}
+		if port >= 32000 {
+			t.Fatalf("listening on %s: %v", host, err)
+		}
+	}
+}
+
 func TestRunServesASidecarBehindTheEgressGuard(t *testing.T) {
 	chrome := requireChrome(t)
 	isolateTemp(t)
 	before := profileDirs(t)
 
-	internal, internalHits := countingServer(t, "127.0.0.3:0", "secret")
-	public, publicHits := countingServer(t, "127.0.0.2:0",
+	internal, internalHits := countingServer(t, "127.0.0.3", "secret")
+	public, publicHits := countingServer(t, "127.0.0.2",
 		fmt.Sprintf(`<html><body><img src="%s/pixel.png"><script>fetch(%q).catch(() => {})</script></body></html>`, internal.URL, internal.URL+"/api"))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
