@@ -31,7 +31,7 @@ vet:
 # fuzzing run of the query parser.
 test: deps vet
 	$(GO) test -race -count=1 -timeout 40m ./...
-	$(GO) test -run='^$$' -fuzz=FuzzParseRequest -fuzztime=20s ./orchestrator/query/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=20s ./orchestrator/query/
 
 test-short:
 	$(GO) test -short -count=1 ./...
