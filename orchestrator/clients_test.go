@@ -13,9 +13,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -256,9 +258,20 @@ func testMicrolinkCLI(t *testing.T, dir, endpoint, pages string) {
 			if !strings.Contains(stdout, "The CLI Page") {
 				t.Errorf("call %d: stdout has no title:\n%s", i+1, stdout)
 			}
-			for _, w := range []string{"SUCCESS", "cache", want, "mode", "uri", "id"} {
+			for _, w := range []string{"SUCCESS", "cache " + want, "uri " + endpoint + "?url=" + url.QueryEscape(target)} {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("call %d: stderr has no %q:\n%s", i+1, w, stderr)
+				}
+			}
+			// The CLI prints x-fetch-mode with x-fetch-time, x-request-id and,
+			// on a hit, the time left from x-timestamp and x-cache-ttl.
+			res := []string{`mode (fetch|prerender) \(\d+(\.\d+)?m?s\)`, `id \w+:[0-9a-f-]{36}`}
+			if want == "HIT" {
+				res = append(res, `cache HIT \(23h 59m`)
+			}
+			for _, re := range res {
+				if !regexp.MustCompile(re).MatchString(stderr) {
+					t.Errorf("call %d: stderr does not match %s:\n%s", i+1, re, stderr)
 				}
 			}
 			if strings.Contains(stderr, "NaN") {
