@@ -7,6 +7,7 @@ export GLIMPSE_MINIO_BIN ?= $(CACHE_BIN)/minio
 export GLIMPSE_HELM_BIN ?= $(CACHE_BIN)/helm
 export GLIMPSE_KUBE_BIN_DIR ?= $(CACHE_BIN)
 export GLIMPSE_KUBE_DATA_DIR ?= $(patsubst %/bin,%/kube,$(CACHE_BIN))
+export GLIMPSE_CLIENTS_DIR ?= $(patsubst %/bin,%/npm,$(CACHE_BIN))
 export PATH := $(CACHE_BIN):$(PATH)
 
 .PHONY: build run test test-short deps bench fuzz vet fmt clean

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes sure everything the tests need is on this machine, installing what
 # is missing: Chromium and fonts, poppler-utils (pdfinfo), Prometheus
-# (promtool, prometheus) and etcd from Debian; MinIO, Helm and kwok built with
-# `go install`, the Kubernetes control plane built from .ci/kube, and the
-# prometheus-operator CRDs generated with controller-gen, all into a cache
-# directory that survives between runs.
+# (promtool, prometheus), etcd, Node.js and npm from Debian; MinIO, Helm and
+# kwok built with `go install`, the Kubernetes control plane built from
+# .ci/kube, the prometheus-operator CRDs generated with controller-gen, and
+# the Microlink clients locked in .ci/clients installed with npm, all into a
+# cache directory that survives between runs.
 #
 #   .ci/deps.sh            everything the tests need
 #   .ci/deps.sh bench      plus what `make bench` needs
@@ -56,6 +57,8 @@ command -v pdfinfo >/dev/null || need_pkgs+=(poppler-utils)
 command -v promtool >/dev/null || need_pkgs+=(prometheus)
 command -v redis-server >/dev/null || need_pkgs+=(redis-server)
 command -v etcd >/dev/null || need_pkgs+=(etcd-server)
+command -v node >/dev/null || need_pkgs+=(nodejs)
+command -v npm >/dev/null || need_pkgs+=(npm)
 if [ "${1:-}" = bench ]; then
   command -v wrk >/dev/null || need_pkgs+=(wrk)
 fi
@@ -156,4 +159,29 @@ monitoring_crds() {
   echo "$PROMETHEUS_OPERATOR_VERSION $CONTROLLER_TOOLS_VERSION" > "$stamp"
 }
 monitoring_crds
+
+# The clients glimpse promises to work with unchanged, @microlink/mql and the
+# microlink CLI, at the versions .ci/clients/package-lock.json locks, in
+# $CACHE/npm for the test that drives them against a running glimpse. The
+# stamp is a hash of the manifest and lockfile, so changing either
+# reinstalls; nothing else does. Install scripts stay off: the clients need
+# none, and the tests run no code they did not ask for.
+microlink_clients() {
+  local src out="$CACHE/npm" stamp want
+  src="$(cd "$(dirname "$0")/clients" && pwd)"
+  stamp="$out/.lock.version"
+  want=$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -c1-16)
+  if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -x "$out/node_modules/.bin/microlink" ]; then
+    return
+  fi
+  say "installing the Microlink clients locked in .ci/clients into $out with npm ci"
+  rm -rf "$out" && mkdir -p "$out"
+  cp "$src/package.json" "$src/package-lock.json" "$out/"
+  if ! (cd "$out" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2); then
+    rm -rf "$out"
+    exit 1
+  fi
+  echo "$want" > "$stamp"
+}
+microlink_clients
 say "ready"

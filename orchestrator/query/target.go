@@ -68,13 +68,17 @@ func ParseTarget(raw string) (*url.URL, error) {
 	// Special URLs ignore any run of slashes and backslashes before the
 	// host, so `http:example.com` and `https:\\example.com` name a host.
 	rest = strings.TrimLeft(rest, `/\`)
+	fromHost := rest
 	end := strings.IndexAny(rest, `/\?#`)
 	if end < 0 {
 		end = len(rest)
 	}
 	authority, rest := rest[:end], rest[end:]
-	if strings.IndexByte(authority, '@') >= 0 {
-		return nil, apierr.URL(raw, "The URL %s is not accepted: it carries user information before `@`. Remove it, and send credentials with `headers.authorization` instead.", apierr.Show(raw))
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		// The user-info is most likely a password: the answer, which
+		// callers log and proxies keep, shows it masked.
+		shown := s[:len(s)-len(fromHost)] + "***" + fromHost[at:]
+		return nil, apierr.URL(shown, "The URL %s is not accepted: it carries user information before `@`. Remove it, and send credentials with `headers.authorization` instead.", apierr.Show(shown))
 	}
 	hostPart, port, err := splitHostPort(raw, authority)
 	if err != nil {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
@@ -184,6 +185,32 @@ func TestParseTargetAcceptsWhatBrowsersAcceptAndRefusesTheRest(t *testing.T) {
 			}
 			if again.String() != u.String() {
 				t.Errorf("normalising twice gave %q, then %q", u.String(), again.String())
+			}
+		})
+	}
+}
+
+func TestUserInfoIsMaskedInTheRefusal(t *testing.T) {
+	cases := []struct{ name, in, shown, secret string }{
+		{"a user and password", "https://ada:s3cr3t@example.com/a?b#c", "https://***@example.com/a?b#c", "s3cr3t"},
+		{"a user alone", "http://ada-token@example.com/", "http://***@example.com/", "ada-token"},
+		{"an at sign inside the password", "https://ada:p@ss@example.com/", "https://***@example.com/", "p@ss"},
+		{"a scheme-like user", "http://http@example.com/", "http://***@example.com/", "http@"},
+		{"backslashes and no slashes before the host", `https:\\ada:pw9@example.com`, `https:\\***@example.com`, "pw9"},
+		{"surrounding spaces", "  https://ada:pw7@example.com/ ", "https://***@example.com/", "pw7"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTarget(tc.in)
+			var e *apierr.Error
+			if !errors.As(err, &e) || e.Code != apierr.CodeInvalidURL {
+				t.Fatalf("%q gave %v, want EINVALURL", tc.in, err)
+			}
+			if strings.Contains(e.Message, tc.secret) || strings.Contains(fmt.Sprint(e.Data), tc.secret) {
+				t.Errorf("the refusal repeats %q: %s %v", tc.secret, e.Message, e.Data)
+			}
+			if !strings.Contains(e.Message, "`"+tc.shown+"`") || e.Data["url"] != tc.shown {
+				t.Errorf("the refusal shows %s %v, want the URL as %q", e.Message, e.Data, tc.shown)
 			}
 		})
 	}
