@@ -88,12 +88,29 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		// the browser goes back to the pool now.
 		p.Release()
 	}
-	if !req.MetaOff && p.Doc != nil {
+	if f := p.File; f != nil && !f.Shown {
+		// Checked first: the answer would otherwise be built for nothing.
+		if req.PDF != nil {
+			return nil, notAPage("pdf", f)
+		}
+		if req.Screenshot != nil {
+			return nil, notAPage("screenshot", f)
+		}
+	}
+	switch {
+	case req.MetaOff:
+	case p.File != nil:
+		d = append(d, fileMetadata(req, p, embeds)...)
+	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds)...)
 	}
 	var texts map[string]Text
-	if len(req.Data) > 0 && p.Doc != nil {
-		rules, err := applyDataRules(ctx, p.Doc, p.URL, req.Data, c.maxDataBytes)
+	doc := p.Doc
+	if doc == nil && p.File != nil {
+		doc = emptyDocument()
+	}
+	if len(req.Data) > 0 && doc != nil {
+		rules, err := applyDataRules(ctx, doc, p.URL, req.Data, c.maxDataBytes)
 		if err != nil {
 			return nil, err
 		}
