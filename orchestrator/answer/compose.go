@@ -88,12 +88,14 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		// the browser goes back to the pool now.
 		p.Release()
 	}
-	if f := p.File; f != nil && !f.Shown {
+	if f := p.File; f != nil {
 		// Checked first: the answer would otherwise be built for nothing.
-		if req.PDF != nil {
+		// A PDF target is printed by nobody: what the browser would print
+		// is its viewer, not the document, which is at data.url already.
+		if req.PDF != nil && (!f.Shown || f.MediaType == "application/pdf") {
 			return nil, notAPage("pdf", f)
 		}
-		if req.Screenshot != nil {
+		if req.Screenshot != nil && !f.Shown {
 			return nil, notAPage("screenshot", f)
 		}
 	}

@@ -99,10 +99,15 @@ func emptyDocument() *goquery.Document {
 }
 
 // notAPage is the caller's answer when a file the browser only downloads
-// is asked to be printed or captured: there is no page to do it with.
+// is asked to be printed or captured, or a PDF to be printed: there is no
+// page to do it with.
 func notAPage(param string, f *render.File) error {
-	e := apierr.New(apierr.CodeInvalidQuery, "The target is a file ("+f.MediaType+
-		"), not a page, so there is nothing to "+map[string]string{"pdf": "print", "screenshot": "capture"}[param]+
+	what := "a file (" + f.MediaType + "), not a page, so there is nothing to " +
+		map[string]string{"pdf": "print", "screenshot": "capture"}[param]
+	if param == "pdf" && f.MediaType == "application/pdf" {
+		what = "a PDF already"
+	}
+	e := apierr.New(apierr.CodeInvalidQuery, "The target is "+what+
 		"; drop `"+param+"`, and the answer describes the file, whose address is `data.url`.")
 	e.Param = param
 	e.Data = map[string]any{param: true}

@@ -83,12 +83,24 @@ func tooManyRedirects(hops int) error {
 		Message: fmt.Sprintf("The target redirected more than %d times (at least %d hops); give the final URL instead.", MaxRedirects, hops)}
 }
 
-// guardError is the egress guard's word on a connection it did not make.
+// guardError is the egress guard's word on a connection it did not make
+// (the values of its X-Glimpse-Guard header). Only a refusal by the
+// address rule is EFORBIDDENURL; a target that did not accept the
+// connection is the target's failure, and the guard's own trouble is the
+// service's.
 func guardError(target, reason string) error {
-	if reason == "unresolvable" {
+	switch reason {
+	case "refused", "blocked":
+		return &Error{Kind: Forbidden, URL: target}
+	case "unresolvable":
 		return &Error{Kind: Unresolvable, URL: target}
+	case "unreachable":
+		return &Error{Kind: Unreadable, URL: target,
+			Message: "The target refused or dropped the connection; check the URL's host and port, and that it serves a page."}
+	case "timeout":
+		return &Error{Kind: TimedOut, URL: target, Message: "The target did not accept the connection in time; retry, or raise `timeout`."}
 	}
-	return &Error{Kind: Forbidden, URL: target}
+	return fmt.Errorf("the egress guard could not fetch %s: %s", target, reason)
 }
 
 func timeoutError(ctx context.Context, msg string) error {

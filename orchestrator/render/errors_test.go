@@ -100,3 +100,31 @@ func TestFileOfReadsSizeOnlyWhenItIsTheFiles(t *testing.T) {
 		})
 	}
 }
+
+func TestGuardAnswersAreSortedByWhoFailed(t *testing.T) {
+	cases := []struct {
+		guard string
+		kind  Kind // 0: the service's own failure, not a render error
+	}{
+		{"refused", Forbidden},
+		{"blocked", Forbidden},
+		{"unresolvable", Unresolvable},
+		{"unreachable", Unreadable},
+		{"timeout", TimedOut},
+		{"closing", 0},
+		{"unsupported", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.guard, func(t *testing.T) {
+			err := guardError("http://example.com/", c.guard)
+			var re *Error
+			isRender := errors.As(err, &re)
+			switch {
+			case c.kind == 0 && isRender:
+				t.Errorf("the guard's %q gave a %v render error; want the service's own failure", c.guard, re.Kind)
+			case c.kind != 0 && (!isRender || re.Kind != c.kind):
+				t.Errorf("the guard's %q gave %v; want kind %v", c.guard, err, c.kind)
+			}
+		})
+	}
+}

@@ -134,7 +134,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		jar.SetCookies(u, resp.Cookies())
 		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
-			if g == "refused" || g == "unresolvable" {
+			if g == "refused" || g == "unresolvable" || g == "unreachable" {
 				return nil, nil, nil, guardError(u.String(), g)
 			}
 			return nil, nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
