@@ -88,12 +88,31 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		// the browser goes back to the pool now.
 		p.Release()
 	}
-	if !req.MetaOff && p.Doc != nil {
+	if f := p.File; f != nil {
+		// Checked first: the answer would otherwise be built for nothing.
+		// A PDF target is printed by nobody: what the browser would print
+		// is its viewer, not the document, which is at data.url already.
+		if req.PDF != nil && (!f.Shown || f.MediaType == "application/pdf") {
+			return nil, notAPage("pdf", f)
+		}
+		if req.Screenshot != nil && !f.Shown {
+			return nil, notAPage("screenshot", f)
+		}
+	}
+	switch {
+	case req.MetaOff:
+	case p.File != nil:
+		d = append(d, fileMetadata(req, p, embeds)...)
+	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds)...)
 	}
 	var texts map[string]Text
-	if len(req.Data) > 0 && p.Doc != nil {
-		rules, err := applyDataRules(ctx, p.Doc, p.URL, req.Data, c.maxDataBytes)
+	doc := p.Doc
+	if doc == nil && p.File != nil {
+		doc = emptyDocument()
+	}
+	if len(req.Data) > 0 && doc != nil {
+		rules, err := applyDataRules(ctx, doc, p.URL, req.Data, c.maxDataBytes)
 		if err != nil {
 			return nil, err
 		}

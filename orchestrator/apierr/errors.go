@@ -30,7 +30,8 @@ const (
 
 	// Codes outside API.md's table, for answers that are not about a page:
 	// an unknown path, a method other than GET/HEAD, and a target that
-	// answered with something that is not a page.
+	// failed in a way that trying again does not mend (refused, reset, a
+	// bad certificate, an answer no browser can use).
 	CodeNotFound = "ENOTFOUND"
 	CodeMethod   = "EMETHOD"
 	CodeFetch    = "EFETCH"
@@ -63,11 +64,20 @@ var codeStatus = map[string]int{
 	CodeFatal:        http.StatusInternalServerError,
 	CodeNotFound:     http.StatusNotFound,
 	CodeMethod:       http.StatusMethodNotAllowed,
-	CodeFetch:        http.StatusBadGateway,
-	CodeStorage:      http.StatusServiceUnavailable,
-	CodeTooLarge:     http.StatusRequestHeaderFieldsTooLarge,
-	CodeClient:       StatusClientClosed,
+	// 424, not 502: clients such as @microlink/mql retry 502 twice, and a
+	// target that refused or broke the connection would be visited three
+	// times for the same failure.
+	CodeFetch:    http.StatusFailedDependency,
+	CodeStorage:  http.StatusServiceUnavailable,
+	CodeTooLarge: http.StatusRequestHeaderFieldsTooLarge,
+	CodeClient:   StatusClientClosed,
 }
+
+// ClientRetried are the statuses that got, and so @microlink/mql and the
+// microlink CLI, retry on their own (twice, by default). Only failures
+// that may pass on a second try get one of them; every other failure's
+// status is outside this list, so a client does not repeat the traffic.
+var ClientRetried = []int{408, 413, 429, 500, 502, 503, 504, 521, 522, 524}
 
 // Codes lists every code of the table, so metrics can start each series
 // at zero.

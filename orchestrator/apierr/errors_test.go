@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
 		{CodeFatal, 500, "error"},
 		{CodeNotFound, 404, "fail"},
 		{CodeMethod, 405, "fail"},
-		{CodeFetch, 502, "error"},
+		{CodeFetch, 424, "fail"},
 		{CodeStorage, 503, "error"},
 		{CodeClient, 499, "fail"},
 		{CodeTooLarge, 431, "fail"},
@@ -216,4 +217,26 @@ func TestCallersValuesAreShownSafely(t *testing.T) {
 			t.Errorf("clip = %q", got)
 		}
 	})
+}
+
+// TestOnlyTransientFailuresInviteARetry holds the table of API.md's and
+// glimpse's codes against the statuses that got (under @microlink/mql and
+// the microlink CLI) retries by itself: a failure that a second try does
+// not mend must not triple the traffic to the target.
+func TestOnlyTransientFailuresInviteARetry(t *testing.T) {
+	transient := map[string]bool{
+		CodeRate:    true, // after retry-after
+		CodeBusy:    true,
+		CodeTimeout: true,
+		CodeFatal:   true,
+		CodeStorage: true,
+	}
+	for _, code := range Codes() {
+		t.Run(code, func(t *testing.T) {
+			retried := slices.Contains(ClientRetried, Status(code))
+			if retried != transient[code] {
+				t.Errorf("%s answers %d, which clients retry: %t; want %t", code, Status(code), retried, transient[code])
+			}
+		})
+	}
 }

@@ -68,6 +68,7 @@ type Page struct {
 	Assets    Source            // fetches the page's assets along its own egress path
 	CutShort  bool              // the request's time ran out while the page was loading
 	Response  *Response         // what the target's server answered; nil when unknown
+	File      *File             // the target is a file, not a page; nil for a page
 
 	lease    *pool.Lease // nil for a plain fetch
 	scale    float64     // the device scale factor emulated, 1 when none

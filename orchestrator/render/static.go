@@ -134,7 +134,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		jar.SetCookies(u, resp.Cookies())
 		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
-			if g == "refused" || g == "unresolvable" {
+			if g == "refused" || g == "unresolvable" || g == "unreachable" {
 				return nil, nil, nil, guardError(u.String(), g)
 			}
 			return nil, nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
@@ -176,6 +176,11 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	}
 	defer resp.Body.Close()
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode < 300 && isFileType(mt) {
+		// A file: this one fetch is all the answer needs, and a browser
+		// would only download it again.
+		return r.staticFile(req, resp, final, chain, site, start)
+	}
 	if resp.StatusCode >= 300 || (mt != "text/html" && mt != "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: HTTP %d, %s", errNeedsBrowser, resp.StatusCode, mt)
 	}
@@ -197,14 +202,37 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
+	return &Page{
+		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),
+		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
+	}, nil
+}
+
+// staticFile answers a file target from the plain fetch: its headers and
+// its first bytes, read within the fetch's own deadline.
+func (r *Renderer) staticFile(req *query.Request, resp *http.Response, final *url.URL, chain []Redirect, site site, start time.Time) (*Page, error) {
+	f := fileOf(resp.Header.Get("Content-Type"), resp.Header.Get)
+	head, err := readHead(resp)
+	if err != nil {
+		// The headers are known; a body cut short only costs what its
+		// first bytes would have told.
+		r.log.Debug("the file target's first bytes could not be read", "err", err)
+	}
+	f.Head = head
+	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
+	final.Fragment = req.Target.Fragment
+	return &Page{URL: final, File: f, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),
+		Assets: httpSource{f: r.static, site: site, headers: req.Headers}}, nil
+}
+
+// answeredBy is what the target's server answered, as the payload repeats
+// it.
+func answeredBy(resp *http.Response, chain []Redirect) *Response {
 	answered := &Response{StatusCode: resp.StatusCode, Headers: map[string]string{}, Redirects: chain}
 	for k, vs := range resp.Header {
 		addHeader(answered.Headers, k, vs...)
 	}
-	return &Page{
-		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answered,
-		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
-	}, nil
+	return answered
 }
 
 // staticEnough reports whether a page fetched without a browser already

@@ -57,6 +57,8 @@ type navigation struct {
 	quiet       *time.Timer // early: the next look at the document's shape
 	shape       string      // early: the shape seen at the last look
 	response    Response    // the main document's status, headers and redirects
+	mimeType    string      // the main document's media type, as the browser read it
+	download    bool        // the browser took the target for a download: a file
 }
 
 type navOutcome struct {
@@ -95,6 +97,9 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 		return nil, err
 	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
+	if n.download {
+		return n.downloaded()
+	}
 	if err := n.confirm(ctx); err != nil {
 		return nil, err
 	}
@@ -108,6 +113,12 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 		Assets: httpSource{f: r.static, site: siteOf(req.Target), headers: req.Headers}}
 	if u, err := url.Parse(n.finalURL); err == nil {
 		p.URL = u
+	}
+	if n.response.StatusCode != 0 && isFileType(n.mediaType()) {
+		// A file the browser shows (an image, a video): described as a
+		// file, printed and captured as the page the browser made of it.
+		p.File = fileOf(n.mediaType(), n.header)
+		p.File.Shown = true
 	}
 	if err := r.beforeCapture(ctx, lease, req); err != nil {
 		if lease.IsLost() {
@@ -157,7 +168,12 @@ func (n *navigation) wait(ctx context.Context) error {
 		case <-n.lease.Lost():
 			return errLeaseLost
 		case o := <-n.done:
-			if err := n.onNavigated(ctx, o); err != nil {
+			err := n.onNavigated(ctx, o)
+			if errors.Is(err, errDownload) {
+				n.download = true
+				return n.awaitResponse(ctx)
+			}
+			if err != nil {
 				return err
 			}
 		case <-loadBudget.C:
@@ -251,8 +267,8 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		}
 		return browserError(ctx, "navigating", o.err)
 	}
-	if o.res.IsDownload {
-		return unreadable("The target is a file download, not a web page.")
+	if o.res.IsDownload || (strings.Contains(o.res.ErrorText, "ERR_ABORTED") && isFileType(n.mediaType())) {
+		return errDownload
 	}
 	if o.res.ErrorText != "" {
 		if n.hops > MaxRedirects {
@@ -316,6 +332,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 				return false, guardError(e.Response.URL, g)
 			}
 			n.finalURL = e.Response.URL
+			n.mimeType = e.Response.MimeType
 			n.response.StatusCode = int(e.Response.Status)
 			n.response.Headers = map[string]string{}
 			for k, v := range e.Response.Headers {
@@ -368,6 +385,66 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 	}
 	return nil
 }
+
+// errDownload marks a navigation that the browser turned into a
+// download: the target is a file.
+var errDownload = errors.New("the target is a file download")
+
+// maxResponseWait bounds the wait for the main document's response event
+// after the browser has reported a download: the two travel apart.
+const maxResponseWait = 2 * time.Second
+
+// awaitResponse follows the page's events until the main document's
+// response has been seen, so a download is described by its headers.
+func (n *navigation) awaitResponse(ctx context.Context) error {
+	t := time.NewTimer(maxResponseWait)
+	defer t.Stop()
+	for n.response.StatusCode == 0 {
+		select {
+		case ev, ok := <-n.events:
+			if !ok {
+				return errLeaseLost
+			}
+			if _, err := n.onEvent(ctx, ev); err != nil {
+				return err
+			}
+		case <-t.C:
+			return nil
+		case <-ctx.Done():
+			return timeoutError(ctx, "The target did not answer within the `timeout`")
+		}
+	}
+	return nil
+}
+
+// downloaded is the page of a target the browser only downloads: its
+// headers are all that is known of it, since the browser refuses to write
+// the file and glimpse does not fetch the target a second time.
+func (n *navigation) downloaded() (*Page, error) {
+	if n.response.StatusCode == 0 {
+		return nil, unreadable("The target is a file download, and its response could not be read.")
+	}
+	p := &Page{URL: n.req.Target, FetchMode: "prerender", lease: n.lease, log: n.r.log, m: n.r.m,
+		Response: n.answered(), File: fileOf(n.mediaType(), n.header),
+		Assets: httpSource{f: n.r.static, site: siteOf(n.req.Target), headers: n.req.Headers}}
+	if u, err := url.Parse(n.finalURL); err == nil {
+		u.Fragment = n.req.Target.Fragment
+		p.URL = u
+	}
+	return p, nil
+}
+
+// mediaType is the main document's declared type, else the one the
+// browser settled on.
+func (n *navigation) mediaType() string {
+	if ct := n.response.Headers["content-type"]; ct != "" {
+		return ct
+	}
+	return n.mimeType
+}
+
+// header reads one of the main document's response headers.
+func (n *navigation) header(name string) string { return n.response.Headers[strings.ToLower(name)] }
 
 // confirm makes sure the navigation itself succeeded: the load event can
 // overtake the reply to Page.navigate.
