@@ -56,11 +56,6 @@ var awaitingMerge = map[string]string{
 	"data: selector as an array of fallbacks":                  "data rules take one selector, not an array of fallbacks",
 	"data: a rule without selector reads the page by its type": "data rules without selector read the whole page's text",
 	"data: evaluate runs an expression in the page":            "data rules have no evaluate",
-
-	// targets that are not HTML pages, and target failures
-	"a PDF target answers success with its url, status, headers and title":     "a PDF target answers with a null title, not its file name",
-	"a target that refuses connections fails with a status mql does not retry": "a refused connection is EFORBIDDENURL: render's guardError maps every egress-proxy failure but unresolvable to Forbidden",
-	"an octet-stream target answers success":                                   "a download is refused with EFETCH 502",
 }
 
 // clientsDir finds the installed clients: $GLIMPSE_CLIENTS_DIR, then the
