@@ -151,6 +151,13 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		}
 	})
 
+	t.Run("a script runs even when the page's own scripts are off", func(t *testing.T) {
+		a := app.get(ps.URL+"/profile", "meta=false&javascript=false&timeout=5s&data.x.evaluate="+url.QueryEscape(`() => document.body.dataset.seen ?? "never"`))
+		if a.HTTP != 200 || string(a.Data) != `{"x":"never"}` {
+			t.Errorf("HTTP %d %s %s", a.HTTP, a.Message, a.Data)
+		}
+	})
+
 	t.Run("a script that never settles ends at the deadline with ETIMEOUT", func(t *testing.T) {
 		pages0, contexts0 := app.settled(-1, -1)
 		start := time.Now()
