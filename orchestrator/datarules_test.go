@@ -25,7 +25,7 @@ func TestDataRulesAndFilterOnARealPage(t *testing.T) {
 	rules := "data.price.selector=.price&data.price.type=number" +
 		"&data.released.selector=time&data.released.attr=datetime&data.released.type=date" +
 		"&data.photo.selector=img.photo&data.photo.attr=src&data.photo.type=image" +
-		"&data.products.selectorAll=article&data.products.attr.name.selector=h1&data.products.attr.sku.attr=data-sku"
+		"&data.products.selectorAll=article&data.products.attr.name.selector=h1&data.products.attr.name.attr=text&data.products.attr.sku.attr=data-sku"
 	wantRules := `"price":1299,"released":"2024-03-04T08:00:00.000Z","photo":{"url":"` + ps.URL + `/shop/img/desk.jpg","type":"jpg"},` +
 		`"products":[{"name":"Walnut desk","sku":"WD-42"},{"name":"Chair","sku":"CH-7"}]`
 
@@ -68,7 +68,7 @@ func TestDataRulesAndFilterOnARealPage(t *testing.T) {
 	})
 
 	t.Run("a rule named like a metadata field replaces it", func(t *testing.T) {
-		a := app.get(ps.URL+"/products/desk", "data.title.selector=h1&filter=title,lang")
+		a := app.get(ps.URL+"/products/desk", "data.title.selector=h1&data.title.type=title&filter=title,lang")
 		if a.HTTP != 200 || string(a.Data) != `{"title":"Walnut desk","lang":"en"}` {
 			t.Errorf("HTTP %d, data %s", a.HTTP, a.Data)
 		}

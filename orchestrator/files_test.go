@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -41,12 +39,6 @@ func titledPDF(title, author string) []byte {
 	return b.Bytes()
 }
 
-func pngOf(w, h int) []byte {
-	var b bytes.Buffer
-	_ = png.Encode(&b, image.NewRGBA(image.Rect(0, 0, w, h)))
-	return b.Bytes()
-}
-
 // serveFile answers with body as a file of the given type and headers.
 func serveFile(contentType string, body []byte, hdr ...string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -66,7 +58,7 @@ func notRetried(status int) bool { return !slices.Contains(apierr.ClientRetried,
 func TestFileTargets(t *testing.T) {
 	app := startApp(t, nil)
 	pdf := titledPDF("Quarterly Results 2025", "Ada Lovelace")
-	pic := pngOf(320, 200)
+	pic := pngOf(t, 320, 200)
 	const modified = "Wed, 01 Oct 2025 08:30:00 GMT"
 	ps := newPageServer(t, map[string]http.HandlerFunc{
 		"/docs/Annual%20Report.pdf": serveFile("application/pdf", pdf, "last-modified", modified),

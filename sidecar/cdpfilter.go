@@ -71,6 +71,10 @@ var allowedMethods = map[string]paramCheck{
 	// A page, with a parameter that could reach past it: where it goes.
 	"Page.navigate":         checkNavigate,
 	"Fetch.continueRequest": checkContinueRequest,
+	// A world of the data rules' own beside the page's scripts: never
+	// with universal access, which would let a script in it read any
+	// origin, nor with a policy of its own.
+	"Page.createIsolatedWorld": onlyKeys("frameId", "worldName"),
 
 	// A page only: the render's steps (orchestrator).
 	"Page.enable":                                 nil,

@@ -78,6 +78,9 @@ func TestFilterPassesWhatGlimpseSends(t *testing.T) {
 		{"a stream is read", cdpio.CommandRead, cdpio.ReadParams{Handle: "H", Size: 1 << 20}},
 		{"a stream is closed", cdpio.CommandClose, cdpio.CloseParams{Handle: "H"}},
 		{"a script runs in the page", runtime.CommandEvaluate, runtime.EvaluateParams{Expression: "document.title", ReturnByValue: &yes}},
+		{"a world of its own is made for the data rules", page.CommandCreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: "F", WorldName: "glimpse-data"}},
+		{"a data rule's script runs in its world, bounded", runtime.CommandEvaluate,
+			runtime.EvaluateParams{Expression: "1", ContextID: 7, ReturnByValue: &yes, AwaitPromise: &yes, Silent: &yes, Timeout: 1000}},
 		{"requests are paused to add headers", fetch.CommandEnable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}},
 		{"a paused request continues with headers", fetch.CommandContinueRequest,
 			fetch.ContinueRequestParams{RequestID: "R", Headers: []*fetch.HeaderEntry{{Name: "Cookie", Value: "a=b"}}}},
@@ -186,6 +189,10 @@ func TestFilterRefusesWhatGlimpseDoesNotSend(t *testing.T) {
 		{name: "a session on the browser target is refused", method: "Target.attachToBrowserTarget", params: params{}, reason: metrics.CDPRefusedMethod},
 		{name: "a flattened session with unknown options is refused", method: "Target.attachToTarget",
 			params: params{"targetId": "T", "flatten": yes, "waitForDebuggerOnStart": true}, reason: metrics.CDPRefusedParams},
+		{name: "an isolated world with universal access is refused", method: "Page.createIsolatedWorld",
+			params: params{"frameId": "F", "grantUniveralAccess": true}, reason: metrics.CDPRefusedParams},
+		{name: "an isolated world with a policy of its own is refused", method: "Page.createIsolatedWorld",
+			params: params{"frameId": "F", "contentSecurityPolicy": "script-src *"}, reason: metrics.CDPRefusedParams},
 		{name: "a method with a different case is not the allowed one", method: "page.navigate", params: params{"url": "https://a.test"}, reason: metrics.CDPRefusedMethod},
 
 		// Messages Chromium might read differently from the filter.

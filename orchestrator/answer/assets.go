@@ -67,6 +67,33 @@ func probeAsset(ctx context.Context, src render.Source, raw string) (*Asset, err
 	return &Asset{URL: raw, Type: typ, Size: size, SizePretty: meta.PrettyBytes(size), Width: w, Height: h}, nil
 }
 
+// probeMedia describes a video or audio file from its response headers:
+// its type and size. The body is not read, so a long film costs one
+// round trip; what is not audio or video is refused.
+func probeMedia(ctx context.Context, src render.Source, raw string) (*Asset, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeBudget)
+	defer cancel()
+	body, header, err := src.Open(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	body.Close()
+	ct := strings.ToLower(header("content-type"))
+	if !strings.HasPrefix(ct, "video/") && !strings.HasPrefix(ct, "audio/") {
+		return nil, fmt.Errorf("%s is %q, not audio or video", raw, ct)
+	}
+	a := &Asset{URL: raw, Type: meta.TypeFromContentType(ct)}
+	if a.Type == "" {
+		a.Type = meta.MediaTypeOfURL(raw)
+	}
+	if cl := header("content-length"); cl != "" && header("content-encoding") == "" {
+		if n, err := strconv.ParseInt(strings.TrimSpace(cl), 10, 64); err == nil && n >= 0 {
+			a.Size, a.SizePretty = n, meta.PrettyBytes(n)
+		}
+	}
+	return a, nil
+}
+
 // fetchText fetches a small text resource, such as a web app manifest.
 func fetchText(ctx context.Context, src render.Source, raw string, limit int64) ([]byte, *url.URL, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeBudget)

@@ -112,9 +112,12 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		doc = emptyDocument()
 	}
 	if len(req.Data) > 0 && doc != nil {
-		rules, err := applyDataRules(ctx, doc, p.URL, req.Data, c.maxDataBytes)
+		rules, assets, err := applyDataRules(ctx, doc, p.URL, req.Data, c.maxDataBytes, p.Evaluated)
 		if err != nil {
 			return nil, err
+		}
+		if req.Ping {
+			c.probeDataAssets(ctx, req, p.Assets, assets)
 		}
 		if !req.MetaOff {
 			if rules, err = withFrontmatter(rules, req.Data, d); err != nil {
@@ -255,6 +258,50 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 		}
 	}
 	return d
+}
+
+// maxDataProbes bounds the asset objects of the data rules probed for one
+// answer; a `selectorAll` of images may give a thousand. The rest keep
+// their url and type.
+const maxDataProbes = 16
+
+// probeDataAssets fills in the asset objects the data rules gave (size,
+// dimensions) the way the image and logo fields are probed, on the same
+// budget: an asset that cannot be fetched, or is not of its kind, keeps
+// its url and type.
+func (c *Composer) probeDataAssets(ctx context.Context, req *query.Request, src render.Source, assets []dataAsset) {
+	if len(assets) == 0 || src == nil {
+		return
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	if dl, ok := ctx.Deadline(); ok {
+		reserve := max(500*time.Millisecond, req.Timeout/10)
+		pctx, cancel = context.WithDeadline(ctx, dl.Add(-reserve))
+	}
+	defer cancel()
+	start := time.Now()
+	shared := len(req.Headers) == 0
+	var wg sync.WaitGroup
+	for _, da := range assets[:min(len(assets), maxDataProbes)] {
+		wg.Go(func() {
+			var got *Asset
+			var err error
+			if da.media {
+				got, err = probeMedia(pctx, src, da.a.URL)
+			} else {
+				got, err = c.probes.probe(pctx, src, da.a.URL, shared)
+			}
+			if err != nil {
+				c.log.Debug("a data rule's asset was not probed", "err", err)
+				return
+			}
+			url := da.a.URL
+			*da.a = *got
+			da.a.URL = url
+		})
+	}
+	wg.Wait()
+	c.m.Phase.WithLabelValues("probe").Observe(time.Since(start).Seconds())
 }
 
 // assetOrNil keeps a nil *Asset a JSON null rather than a typed nil.

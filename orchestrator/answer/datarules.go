@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/mail"
+	"net/netip"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +22,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/markdown"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/orchestrator/render"
 )
 
 // Bounds of one evaluation of the rules. They come from glimpse, never from
@@ -39,37 +43,54 @@ const (
 // output count across every rule and nesting level; the first limit
 // passed, or the request's deadline, ends it.
 type dataRun struct {
-	ctx      context.Context
-	doc      *goquery.Document
-	base     *url.URL
-	now      time.Time
-	matchers map[string]goquery.Matcher
-	rule     string // the top-level rule being read, for the error
-	work     int
-	bytes    int
-	maxBytes int
-	err      error
+	ctx       context.Context
+	doc       *goquery.Document
+	pageURL   *url.URL
+	base      *url.URL
+	now       time.Time
+	matchers  map[string]goquery.Matcher
+	evaluated map[string]render.Evaluation
+	page      *meta.Result // the page's own metadata, for whole-page rules; read once when asked for
+	assets    []dataAsset  // the asset objects given, for probing once the run is over
+	rule      string       // the top-level rule being read, for the error
+	work      int
+	bytes     int
+	maxBytes  int
+	err       error
+}
+
+// dataAsset is an asset object a rule gave, and which kind of file it
+// names: an image (image, logo) or a media file (video, audio).
+type dataAsset struct {
+	a     *Asset
+	media bool
 }
 
 // applyDataRules runs the rules over the document; the results are merged
 // into the answer's data in rule order. A rule whose every fallback finds
 // nothing is null. Past a bound the error names the rule and the bound;
 // past the deadline it is the context's.
-func applyDataRules(ctx context.Context, doc *goquery.Document, base *url.URL, rules []query.DataRule, maxBytes int) ([]field, error) {
+// The asset objects it gave are returned for probing.
+func applyDataRules(ctx context.Context, doc *goquery.Document, pageURL *url.URL, rules []query.DataRule, maxBytes int,
+	evaluated map[string]render.Evaluation) ([]field, []dataAsset, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxDataBytes
 	}
-	run := &dataRun{ctx: ctx, doc: doc, base: dataBase(doc, base), now: time.Now(), matchers: map[string]goquery.Matcher{}, maxBytes: maxBytes}
+	if pageURL == nil {
+		pageURL = &url.URL{}
+	}
+	run := &dataRun{ctx: ctx, doc: doc, pageURL: pageURL, base: dataBase(doc, pageURL), now: time.Now(), matchers: map[string]goquery.Matcher{},
+		evaluated: evaluated, maxBytes: maxBytes}
 	out := make([]field, 0, len(rules))
 	for _, r := range rules {
 		run.rule = r.Name
 		v := run.ruleValue(doc.Selection, r)
 		if run.err != nil {
-			return nil, run.err
+			return nil, nil, run.err
 		}
 		out = append(out, field{r.Name, v})
 	}
-	return out, nil
+	return out, run.assets, nil
 }
 
 // spend counts work and output, and reports whether the run may go on.
@@ -121,6 +142,9 @@ func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
 	if !run.spend(0, 0) {
 		return nil
 	}
+	if q.Evaluate != "" {
+		return run.evaluation(q)
+	}
 	matches := scope
 	if q.Selector != "" {
 		m, ok := run.matchers[q.Selector]
@@ -171,18 +195,133 @@ func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
 		}
 		return obj
 	}
-	if q.Attr == "markdown" {
+	if q.Attr == "" {
+		return run.pageValue(s, q)
+	}
+	for _, attr := range q.Attrs() {
+		if v := run.read(s, attr, q); v != nil || run.err != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// read reads one attribute of a match and types it.
+func (run *dataRun) read(s *goquery.Selection, attr string, q query.DataQuery) any {
+	if attr == "markdown" {
 		md := run.markdown(s)
 		if md == "" || !run.spend(0, len(md)+valueOverhead) {
 			return nil
 		}
-		return md
+		return run.typed(md, true, attr, q.Type)
 	}
-	raw, present := readAttr(s, q.Attr)
+	raw, present := readAttr(s, attr)
 	if !run.spend(0, len(raw)+valueOverhead) {
 		return nil
 	}
-	return run.typed(raw, present, q)
+	return run.typed(raw, present, attr, q.Type)
+}
+
+// pageValue is a top-level rule with neither a selector nor an attribute:
+// under a metadata type, the page's own field of that name, as the
+// metadata rules find it; otherwise the page's HTML.
+func (run *dataRun) pageValue(s *goquery.Selection, q query.DataQuery) any {
+	var field *string
+	switch q.Type {
+	case "title", "description", "author", "publisher", "lang", "date", "url", "image", "logo":
+		if run.page == nil {
+			res := meta.Extract(run.doc, run.pageURL)
+			run.page = &res
+		}
+	}
+	switch q.Type {
+	case "title":
+		field = run.page.Title
+	case "description":
+		field = run.page.Description
+	case "author":
+		field = run.page.Author
+	case "publisher":
+		field = run.page.Publisher
+	case "lang":
+		field = run.page.Lang
+	case "date":
+		field = run.page.Date
+	case "url":
+		field = run.page.URL
+	case "image", "logo":
+		cands := run.page.Image
+		if q.Type == "logo" {
+			cands = run.page.Logo
+		}
+		for _, c := range cands {
+			if c.Source != "favicon.ico" || q.Type == "logo" {
+				return run.typed(c.URL, true, "href", q.Type)
+			}
+		}
+		return nil
+	default:
+		return run.read(s, "html", q)
+	}
+	if field == nil || !run.spend(0, len(*field)+valueOverhead) {
+		return nil
+	}
+	return *field
+}
+
+// evaluation is the value an `evaluate` script gave, through the rule's
+// type. A script that threw, or gave nothing JSON can hold, gives null.
+func (run *dataRun) evaluation(q query.DataQuery) any {
+	ev, ok := run.evaluated[q.Evaluate]
+	if !ok {
+		return nil // the page was never held: a render error says why
+	}
+	if ev.TooLarge > 0 {
+		run.err = apierr.Query("data."+run.rule, "", "The `evaluate` script of `data.%s` gives %d bytes of JSON; glimpse takes at most %d from one script: return less, such as one field instead of a whole object.",
+			run.rule, ev.TooLarge, render.MaxEvaluateBytes)
+		return nil
+	}
+	if len(ev.Value) == 0 || !run.spend(0, len(ev.Value)+valueOverhead) {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(ev.Value))
+	dec.UseNumber()
+	v, err := decodeOrdered(dec)
+	if err != nil {
+		return nil
+	}
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case data, []any:
+		// A structure is a value only where the type takes one.
+		if q.Type == "auto" || q.Type == "object" {
+			return x
+		}
+		return nil
+	case string:
+		if q.Type == "auto" {
+			if strings.TrimSpace(x) == "" {
+				return nil
+			}
+			return x
+		}
+		return run.typed(x, true, "evaluate", q.Type)
+	case json.Number:
+		if q.Type == "auto" || q.Type == "number" {
+			if f, err := x.Float64(); err == nil {
+				return f
+			}
+			return nil
+		}
+		return run.typed(x.String(), true, "evaluate", q.Type)
+	case bool:
+		if q.Type == "auto" || q.Type == "boolean" {
+			return x
+		}
+		return run.typed(strconv.FormatBool(x), true, "evaluate", q.Type)
+	}
+	return nil
 }
 
 // markdown converts a match to Markdown. The whole page (a rule without a
@@ -220,7 +359,13 @@ func readAttr(s *goquery.Selection, attr string) (string, bool) {
 	case "text":
 		return strings.Join(strings.Fields(s.Text()), " "), true
 	case "html":
+		if rawText[goquery.NodeName(s)] {
+			return s.Text(), true // as innerHTML gives it: the source, unescaped
+		}
 		h, err := s.Html()
+		return strings.TrimSpace(h), err == nil
+	case "outerHTML":
+		h, err := goquery.OuterHtml(s)
 		return strings.TrimSpace(h), err == nil
 	case "val":
 		switch goquery.NodeName(s) {
@@ -241,34 +386,28 @@ func readAttr(s *goquery.Selection, attr string) (string, bool) {
 	return s.Attr(attr)
 }
 
-// typed converts what was read into the rule's type; nil means the rule
-// found no usable value, so the next fallback is tried.
-func (run *dataRun) typed(raw string, present bool, q query.DataQuery) any {
-	isAttribute := q.Attr != "text" && q.Attr != "html" && q.Attr != "val"
+// typed converts what was read with attr into typ; nil means the rule
+// found no usable value, so the next attribute or fallback is tried.
+func (run *dataRun) typed(raw string, present bool, attr, typ string) any {
+	isAttribute := !slices.Contains(readers, attr)
 	if !present {
-		if q.Type == "boolean" && isAttribute {
+		if typ == "boolean" && isAttribute {
 			return false // a boolean attribute that is absent is false
 		}
 		return nil
 	}
 	v := strings.TrimSpace(raw)
-	switch q.Type {
+	if typ != "auto" && typ != "string" && typ != "object" {
+		v = htmlText(v, attr)
+	}
+	visible := attr == "text" || attr == "html" || attr == "outerHTML" || attr == "markdown"
+	var out string
+	switch typ {
 	case "number":
 		if n, ok := parseNumberText(v); ok {
 			return n
 		}
-	case "date":
-		if t, ok := meta.ParseDate(v, run.now); ok {
-			return meta.FormatDate(t)
-		}
-	case "url":
-		if u := absoluteURL(run.base, v); u != "" {
-			return u
-		}
-	case "image":
-		if u := absoluteURL(run.base, v); u != "" {
-			return &Asset{URL: u, Type: meta.ImageTypeOfURL(u)}
-		}
+		return nil
 	case "boolean":
 		if b, ok := parseBoolText(v); ok {
 			return b
@@ -276,12 +415,112 @@ func (run *dataRun) typed(raw string, present bool, q query.DataQuery) any {
 		if isAttribute {
 			return true // present, as in <input checked> or disabled="disabled"
 		}
-	default:
-		if v != "" {
-			return v
+		return nil
+	case "date":
+		if t, ok := meta.ParseDate(v, run.now); ok {
+			out = meta.FormatDate(t)
+		}
+	case "url":
+		out = absoluteURL(run.base, v)
+	case "image", "logo", "video", "audio":
+		u := absoluteURL(run.base, v)
+		if u == "" {
+			return nil
+		}
+		media := typ == "video" || typ == "audio"
+		a := &Asset{URL: u, Type: meta.ImageTypeOfURL(u)}
+		if media {
+			a.Type = meta.MediaTypeOfURL(u)
+		}
+		run.assets = append(run.assets, dataAsset{a: a, media: media})
+		return a
+	case "email":
+		out = normalizeEmail(v)
+	case "ip":
+		if ip, err := netip.ParseAddr(strings.Trim(v, "[]")); err == nil {
+			out = ip.String()
+		}
+	case "regexp":
+		if _, err := regexp.Compile(v); err == nil {
+			out = v
+		}
+	case "object":
+		if v == "" {
+			return nil
+		}
+		dec := json.NewDecoder(strings.NewReader(v))
+		dec.UseNumber()
+		o, err := decodeOrdered(dec)
+		if err != nil || dec.More() {
+			return nil
+		}
+		switch o.(type) {
+		case data, []any:
+			return o
+		}
+		return nil
+	case "title":
+		out = meta.NormalizeTitle(v)
+	case "description":
+		out = meta.NormalizeDescription(v)
+	case "author":
+		out = meta.NormalizeAuthor(v, run.pageURL, visible)
+	case "publisher":
+		out = meta.NormalizePublisher(v)
+	case "lang":
+		out = meta.NormalizeLang(v)
+	default: // auto, string
+		out = v
+	}
+	if out == "" {
+		return nil
+	}
+	return out
+}
+
+// rawText are the elements whose content is text the parser does not
+// read as markup.
+var rawText = map[string]bool{"script": true, "style": true, "textarea": true, "xmp": true, "noscript": true, "title": true}
+
+// readers are the `attr` values that are not attribute names.
+var readers = []string{"text", "html", "outerHTML", "val", "markdown", "evaluate"}
+
+// htmlText is the text of markup read with `html` or `outerHTML`, so a
+// type reads what a reader sees, not tags or entities ("&#34;" is no
+// number 34); other readings are text already.
+func htmlText(v, attr string) string {
+	if attr != "html" && attr != "outerHTML" || !strings.ContainsAny(v, "<&") {
+		return v
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(v))
+	if err != nil {
+		return v
+	}
+	return strings.Join(strings.Fields(doc.Text()), " ")
+}
+
+// normalizeEmail reads an address as pages write it, bare or as a
+// mailto: link, and gives it bare; "" when it is no address.
+func normalizeEmail(v string) string {
+	if len(v) >= 7 && strings.EqualFold(v[:7], "mailto:") {
+		v = v[7:]
+		if i := strings.IndexByte(v, '?'); i >= 0 {
+			v = v[:i] // ?subject=…
+		}
+		if u, err := url.PathUnescape(v); err == nil {
+			v = u
 		}
 	}
-	return nil
+	v = strings.TrimSpace(v)
+	a, err := mail.ParseAddress(v)
+	if err != nil || a.Name != "" || strings.ContainsAny(a.Address, " <>") {
+		return ""
+	}
+	local, domain, ok := strings.Cut(a.Address, "@")
+	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return ""
+	}
+	return local + "@" + strings.ToLower(domain)
 }
 
 // parseBoolText reads the words pages use for yes and no.

@@ -82,7 +82,7 @@ func embedText(r query.DataRule, v any) (Text, error) {
 	switch {
 	case isMarkdown(r):
 		ct = "text/markdown; charset=utf-8"
-	case len(r.Fallbacks) > 0 && r.Fallbacks[0].Attr == "html" && len(r.Fallbacks[0].Fields) == 0:
+	case len(r.Fallbacks) > 0 && isHTML(r.Fallbacks[0]):
 		ct = "text/html; charset=utf-8"
 	}
 	switch x := v.(type) {
@@ -93,4 +93,13 @@ func embedText(r query.DataRule, v any) (Text, error) {
 	}
 	b, err := Marshal(v)
 	return Text{Body: string(b), ContentType: ct}, err
+}
+
+// isHTML reports whether a query gives markup: `html` or `outerHTML`
+// read as it is, or a whole-page rule's default, the page's HTML.
+func isHTML(q query.DataQuery) bool {
+	if len(q.Fields) > 0 || q.Evaluate != "" || (q.Type != "auto" && q.Type != "string") {
+		return false
+	}
+	return q.Attr == "html" || q.Attr == "outerHTML" || q.Attr == ""
 }

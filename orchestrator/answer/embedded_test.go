@@ -24,6 +24,12 @@ func TestEmbeddedRuleValuesHaveTheTypeOfWhatTheyHold(t *testing.T) {
 		{"HTML is text/html", rule("html"), "<b>x</b>", "text/html; charset=utf-8", "<b>x</b>"},
 		{"text is text/plain", rule("text"), "plain", "text/plain; charset=utf-8", "plain"},
 		{"a list is its JSON as text/plain", rule("text"), []any{"a", "b"}, "text/plain; charset=utf-8", `["a","b"]`},
+		{"outerHTML is text/html", rule("outerHTML"), "<b>x</b>", "text/html; charset=utf-8", "<b>x</b>"},
+		{"the whole page by default is text/html", rule(""), "<html></html>", "text/html; charset=utf-8", "<html></html>"},
+		{"HTML under a metadata type is text/plain", query.DataRule{Name: "x", Fallbacks: []query.DataQuery{{Attr: "html", Type: "title"}}},
+			"A title", "text/plain; charset=utf-8", "A title"},
+		{"a script's value is text/plain", query.DataRule{Name: "x", Fallbacks: []query.DataQuery{{Evaluate: "1", Type: "auto"}}},
+			"<b>x</b>", "text/plain; charset=utf-8", "<b>x</b>"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -42,3 +42,21 @@ func TestPrettyBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestMediaTypeOfURL(t *testing.T) {
+	cases := map[string]string{
+		"https://a.test/v/film.MP4?x=1": "mp4",
+		"https://a.test/film.m4v":       "mp4",
+		"https://a.test/a.webm":         "webm",
+		"https://a.test/song.mp3":       "mp3",
+		"https://a.test/a.flac#t=3":     "flac",
+		"https://a.test/photo.jpg":      "",
+		"https://a.test/watch?v=1":      "",
+		"%zz":                           "",
+	}
+	for in, want := range cases {
+		if got := MediaTypeOfURL(in); got != want {
+			t.Errorf("MediaTypeOfURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

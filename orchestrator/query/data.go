@@ -20,6 +20,9 @@ const (
 	maxDataDepth     = 4    // levels of nested rules under `attr`
 	maxDataName      = 64   // bytes of a rule name
 	maxDataSelector  = 1024 // bytes of a selector
+	maxDataList      = 10   // entries of a `selector`, `selectorAll` or `attr` array
+	maxDataEvaluate  = 16 << 10
+	maxDataEvaluates = 8 // `evaluate` rules in one query: each is a round trip into the page
 	maxFilterPaths   = 64
 	maxFilterPath    = 256 // bytes of one filter path
 )
@@ -43,23 +46,59 @@ func (r DataRule) String() string {
 	return string(b)
 }
 
-// DataQuery is one way of reading a rule's value from the document.
+// DataQuery is one way of reading a rule's value from the document. A
+// `selector` array becomes one DataQuery per selector, in order, since
+// trying each selector in turn is what a fallback is.
 type DataQuery struct {
 	Selector string     // CSS selector; "" means the whole page, or in a nested rule the element its parent matched
 	All      bool       // `selectorAll`: every match, as a list
-	Attr     string     // "text", "html", "val", "markdown" or an attribute name; "" when Fields is set
-	Type     string     // "string", "number", "date", "url", "image" or "boolean"; "" when Fields is set
+	Attr     string     // "html", "outerHTML", "text", "val", "markdown" or an attribute name; "" when Fields or Evaluate is set
+	AltAttrs []string   // the rest of an `attr` array: tried in order on the same match when Attr yields nothing
+	Type     string     // one of DataTypes; "" when Fields is set
 	Fields   []DataRule // `attr.<name>.*`: an object of rules read within each match
+	Evaluate string     // `evaluate`: JavaScript run in the page, whose result is the value
 }
 
-// dataTypes are the accepted values of `.type`.
-var dataTypes = []string{"string", "number", "date", "url", "image", "boolean"}
+// Attrs are the ways the query reads a match, in the order they are tried.
+func (q DataQuery) Attrs() []string {
+	if q.Attr == "" {
+		return nil
+	}
+	return append([]string{q.Attr}, q.AltAttrs...)
+}
+
+// DataTypes are the accepted values of `.type`, Microlink's vocabulary:
+// `auto` keeps the value's own kind; the metadata names normalise it as
+// the field of that name is; `image`, `logo`, `video` and `audio` give
+// asset objects.
+var DataTypes = []string{"auto", "string", "number", "boolean", "date", "url", "email", "ip", "regexp", "object",
+	"title", "description", "author", "publisher", "lang", "image", "logo", "video", "audio"}
 
 // dataPropNames maps every accepted spelling of a rule property to its
 // camelCase name.
 var dataPropNames = map[string]string{
 	"selector": "selector", "selectorAll": "selectorAll", "selector_all": "selectorAll",
-	"attr": "attr", "type": "type",
+	"attr": "attr", "type": "type", "evaluate": "evaluate",
+}
+
+// HasEvaluate reports whether a rule reads its value by running script in
+// the page, which only a browser can do.
+func HasEvaluate(rules []DataRule) bool {
+	return len(Evaluations(rules)) > 0
+}
+
+// Evaluations are the distinct `evaluate` sources of the rules, in order.
+// `evaluate` is top-level only, so the fallbacks are all there is to see.
+func Evaluations(rules []DataRule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, q := range r.Fallbacks {
+			if q.Evaluate != "" && !slices.Contains(out, q.Evaluate) {
+				out = append(out, q.Evaluate)
+			}
+		}
+	}
+	return out
 }
 
 // reservedDataNames are the answer's own objects, which a rule must not hide.
@@ -79,6 +118,15 @@ func dataParam(name string) (string, bool) {
 		if c, ok := dataPropNames[rest[i+1:]]; ok {
 			return "data." + rest[:i+1] + c, true
 		}
+		// An array entry, `data.x.selector_all.0`: the property is the
+		// segment before the index.
+		if _, isIndex := dataIndex(rest[i+1:]); isIndex {
+			if j := strings.LastIndexByte(rest[:i], '.'); j >= 0 {
+				if c, ok := dataPropNames[rest[j+1:i]]; ok {
+					return "data." + rest[:j+1] + c + rest[i:], true
+				}
+			}
+		}
 	}
 	return name, true
 }
@@ -95,6 +143,7 @@ type ruleDraft struct {
 type queryDraft struct {
 	path  string // "data.price" or "data.price.0"
 	props map[string]*param
+	lists map[string]map[int]*param // `selector.<n>`, `selectorAll.<n>`, `attr.<n>`: the array entries
 	subs  []*ruleDraft
 }
 
@@ -127,12 +176,29 @@ func (r *ruleDraft) add(segs []string, p *param) error {
 func (q *queryDraft) add(segs []string, p *param) error {
 	if len(segs) == 0 {
 		return apierr.Query(p.given, p.value,
-			"`%s` needs a property after it: `.selector`, `.selectorAll`, `.attr` or `.type`.", p.given)
+			"`%s` needs a property after it: `.selector`, `.selectorAll`, `.attr`, `.type` or `.evaluate`.", p.given)
 	}
 	switch segs[0] {
-	case "selector", "selectorAll", "type", "attr":
+	case "selector", "selectorAll", "type", "attr", "evaluate":
 		if len(segs) == 1 {
 			q.props[segs[0]] = p
+			return nil
+		}
+		// An array is sent as `attr.0=content&attr.1=text`: an index
+		// with nothing after it. `attr.0.selector` is a nested rule
+		// named 0, as an object with that key is sent.
+		if n, isIndex := dataIndex(segs[1]); isIndex && len(segs) == 2 && segs[0] != "type" && segs[0] != "evaluate" {
+			if n >= maxDataList {
+				return apierr.Query(p.given, p.value, "`%s` names entry %s; an array may have up to %d entries, numbered from 0.",
+					p.given, segs[1], maxDataList)
+			}
+			if q.lists == nil {
+				q.lists = map[string]map[int]*param{}
+			}
+			if q.lists[segs[0]] == nil {
+				q.lists[segs[0]] = map[int]*param{}
+			}
+			q.lists[segs[0]][n] = p
 			return nil
 		}
 		if segs[0] == "attr" {
@@ -151,7 +217,7 @@ func (q *queryDraft) add(segs []string, p *param) error {
 		}
 	}
 	return apierr.Query(p.given, p.value,
-		"`%s` is not a data rule property: after `%s` use `.selector`, `.selectorAll`, `.attr`, `.type`, `.attr.<name>.` for nested rules or `.<n>.` for fallbacks.",
+		"`%s` is not a data rule property: after `%s` use `.selector`, `.selectorAll`, `.attr`, `.type`, `.evaluate`, `.attr.<name>.` for nested rules or `.<n>.` for fallbacks.",
 		p.given, q.path)
 }
 
@@ -223,6 +289,18 @@ func parseData(q *query, req *Request) error {
 		}
 		req.Data = append(req.Data, r)
 	}
+	for i, r := range req.Data {
+		if n := len(Evaluations(req.Data[:i+1])); n > maxDataEvaluates {
+			p := &param{name: "data." + r.Name, given: "data." + r.Name}
+			for _, k := range []string{".evaluate", ".0.evaluate"} {
+				if e, ok := q.get("data." + r.Name + k); ok {
+					p = e
+				}
+			}
+			return apierr.Query(p.given, p.value, "`%s` brings the query to %d different `evaluate` scripts; give at most %d, or share one script between rules.",
+				p.given, n, maxDataEvaluates)
+		}
+	}
 	return parseFilter(q, req)
 }
 
@@ -241,7 +319,7 @@ func (r *ruleDraft) build(depth int) (DataRule, error) {
 		if err != nil {
 			return out, err
 		}
-		out.Fallbacks = []DataQuery{q}
+		out.Fallbacks = q
 		return out, nil
 	}
 	for _, alt := range r.sortedAlts() {
@@ -249,7 +327,7 @@ func (r *ruleDraft) build(depth int) (DataRule, error) {
 		if err != nil {
 			return out, err
 		}
-		out.Fallbacks = append(out.Fallbacks, q)
+		out.Fallbacks = append(out.Fallbacks, q...)
 	}
 	return out, nil
 }
@@ -284,72 +362,175 @@ func (r *ruleDraft) firstParam() *param {
 	return &param{name: r.path, given: r.path}
 }
 
-func (q *queryDraft) build(depth int) (DataQuery, error) {
+// build checks one way of reading a rule and freezes it: one DataQuery, or
+// one per entry of a `selector` array.
+func (q *queryDraft) build(depth int) ([]DataQuery, error) {
 	var out DataQuery
-	sel, hasSel := q.props["selector"]
-	all, hasAll := q.props["selectorAll"]
-	switch {
-	case hasSel && hasAll:
-		return out, apierr.Query(all.given, all.value,
-			"`%s` and `%s` cannot be combined: `.selector` reads the first match, `.selectorAll` every match; keep one.", sel.given, all.given)
-	case hasSel || hasAll:
-		p := sel
-		if hasAll {
-			p, out.All = all, true
-		}
+	sels, err := q.list("selector")
+	if err != nil {
+		return nil, err
+	}
+	alls, err := q.list("selectorAll")
+	if err != nil {
+		return nil, err
+	}
+	if len(sels) > 0 && len(alls) > 0 {
+		return nil, apierr.Query(alls[0].given, alls[0].value,
+			"`%s` and `%s` cannot be combined: `.selector` reads the first match, `.selectorAll` every match; keep one.", sels[0].given, alls[0].given)
+	}
+	if len(alls) > 0 {
+		sels, out.All = alls, true
+	}
+	selectors := make([]string, 0, len(sels))
+	for _, p := range sels {
 		v := strings.TrimSpace(p.value)
 		if err := checkSelector(p, v); err != nil {
-			return out, err
+			return nil, err
 		}
-		out.Selector = v
+		selectors = append(selectors, v)
 	}
-	attr, hasAttr := q.props["attr"]
+	attrs, err := q.list("attr")
+	if err != nil {
+		return nil, err
+	}
 	typ, hasType := q.props["type"]
-	if len(q.subs) > 0 {
-		if hasAttr {
-			return out, apierr.Query(attr.given, attr.value,
-				"`%s` is either one attribute or nested rules (`%s.<name>.selector`), not both; keep one.", attr.given, attr.given)
+	if ev, ok := q.props["evaluate"]; ok {
+		switch {
+		case depth > 0:
+			return nil, apierr.Query(ev.given, ev.value,
+				"`%s` runs over the whole page, not within a match; give it a rule of its own, such as `data.%s.evaluate`.", ev.given, q.subName())
+		case len(sels) > 0 || len(attrs) > 0 || len(q.subs) > 0:
+			return nil, apierr.Query(ev.given, ev.value,
+				"`%s` runs script over the whole page and takes no `.selector`, `.selectorAll` or `.attr`; put those in another fallback, such as `%s.0.selector` and `%s.1.evaluate`.",
+				ev.given, q.path, q.path)
 		}
+		v := strings.TrimSpace(ev.value)
+		switch {
+		case v == "":
+			return nil, apierr.Query(ev.given, ev.value, "`%s` needs JavaScript: an expression such as `document.title`, or a function such as `() => window.price`.", ev.given)
+		case len(v) > maxDataEvaluate:
+			return nil, apierr.Query(ev.given, ev.value, "`%s` is %d bytes of script; it may have up to %d.", ev.given, len(v), maxDataEvaluate)
+		}
+		out.Evaluate, out.Type = v, "auto"
 		if hasType {
-			return out, apierr.Query(typ.given, typ.value,
+			if out.Type, err = checkType(typ); err != nil {
+				return nil, err
+			}
+		}
+		return []DataQuery{out}, nil
+	}
+	if len(q.subs) > 0 {
+		if len(attrs) > 0 {
+			return nil, apierr.Query(attrs[0].given, attrs[0].value,
+				"`%s` is either attributes to read or nested rules (`%s.<name>.selector`), not both; keep one.", attrs[0].given, q.path+".attr")
+		}
+		if hasType && !strings.EqualFold(strings.TrimSpace(typ.value), "object") {
+			return nil, apierr.Query(typ.given, typ.value,
 				"`%s` does not apply to nested rules, whose value is an object; give each nested rule its own `.type`.", typ.given)
 		}
 		if depth+1 > maxDataDepth {
 			p := q.subs[0].firstParam()
-			return out, apierr.Query(p.given, p.value, "`%s` nests rules more than %d levels deep; flatten the rule.", p.given, maxDataDepth)
+			return nil, apierr.Query(p.given, p.value, "`%s` nests rules more than %d levels deep; flatten the rule.", p.given, maxDataDepth)
 		}
 		for _, s := range q.subs {
 			r, err := s.build(depth + 1)
 			if err != nil {
-				return out, err
+				return nil, err
 			}
 			out.Fields = append(out.Fields, r)
 		}
-		return out, nil
-	}
-	out.Attr, out.Type = "text", "string"
-	if hasAttr {
-		a, err := checkAttr(attr)
-		if err != nil {
-			return out, err
+	} else {
+		// Microlink reads `html` unless told otherwise. A top-level rule
+		// without a selector or an attribute reads the page itself: its
+		// HTML, or under a metadata type the page's field of that name.
+		out.Attr, out.Type = "html", "auto"
+		if depth == 0 && len(selectors) == 0 && len(attrs) == 0 {
+			out.Attr = ""
 		}
-		out.Attr = a
-	}
-	if hasType {
-		t := strings.ToLower(strings.TrimSpace(typ.value))
-		if !slices.Contains(dataTypes, t) {
-			return out, apierr.Query(typ.given, typ.value, "`%s` must be one of `%s`, got %s.", typ.given, strings.Join(dataTypes, "`, `"), apierr.Show(typ.value))
+		for i, p := range attrs {
+			a, err := checkAttr(p)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				out.Attr = a
+			} else if !slices.Contains(out.Attrs(), a) {
+				out.AltAttrs = append(out.AltAttrs, a)
+			}
 		}
-		out.Type = t
+		if hasType {
+			if out.Type, err = checkType(typ); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(selectors) == 0 {
+		return []DataQuery{out}, nil
+	}
+	res := make([]DataQuery, 0, len(selectors))
+	for _, sel := range selectors {
+		c := out
+		c.Selector = sel
+		res = append(res, c)
+	}
+	return res, nil
+}
+
+// subName is the rule's own name, for a message that suggests a rule.
+func (q *queryDraft) subName() string {
+	path := strings.TrimPrefix(q.path, "data.")
+	segs := strings.Split(path, ".")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if _, isIndex := dataIndex(segs[i]); !isIndex {
+			return segs[i]
+		}
+	}
+	return path
+}
+
+// list is a property given once or as an array, in index order. Both at
+// once is ambiguous, so it is refused.
+func (q *queryDraft) list(name string) ([]*param, error) {
+	one, hasOne := q.props[name]
+	entries := q.lists[name]
+	if hasOne && len(entries) > 0 {
+		for _, p := range entries {
+			return nil, apierr.Query(p.given, p.value,
+				"`%s` is given both as one value (`%s`) and as an array (`%s`); keep one spelling.", q.path+"."+name, one.given, p.given)
+		}
+	}
+	if hasOne {
+		return []*param{one}, nil
+	}
+	idx := make([]int, 0, len(entries))
+	for n := range entries {
+		idx = append(idx, n)
+	}
+	slices.Sort(idx)
+	out := make([]*param, len(idx))
+	for i, n := range idx {
+		out[i] = entries[n]
 	}
 	return out, nil
 }
 
+// checkType reads `.type`, case-insensitive.
+func checkType(p *param) (string, error) {
+	t := strings.ToLower(strings.TrimSpace(p.value))
+	if !slices.Contains(DataTypes, t) {
+		return "", apierr.Query(p.given, p.value, "`%s` must be one of `%s`, got %s.", p.given, strings.Join(DataTypes, "`, `"), apierr.Show(p.value))
+	}
+	return t, nil
+}
+
 // anyParam is one parameter of the query, always the same one, or nil.
 func (q *queryDraft) anyParam() *param {
-	for _, name := range []string{"selector", "selectorAll", "attr", "type"} {
+	for _, name := range []string{"selector", "selectorAll", "attr", "type", "evaluate"} {
 		if p, ok := q.props[name]; ok {
 			return p
+		}
+		if l, _ := q.list(name); len(l) > 0 {
+			return l[0]
 		}
 	}
 	if len(q.subs) > 0 {
@@ -374,18 +555,22 @@ func checkSelector(p *param, v string) error {
 	return nil
 }
 
-// checkAttr reads `.attr`: `text`, `html`, `val` or an attribute name, in
-// lower case as the HTML parser stores attribute names.
+// checkAttr reads `.attr`: `html`, `outerHTML`, `text`, `val`,
+// `markdown` or an attribute name, in lower case as the HTML parser
+// stores attribute names.
 func checkAttr(p *param) (string, error) {
 	v := strings.ToLower(strings.TrimSpace(p.value))
 	if v == "" {
-		return "", apierr.Query(p.given, p.value, "`%s` needs `text`, `html`, `markdown`, `val` or an attribute name such as `href`.", p.given)
+		return "", apierr.Query(p.given, p.value, "`%s` needs `html`, `outerHTML`, `text`, `markdown`, `val` or an attribute name such as `href`.", p.given)
 	}
 	if len(v) > maxDataName || strings.ContainsFunc(v, func(r rune) bool {
 		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune("\"'>/=", r)
 	}) {
 		return "", apierr.Query(p.given, p.value,
-			"`%s` must be `text`, `html`, `markdown`, `val` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
+			"`%s` must be `html`, `outerHTML`, `text`, `markdown`, `val` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
+	}
+	if v == "outerhtml" {
+		return "outerHTML", nil
 	}
 	return v, nil
 }

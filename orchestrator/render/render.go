@@ -69,6 +69,9 @@ type Page struct {
 	CutShort  bool              // the request's time ran out while the page was loading
 	Response  *Response         // what the target's server answered; nil when unknown
 	File      *File             // the target is a file, not a page; nil for a page
+	// Evaluated holds the result of each `evaluate` script of the data
+	// rules, by its source, run while the page was held.
+	Evaluated map[string]Evaluation
 
 	lease    *pool.Lease // nil for a plain fetch
 	scale    float64     // the device scale factor emulated, 1 when none
@@ -106,7 +109,7 @@ func PreparePage(ctx context.Context, l *pool.Lease) error {
 // errors of use, or unexpected ones.
 func (r *Renderer) Render(ctx context.Context, req *query.Request, use func(context.Context, *Page) error) error {
 	if req.Prerender != "true" && req.PDF == nil && req.Screenshot == nil && (!req.MetaOff || len(req.Data) > 0) &&
-		!req.Controls.NeedsBrowser() && r.static != nil {
+		!req.Controls.NeedsBrowser() && !query.HasEvaluate(req.Data) && r.static != nil {
 		err := r.renderStatic(ctx, req, use)
 		if !errors.Is(err, errNeedsBrowser) || req.Prerender == "false" {
 			return err

@@ -132,6 +132,16 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 	if err := n.read(ctx, p); err != nil {
 		return nil, err
 	}
+	if scripts := query.Evaluations(req.Data); len(scripts) > 0 {
+		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID), scripts)
+		if err != nil {
+			if lease.IsLost() {
+				return nil, errLeaseLost
+			}
+			return nil, err
+		}
+		p.Evaluated = ev
+	}
 	return p, nil
 }
 
