@@ -118,6 +118,11 @@ func quote(s string) string {
 	return "`" + s + "`"
 }
 
+func isColor(s string) bool {
+	_, err := ParseColor(s)
+	return err == nil
+}
+
 // ParseColor reads a CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`,
 // `rgb()` and `rgba()` in comma or space syntax, `transparent` and the
 // CSS colour names. s is in lower case.
@@ -246,8 +251,8 @@ func parseGradient(name, args string) (GradientSpec, error) {
 		return g, fmt.Errorf("has %d colour stops; a gradient may have up to %d", len(parts)-1, maxStops)
 	}
 	first := strings.TrimSpace(parts[0])
-	if _, err := parseStop(first); err != nil {
-		if _, cerr := ParseColor(strings.Fields(first + " ")[0]); first != "" && cerr == nil {
+	if _, err := parseStop(first); err != nil && first != "" {
+		if words := strings.Fields(first); len(words) > 0 && isColor(words[0]) {
 			return g, err // a stop, badly written
 		}
 		var lead error
@@ -274,6 +279,9 @@ func parseGradient(name, args string) (GradientSpec, error) {
 		for _, pos := range st.pos {
 			stops, set = append(stops, Stop{Color: st.c, Pos: pos}), append(set, true)
 		}
+	}
+	if len(stops) > maxStops {
+		return g, fmt.Errorf("has %d colour stops; a gradient may have up to %d", len(stops), maxStops)
 	}
 	if len(stops) < 2 {
 		return g, errors.New("has fewer than two colour stops; a gradient needs at least two, as in `linear-gradient(90deg, #fff 0%, #000 100%)`")
@@ -388,7 +396,7 @@ func (g *GradientSpec) linearDirection(s string) error {
 		case corner.Y == 0:
 			g.Angle = float64(180 - 90*corner.X) // to right: 90, to left: 270
 		default:
-			g.Corner = corner
+			g.Angle, g.Corner = 0, corner
 		}
 		return nil
 	}
@@ -439,7 +447,7 @@ func (g *GradientSpec) radialShape(s string) error {
 	if hasAt {
 		pos, err := parsePosition(strings.Fields(at))
 		if err != nil {
-			return fmt.Errorf("has the position %s; write `at center`, `at top left` or `at 30%% 70%%`", quote("at"+at))
+			return fmt.Errorf("has the position %s; write `at center`, `at top left` or `at 30%% 70%%`", quote("at "+strings.TrimSpace(at)))
 		}
 		g.At = pos
 	}
