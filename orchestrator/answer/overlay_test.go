@@ -159,3 +159,28 @@ func TestComposeOverlayEncodesTheRequestedType(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkComposeOverlay is the whole cost an overlay adds to a desktop
+// viewport's screenshot: decoding the capture, composing, encoding.
+func BenchmarkComposeOverlay(b *testing.B) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1280, 800))
+	for y := range 800 {
+		for x := range 1280 {
+			img.SetNRGBA(x, y, color.NRGBA{R: uint8(x / 8), G: uint8(y / 8), B: 200, A: 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		b.Fatal(err)
+	}
+	for _, typ := range []string{"png", "jpeg"} {
+		o := &query.ScreenshotOptions{Type: typ, Quality: 80, Overlay: query.Overlay{Browser: "dark", Background: "linear-gradient(225deg, #ff057c 0%, #8d0b93 50%, #321575 100%)"}}
+		b.Run(typ, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, _, err := composeOverlay(o, buf.Bytes(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -113,7 +113,7 @@ func cover(dst *image.RGBA, pic image.Image) {
 	cw, ch := float64(db.Dx())/scale, float64(db.Dy())/scale
 	x0, y0 := float64(sb.Min.X)+(sw-cw)/2, float64(sb.Min.Y)+(sh-ch)/2
 	src := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x0+cw)), int(math.Ceil(y0+ch))).Intersect(sb)
-	xdraw.BiLinear.Scale(dst, db, pic, src, xdraw.Over, nil)
+	xdraw.ApproxBiLinear.Scale(dst, db, pic, src, xdraw.Over, nil)
 }
 
 // paintWindow draws the title bar with rounded top corners, its three

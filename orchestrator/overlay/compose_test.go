@@ -230,3 +230,21 @@ func TestPictureBackgroundsCoverTheCanvas(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompose measures the composition of a desktop viewport's
+// capture, the common case, on each kind of background.
+func BenchmarkCompose(b *testing.B) {
+	shot := pattern(1280, 800)
+	pic := pattern(1920, 1080)
+	for _, bg := range []string{"#c1c1c1", "linear-gradient(225deg, #FF057C 0%, #8D0B93 50%, #321575 100%)", "radial-gradient(circle, red, blue)", "picture"} {
+		o := Options{Browser: Dark, Picture: pic, Background: Background{Kind: Picture}}
+		if bg != "picture" {
+			o.Background, _ = ParseBackground(bg)
+		}
+		b.Run(bg[:min(len(bg), 15)], func(b *testing.B) {
+			for b.Loop() {
+				Compose(shot, o)
+			}
+		})
+	}
+}

@@ -77,8 +77,9 @@ func parseIgnored(q *query, req *Request) error {
 	return nil
 }
 
-// prismTheme is the shape of a Prism theme's name.
-var prismTheme = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+// prismTheme is the shape of a Prism theme's name; some have dots
+// (`base16-ateliersulphurpool.light`, `github.light-dark`).
+var prismTheme = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // checkCodeScheme accepts a Prism theme's name or the http(s) URL of a
 // stylesheet, as Microlink documents; it is never fetched.

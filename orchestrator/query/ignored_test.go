@@ -24,6 +24,8 @@ func wantIgnored(names ...string) func(*testing.T, *Request) {
 var ignoredCases = []requestCase{
 	{name: "nothing is ignored when nothing unapplied is given", query: "screenshot=true&screenshot.fullPage=true", check: wantIgnored()},
 	{name: "codeScheme takes a theme name", query: "screenshot.codeScheme=atom-dark", check: wantIgnored("screenshot.codeScheme")},
+	{name: "codeScheme takes a theme name with dots", query: "screenshot.codeScheme=base16-ateliersulphurpool.light", check: wantIgnored("screenshot.codeScheme")},
+	{name: "codeScheme takes a light-dark combination", query: "screenshot.codeScheme=github.light-dark", check: wantIgnored("screenshot.codeScheme")},
 	{name: "code_scheme is codeScheme in the caller's spelling", query: "screenshot.code_scheme=dracula", check: wantIgnored("screenshot.code_scheme")},
 	{name: "codeScheme takes a stylesheet's URL", query: "screenshot.codeScheme=https%3A%2F%2Fexample.com%2Ftheme.css",
 		check: wantIgnored("screenshot.codeScheme")},
