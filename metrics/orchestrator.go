@@ -14,6 +14,7 @@ const (
 	PhasePDF       = "pdf"
 	PhaseUpload    = "upload"
 	PhaseShot      = "screenshot"
+	PhaseOverlay   = "overlay" // composing `screenshot.overlay` after the capture
 )
 
 // Values of the cache label of glimpse_http_request_duration_seconds; they
@@ -210,7 +211,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			o.RequestDuration.WithLabelValues(c, out)
 		}
 	}
-	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseUpload} {
+	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload} {
 		o.Phase.WithLabelValues(p)
 	}
 	for _, r := range []string{CacheHit, CacheMiss, CacheBypass} {

@@ -9,22 +9,23 @@ import (
 
 // The orchestrator's packages and which of them each may depend on,
 // directly or not: root → api → answer → render → query → apierr, with
-// cache, quota, meta and markdown as leaves. Nothing depends on the root, and
+// cache, quota, meta, markdown and overlay as leaves. Nothing depends on the root, and
 // nothing below api on Echo.
 var layout = []struct {
 	pkg     string
 	mayUse  []string
 	echoUse bool
 }{
-	{"api", []string{"answer", "render", "query", "apierr", "cache", "quota", "meta", "markdown"}, true},
-	{"answer", []string{"render", "query", "apierr", "meta", "markdown"}, false},
-	{"render", []string{"query", "apierr", "meta"}, false},
-	{"query", []string{"apierr"}, false},
+	{"api", []string{"answer", "render", "query", "apierr", "cache", "quota", "meta", "markdown", "overlay"}, true},
+	{"answer", []string{"render", "query", "apierr", "meta", "markdown", "overlay"}, false},
+	{"render", []string{"query", "apierr", "meta", "overlay"}, false},
+	{"query", []string{"apierr", "overlay"}, false},
 	{"apierr", nil, false},
 	{"cache", nil, false},
 	{"quota", nil, false},
 	{"meta", nil, false},
 	{"markdown", []string{"meta"}, false},
+	{"overlay", nil, false},
 }
 
 const module = "github.com/glimpse/glimpse/orchestrator"

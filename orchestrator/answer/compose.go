@@ -79,8 +79,9 @@ type Result struct {
 
 // Compose builds the answer for req from the page: metadata fields in API
 // order, probed assets, data rules, the stored PDF and screenshot, the
-// filter. key names the stored files.
-func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, p *render.Page) (*Result, error) {
+// filter. key names the stored files; pre is what was fetched for the
+// request before its page.
+func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, p *render.Page, pre Prefetched) (*Result, error) {
 	var d data
 	embeds := map[string]string{}
 	if req.PDF == nil && req.Screenshot == nil {
@@ -155,9 +156,24 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		embeds["pdf.url"] = objKey
 	}
 	if o := req.Screenshot; o != nil {
-		shot, err := p.Screenshot(ctx, o)
+		capture := o
+		if o.Overlay.On() {
+			// Composed here and encoded once: the capture is lossless.
+			lossless := *o
+			lossless.Type, lossless.Quality = "png", 0
+			capture = &lossless
+		}
+		shot, err := p.Screenshot(ctx, capture)
 		if err != nil {
 			return nil, err
+		}
+		if o.Overlay.On() {
+			start := time.Now()
+			shot.Data, shot.Width, shot.Height, err = composeOverlay(o, shot.Data, pre.Background)
+			if err != nil {
+				return nil, apierr.From(err)
+			}
+			c.m.Phase.WithLabelValues(metrics.PhaseOverlay).Observe(time.Since(start).Seconds())
 		}
 		contentType, ext := o.Media()
 		a, objKey, err := c.storeFile(ctx, "shot/"+key+"-"+c.version()+"."+ext, bytes.NewReader(shot.Data), int64(len(shot.Data)), contentType, "screenshot")

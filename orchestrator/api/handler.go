@@ -20,6 +20,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/answer"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/cache"
+	"github.com/glimpse/glimpse/orchestrator/overlay"
 	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/orchestrator/quota"
 	"github.com/glimpse/glimpse/orchestrator/render"
@@ -47,6 +48,11 @@ func (s *Server) handleAPI(c echo.Context) error {
 		return err
 	}
 	c.Set(ctxOutput, outputOf(req))
+	if len(req.Ignored) > 0 {
+		// Set before any answer is chosen: a cache hit, a miss and an
+		// error after parsing all say what made no difference.
+		h.Set("x-glimpse-ignored", strings.Join(req.Ignored, ","))
+	}
 	q := s.limiter.Take(hr.Context(), callerID, plan, now)
 	setQuotaHeaders(h, q)
 	if !q.Allowed {
@@ -157,11 +163,15 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	if err := s.checkTarget(ctx, req); err != nil {
 		return nil, err
 	}
-	var res *answer.Result
 	start := s.now()
-	err := s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
+	pre, err := s.prefetch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var res *answer.Result
+	err = s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
 		var err error
-		res, err = s.composer.Compose(ctx, req, key, p)
+		res, err = s.composer.Compose(ctx, req, key, p, pre)
 		return err
 	})
 	if err != nil {
@@ -171,6 +181,30 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	e.FetchTime = s.now().Sub(start)
 	s.cache.Put(e)
 	return e, nil
+}
+
+// prefetch fetches what the answer needs besides the page before a
+// browser is leased: an overlay's background image. Its URL passes the
+// same address rule as the target, so a private address is refused here
+// and never fetched.
+func (s *Server) prefetch(ctx context.Context, req *query.Request) (answer.Prefetched, error) {
+	var pre answer.Prefetched
+	if req.Screenshot == nil || !req.Screenshot.Overlay.On() {
+		return pre, nil
+	}
+	bg, err := overlay.ParseBackground(req.Screenshot.Overlay.Background)
+	if err != nil || bg.Kind != overlay.Picture {
+		return pre, nil
+	}
+	u, err := query.ParseTarget(bg.URL)
+	if err != nil {
+		return pre, err
+	}
+	if err := s.checkTarget(ctx, &query.Request{Target: u}); err != nil {
+		return pre, answer.BackgroundAddressError(bg.URL, err)
+	}
+	pre.Background, err = answer.FetchBackground(ctx, s.renderer.Assets(u, nil), u.String())
+	return pre, err
 }
 
 // filesKept reports whether the files an entry names are still stored. A

@@ -32,6 +32,10 @@ type Request struct {
 	Data       []DataRule         // custom `data.*` rules
 	Filter     []string           // `filter`: the only paths to return; nil: all
 	StaleTTL   time.Duration      // `staleTtl`: how long past its ttl an entry may be served while it refreshes; 0: never
+	// Ignored are the known options given that glimpse accepts but does
+	// not apply, in the caller's spelling (see ignoredOptions). They do
+	// not change the answer, so the cache key leaves them out.
+	Ignored []string
 }
 
 // Limits are the bounds the service sets on requests. Zero fields take the
@@ -176,7 +180,7 @@ func Parse(rawQuery string, lim Limits) (*Request, error) {
 	if req.Timeout, err = parseTimeout(q, lim); err != nil {
 		return nil, err
 	}
-	for _, parse := range []func(*query, *Request) error{parseScreenshot, parseControls, parseData, parsePing, parseCache} {
+	for _, parse := range []func(*query, *Request) error{parseScreenshot, parseIgnored, parseControls, parseData, parsePing, parseCache} {
 		if err := parse(q, req); err != nil {
 			return nil, err
 		}
@@ -262,6 +266,9 @@ func splitQuery(raw string) (*query, error) {
 // bad member is reported instead of ignored.
 func canonicalParam(name string) (string, bool) {
 	if c, ok := topLevelNames[name]; ok {
+		return c, true
+	}
+	if c, ok := ignoredParam(name); ok {
 		return c, true
 	}
 	if rest, ok := strings.CutPrefix(name, "pdf."); ok {

@@ -2,10 +2,12 @@ package query
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/overlay"
 )
 
 const (
@@ -18,12 +20,26 @@ const (
 // ScreenshotOptions are the `screenshot.*` parameters. They hold plain
 // values only: the cache key prints them with %+v.
 type ScreenshotOptions struct {
-	Type           string // "png", "jpeg" or "webp"
-	Quality        int    // 0 to 100 for jpeg and webp; 0 for png, which is lossless
-	FullPage       bool   // the whole document instead of the viewport
-	Element        string // a CSS selector: only that element's box; "" for none
-	OmitBackground bool   // no default white behind the page (png and webp)
+	Type           string  // "png", "jpeg" or "webp"
+	Quality        int     // 0 to 100 for jpeg and webp; 0 for png, which is lossless
+	FullPage       bool    // the whole document instead of the viewport
+	Element        string  // a CSS selector: only that element's box; "" for none
+	OmitBackground bool    // no default white behind the page (png and webp)
+	Overlay        Overlay `json:",omitzero"` // a window frame and background around the capture; zero: none
 }
+
+// Overlay is `screenshot.overlay.*`: the capture composed into a browser
+// window on a background after it is taken.
+type Overlay struct {
+	Browser string // "", "light" or "dark"
+	// Background is "" for Microlink's default (transparent), a colour or
+	// gradient in lower case, or the background image's URL as
+	// ParseTarget normalises it; overlay.ParseBackground reads each.
+	Background string
+}
+
+// On reports whether an overlay was asked for.
+func (o Overlay) On() bool { return o.Browser != "" || o.Background != "" }
 
 // String is the options' unambiguous spelling, which the cache key
 // prints: the element selector may hold any text.
@@ -41,10 +57,12 @@ var screenshotOptionNames = map[string]string{
 	"type": "type", "quality": "quality", "element": "element",
 	"fullPage": "fullPage", "full_page": "fullPage",
 	"omitBackground": "omitBackground", "omit_background": "omitBackground",
+	"overlay.browser": "overlay.browser", "overlay.background": "overlay.background",
 }
 
 const screenshotOptionList = "`screenshot.type`, `screenshot.quality`, `screenshot.fullPage`, " +
-	"`screenshot.element` and `screenshot.omitBackground`"
+	"`screenshot.element`, `screenshot.omitBackground`, `screenshot.overlay.browser`, `screenshot.overlay.background`, " +
+	"`screenshot.codeScheme` and `screenshot.animated`"
 
 // Media is the content type and file extension of the screenshot's format.
 func (o ScreenshotOptions) Media() (contentType, ext string) {
@@ -81,7 +99,7 @@ func parseScreenshot(q *query, req *Request) error {
 	var options []*param
 	for _, p := range q.order {
 		if strings.HasPrefix(p.name, "screenshot.") {
-			if _, known := screenshotOptionNames[strings.TrimPrefix(p.name, "screenshot.")]; !known {
+			if _, known := screenshotOptionNames[strings.TrimPrefix(p.name, "screenshot.")]; !known && !isIgnored(p.name) {
 				return apierr.Query(p.given, p.value, "`%s` is not a screenshot option; use %s.", p.given, screenshotOptionList)
 			}
 			options = append(options, p)
@@ -163,6 +181,51 @@ func parseScreenshot(q *query, req *Request) error {
 		return apierr.Query(p.given, p.value,
 			"`%s=true` needs a format with transparency, but jpeg has none; add `screenshot.type=png` or `screenshot.type=webp`.", p.given)
 	}
+	if err := parseOverlay(q, o); err != nil {
+		return err
+	}
 	req.Screenshot = o
+	return nil
+}
+
+// parseOverlay reads `screenshot.overlay.browser` and
+// `screenshot.overlay.background`. Either one asks for the composition,
+// as with Microlink: a background alone frames nothing, a browser alone
+// sits on a transparent background.
+func parseOverlay(q *query, o *ScreenshotOptions) error {
+	if p, ok := q.get("screenshot.overlay.browser"); ok {
+		switch v := strings.ToLower(strings.TrimSpace(p.value)); v {
+		case overlay.Light, overlay.Dark:
+			o.Overlay.Browser = v
+		default:
+			return apierr.Query(p.given, p.value, "`%s` must be `light` or `dark`, got %s.", p.given, apierr.Show(p.value))
+		}
+	}
+	if p, ok := q.get("screenshot.overlay.background"); ok {
+		bg, err := overlay.ParseBackground(p.value)
+		if err != nil {
+			return apierr.Query(p.given, p.value, "`%s` %s.", p.given, err)
+		}
+		if bg.Kind == overlay.Picture {
+			u, err := ParseTarget(bg.URL)
+			if err != nil {
+				msg := err.Error()
+				var e *apierr.Error
+				if errors.As(err, &e) {
+					msg = e.Message
+				}
+				return apierr.Query(p.given, p.value, "`%s` is not a usable image URL: %s", p.given, msg)
+			}
+			o.Overlay.Background = u.String()
+		} else {
+			o.Overlay.Background = strings.ToLower(strings.TrimSpace(p.value))
+		}
+	}
+	if o.Overlay.On() && o.Type == "webp" {
+		p, _ := q.get("screenshot.type")
+		return apierr.Query(p.given, p.value,
+			"`%s=webp` cannot be combined with `screenshot.overlay`: glimpse composes the overlay itself and writes it as png or jpeg; use `screenshot.type=png` or `screenshot.type=jpeg`.",
+			p.given)
+	}
 	return nil
 }

@@ -125,8 +125,8 @@ var screenshotCases = []requestCase{
 	{name: "element with fullPage=false is fine", query: "screenshot.element=%23a&screenshot.fullPage=false",
 		check: wantShot(ScreenshotOptions{Type: "png", Element: "#a"})},
 
-	{name: "an unknown option is refused with the list of options", query: "screenshot.overlay.browser=dark",
-		code: apierr.CodeInvalidQuery, param: "screenshot.overlay.browser", msg: []string{"not a screenshot option", "`screenshot.omitBackground`"}},
+	{name: "an unknown option is refused with the list of options", query: "screenshot.overlay.margin=3",
+		code: apierr.CodeInvalidQuery, param: "screenshot.overlay.margin", msg: []string{"not a screenshot option", "`screenshot.omitBackground`", "`screenshot.overlay.background`"}},
 	{name: "a misspelt option is refused", query: "screenshot=true&screenshot.fullpage=true",
 		code: apierr.CodeInvalidQuery, param: "screenshot.fullpage", msg: []string{"not a screenshot option"}},
 	{name: "an option repeated with another value is refused", query: "screenshot.fullPage=true&screenshot.full_page=false",
@@ -159,6 +159,15 @@ func TestEveryScreenshotOptionChangesTheCacheKey(t *testing.T) {
 		base + "&screenshot.element=%23a",
 		base + "&screenshot.element=%23b",
 		base + "&screenshot.omitBackground=true",
+		base + "&screenshot.overlay.browser=light",
+		base + "&screenshot.overlay.browser=dark",
+		base + "&screenshot.overlay.background=%23c1c1c1",
+		base + "&screenshot.overlay.background=%23c1c1c2",
+		base + "&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1",
+		base + "&screenshot.overlay.background=linear-gradient(90deg,%23fff,%23000)",
+		base + "&screenshot.overlay.background=linear-gradient(270deg,%23fff,%23000)",
+		base + "&screenshot.overlay.background=https%3A%2F%2Fexample.com%2Fa.png",
+		base + "&screenshot.overlay.background=https%3A%2F%2Fexample.com%2Fb.png",
 	}
 	wantDistinctCacheKeys(t, queries)
 	a, _ := Parse(base+"&screenshot.type=jpg", Limits{})
