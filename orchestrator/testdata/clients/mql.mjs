@@ -372,7 +372,7 @@ test('ENOTFOUND: an endpoint path that is not the API', async () => {
 })
 
 // --------------------------------------------------------------------------
-// Awaiting other branches: screenshot overlay and ignored options
+// Screenshot overlays and options accepted but not applied
 
 const overlay = async browser => {
   const res = await call(`${pages}/viewport`, { screenshot: { overlay: { browser, background: '#c1c1c1' } }, force: true })
@@ -403,7 +403,7 @@ for (const [param, value] of [['codeScheme', 'dracula'], ['animated', true]]) {
 }
 
 // --------------------------------------------------------------------------
-// Awaiting other branches: data rules with every Microlink type
+// Data rules with every Microlink type
 
 const rules = `${pages}/rules`
 const rule = async (data, extra = {}) => {
@@ -487,17 +487,27 @@ test('data: selector as an array of fallbacks', async () => {
 })
 
 test('data: a rule without selector reads the page by its type', async () => {
-  const d = await rule({ pageTitle: { type: 'title' } })
-  eq(d.pageTitle, 'Rules Page', 'data.pageTitle')
+  // The page's own title field: its twitter:title outranks <title>, as in data.title.
+  const res = await call(rules, { data: { pageTitle: { type: 'title' } }, meta: { title: true } })
+  eq(res.status, 'success', 'status')
+  eq(res.data.pageTitle, res.data.title, 'data.pageTitle')
+  eq(res.data.pageTitle, 'Tweet Title', 'data.pageTitle')
 })
 
 test('data: evaluate runs an expression in the page', async () => {
-  const d = await rule({ answer: { evaluate: 'window.answer', type: 'number' } })
+  // An isolated world of the page: its DOM, not its script's globals.
+  const d = await rule({
+    answer: { evaluate: 'document.querySelectorAll("h1").length * 42', type: 'number' },
+    fn: { evaluate: '() => document.querySelector("h1").textContent.toUpperCase()' },
+    hidden: { evaluate: 'typeof window.answer' }
+  })
   eq(d.answer, 42, 'data.answer')
+  eq(d.fn, 'RULES HEADLINE', 'data.fn')
+  eq(d.hidden, 'undefined', 'data.hidden')
 })
 
 // --------------------------------------------------------------------------
-// Awaiting other branches: targets that are not HTML, failures not retried
+// Targets that are not HTML pages, and failures not worth a retry
 
 test('a PDF target answers success with its url, status, headers and title', async () => {
   const target = `${pages}/files/annual-report.pdf`
