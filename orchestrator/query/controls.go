@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,7 +109,11 @@ const viewportOptionList = "`viewport.width`, `viewport.height`, `viewport.devic
 
 // listControls take several values as `name.0`, `name.1`, … (how
 // Microlink clients send an array) besides a single `name`.
-var listControls = []string{"click", "styles", "scripts"}
+var listControls = []string{"click", "styles", "scripts", "waitUntil"}
+
+// waitEvents are the values of `waitUntil`, each event after the ones
+// before it: waiting for several is waiting for the latest.
+var waitEvents = []string{"auto", "domcontentloaded", "load", "networkidle2", "networkidle0"}
 
 // controlParam recognises the parameters of the rendering controls. The
 // `viewport.` family and the indexed list items are known as a whole, so
@@ -137,13 +142,24 @@ func controlParam(name string) (string, bool) {
 func parseControls(q *query, req *Request) error {
 	c := &req.Controls
 	c.WaitUntil = "auto"
-	if p, ok := q.get("waitUntil"); ok {
-		switch v := strings.ToLower(strings.TrimSpace(p.value)); v {
-		case "auto", "load", "domcontentloaded", "networkidle0", "networkidle2":
-			c.WaitUntil = v
-		default:
+	// Several events, as Puppeteer takes them, mean waiting for them all:
+	// the latest of them.
+	events, err := listParam(q, "waitUntil")
+	if err != nil {
+		return err
+	}
+	for _, p := range events {
+		v := strings.ToLower(strings.TrimSpace(p.value))
+		rank := slices.Index(waitEvents, v)
+		if rank < 0 {
 			return apierr.Query(p.given, p.value,
 				"`%s` must be `auto`, `load`, `domcontentloaded`, `networkidle0` or `networkidle2`, got %s.", p.given, apierr.Show(p.value))
+		}
+		if v == "auto" && len(events) > 1 {
+			return apierr.Query(p.given, p.value, "`%s` cannot be `auto` beside other events; give the events to wait for.", p.given)
+		}
+		if c.WaitUntil == "auto" || rank > slices.Index(waitEvents, c.WaitUntil) {
+			c.WaitUntil = v
 		}
 	}
 	if p, ok := q.get("waitForSelector"); ok {

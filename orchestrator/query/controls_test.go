@@ -41,6 +41,9 @@ func TestControlsAreParsedFromTheQuery(t *testing.T) {
 	}{
 		{"no control leaves the defaults: auto, JavaScript, animations and adblock on", "", func(*Controls) {}},
 		{"waitUntil takes each event in any case", "waitUntil=NetworkIdle0", func(c *Controls) { c.WaitUntil = "networkidle0" }},
+		{"several waitUntil events wait for the latest", "waitUntil.0=networkidle2&waitUntil.1=load", func(c *Controls) { c.WaitUntil = "networkidle2" }},
+		{"networkidle0 comes after networkidle2", "waitUntil.1=networkidle2&waitUntil.0=networkidle0", func(c *Controls) { c.WaitUntil = "networkidle0" }},
+		{"one waitUntil event as a list", "waitUntil.0=domcontentloaded", func(c *Controls) { c.WaitUntil = "domcontentloaded" }},
 		{"wait_until is the same parameter", "wait_until=domcontentloaded", func(c *Controls) { c.WaitUntil = "domcontentloaded" }},
 		{"waitForSelector is trimmed", "waitForSelector=%20%23late%20", func(c *Controls) { c.WaitForSelector = "#late" }},
 		{"waitForTimeout is milliseconds without a unit", "waitForTimeout=1500", func(c *Controls) { c.WaitForTimeout = 1500 * time.Millisecond }},
@@ -105,6 +108,9 @@ func TestBadControlsAreRefusedWithTheAcceptedValues(t *testing.T) {
 		msg                []string
 	}{
 		{"an unknown waitUntil", "waitUntil=idle", "waitUntil", []string{"`auto`, `load`, `domcontentloaded`, `networkidle0` or `networkidle2`", "`idle`"}},
+		{"an unknown waitUntil in a list", "waitUntil.0=load&waitUntil.1=idle", "waitUntil.1", []string{"`idle`"}},
+		{"auto beside other events", "waitUntil.0=auto&waitUntil.1=load", "waitUntil.0", []string{"cannot be `auto` beside other events"}},
+		{"a waitUntil member that is not an index", "waitUntil.first=load", "waitUntil.first", []string{"`waitUntil.0`, `waitUntil.1`"}},
 		{"an empty waitForSelector", "waitForSelector=", "waitForSelector", []string{"needs a CSS selector"}},
 		{"a selector longer than the limit", "waitForSelector=" + longSelector, "waitForSelector", []string{"at most 1024"}},
 		{"a waitForTimeout that is not a duration", "waitForTimeout=soon", "waitForTimeout", []string{"milliseconds (`1500`)", "`soon`"}},

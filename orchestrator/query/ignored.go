@@ -19,7 +19,7 @@ type ignoredOption struct {
 	name      string   // canonical camelCase name
 	spellings []string // other spellings accepted, such as snake_case
 	// check returns "" for a value of the documented shape, else what the
-	// parameter accepts, as the error message words it.
+	// parameter accepts, as the error message words it; nil takes any value.
 	check func(v string) string
 }
 
@@ -31,7 +31,32 @@ var ignoredOptions = []ignoredOption{
 	{"screenshot.animated.duration", nil, checkAnimationDuration},
 	{"screenshot.animated.fps", nil, checkWholeNumber(1, 60)},
 	{"screenshot.animated.type", nil, checkOneOf("mp4", "webm")},
+	{"screenshot.optimizeForSpeed", []string{"screenshot.optimize_for_speed"}, checkFlag},
+	{"meta.logo.square", nil, checkFlag},
+	// Whole features of Microlink's that glimpse does not have. Their
+	// members (`insights.lighthouse.*`, `proxy.countryCode`) are unknown
+	// parameters, ignored like any other.
+	{"audio", nil, checkFlag},
+	{"video", nil, checkFlag},
+	{"iframe", nil, checkFlag},
+	{"iframe.maxWidth", []string{"iframe.max_width"}, checkWholeNumber(1, 100_000)},
+	{"iframe.maxHeight", []string{"iframe.max_height"}, checkWholeNumber(1, 100_000)},
+	{"insights", nil, checkFlag},
+	{"insights.lighthouse", nil, checkFlag},
+	{"insights.technologies", nil, checkFlag},
+	{"palette", nil, checkFlag},
+	// A caller's proxy is never used: every request leaves through the
+	// egress guard. Like `function` and `modules` (code run beside the
+	// page), `filename` (a name for stored files) and `retry` (the client's
+	// own retries, which the CLI sends), the value is not checked.
+	{"proxy", nil, nil},
+	{"function", nil, nil},
+	{"modules", nil, nil},
+	{"filename", nil, nil},
+	{"retry", nil, nil},
+	{"cacheKey", []string{"cache_key"}, nil},
 }
+
 
 // ignoredNames maps every spelling of an ignored option to its name.
 var ignoredNames = func() map[string]string {
@@ -62,7 +87,7 @@ func isIgnored(name string) bool {
 func parseIgnored(q *query, req *Request) error {
 	for _, o := range ignoredOptions {
 		p, ok := q.get(o.name)
-		if !ok {
+		if !ok || o.check == nil {
 			continue
 		}
 		if want := o.check(p.value); want != "" {

@@ -1,22 +1,28 @@
 package query
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
 
-// wantIgnored checks the ignored options, and that a screenshot was
-// still asked for: each of them is a screenshot option.
+// wantIgnored checks the ignored options, and that a screenshot was still
+// asked for when one of them is a screenshot option.
 func wantIgnored(names ...string) func(*testing.T, *Request) {
 	return func(t *testing.T, r *Request) {
 		t.Helper()
 		if !slices.Equal(r.Ignored, names) {
 			t.Errorf("ignored %q, want %q", r.Ignored, names)
 		}
-		if len(names) > 0 && r.Screenshot == nil {
+		shot := slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "screenshot.") })
+		if shot && r.Screenshot == nil {
 			t.Error("an ignored screenshot option did not turn the screenshot on")
+		}
+		if len(names) > 0 && !shot && r.Screenshot != nil {
+			t.Error("an ignored option that is not a screenshot's asked for a screenshot")
 		}
 	}
 }
@@ -46,6 +52,37 @@ var ignoredCases = []requestCase{
 	{name: "an ignored option repeated with the same value counts once", query: "screenshot.animated=true&screenshot.animated=true",
 		check: wantIgnored("screenshot.animated")},
 
+	{name: "optimizeForSpeed is accepted", query: "screenshot.optimizeForSpeed=true", check: wantIgnored("screenshot.optimizeForSpeed")},
+	{name: "Microlink's features glimpse lacks are accepted and named",
+		query: "palette=true&audio&video=false&iframe=true&iframe.maxWidth=320&iframe.max_height=240&insights=true&insights.lighthouse=true&insights.technologies=false",
+		check: wantIgnored("palette", "audio", "video", "iframe", "iframe.maxWidth", "iframe.max_height", "insights", "insights.lighthouse", "insights.technologies")},
+	{name: "options whose values glimpse never reads take any value",
+		query: "proxy=http%3A%2F%2Fuser%3Apass%40proxy.example%3A8080&function=(%7B+page+%7D)+%3D%3E+page.title()&modules=x&filename=My+Report&retry=2&cacheKey=abc",
+		check: func(t *testing.T, r *Request) {
+			wantIgnored("proxy", "function", "modules", "filename", "retry", "cacheKey")(t, r)
+			if strings.Contains(fmt.Sprint(*r), "user:pass") {
+				t.Error("an ignored option's value is kept in the request")
+			}
+		}},
+	{name: "members of an ignored feature are unknown, not refused", query: "proxy.countryCode=es&insights.lighthouse.device=mobile",
+		check: wantIgnored()},
+	{name: "meta.logo.square is accepted and keeps every field", query: "meta.logo.square=true",
+		check: func(t *testing.T, r *Request) {
+			wantIgnored("meta.logo.square")(t, r)
+			if r.MetaOff || len(r.Fields) != len(AllFields) {
+				t.Errorf("fields %q, meta off %t: want every field", r.Fields, r.MetaOff)
+			}
+		}},
+	{name: "meta.logo.square beside chosen fields keeps only those", query: "meta.title=true&meta.logo.square=true",
+		check: func(t *testing.T, r *Request) {
+			wantIgnored("meta.logo.square")(t, r)
+			if !slices.Equal(r.Fields, []string{"title"}) {
+				t.Errorf("fields %q, want [title]", r.Fields)
+			}
+		}},
+	{name: "palette must be a boolean", query: "palette=yes", code: apierr.CodeInvalidQuery, param: "palette", msg: []string{"`true`, `false`"}},
+	{name: "an iframe width must be a whole number", query: "iframe.maxWidth=wide", code: apierr.CodeInvalidQuery, param: "iframe.maxWidth"},
+	{name: "meta.logo.square must be a boolean", query: "meta.logo.square=maybe", code: apierr.CodeInvalidQuery, param: "meta.logo.square"},
 	{name: "an empty codeScheme is refused", query: "screenshot.codeScheme=", code: apierr.CodeInvalidQuery, param: "screenshot.codeScheme",
 		msg: []string{"theme name"}},
 	{name: "a codeScheme with spaces is refused", query: "screenshot.codeScheme=atom+dark+%3Cx%3E", code: apierr.CodeInvalidQuery, param: "screenshot.codeScheme"},
@@ -99,7 +136,7 @@ func TestEveryIgnoredOptionIsKnownInEachSpelling(t *testing.T) {
 			if c, ok := canonicalParam(s); !ok || c != o.name {
 				t.Errorf("%s reads as %q (known %t), want %s", s, c, ok, o.name)
 			}
-			if o.check("\x7f bad value \x7f") == "" {
+			if o.check != nil && o.check("\x7f bad value \x7f") == "" {
 				t.Errorf("%s accepts any value", s)
 			}
 		}

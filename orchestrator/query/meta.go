@@ -17,7 +17,7 @@ func parseMeta(q *query, req *Request) error {
 	var first *param
 	for _, p := range q.order {
 		field, ok := strings.CutPrefix(p.name, "meta.")
-		if !ok {
+		if !ok || isIgnored(p.name) {
 			continue
 		}
 		if !isField(field) {
