@@ -402,6 +402,20 @@ for (const [param, value] of [['codeScheme', 'dracula'], ['animated', true]]) {
   })
 }
 
+test("Microlink's options glimpse lacks are accepted and named in x-glimpse-ignored", async () => {
+  const res = await call(`${pages}/stamp`, {
+    palette: true,
+    iframe: { maxWidth: 350 },
+    insights: { technologies: true },
+    meta: { logo: { square: true } },
+    waitUntil: ['domcontentloaded', 'load']
+  })
+  eq(res.status, 'success', 'status')
+  eq(res.data.title, 'Stamped', 'data.title')
+  const ignored = (res.response.headers.get('x-glimpse-ignored') ?? '').split(/,\s*/).sort()
+  eq(ignored.join(', '), 'iframe.maxWidth, insights.technologies, meta.logo.square, palette', 'x-glimpse-ignored')
+})
+
 // --------------------------------------------------------------------------
 // Data rules with every Microlink type
 
