@@ -52,6 +52,11 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	ps := newPageServer(t, map[string]http.HandlerFunc{
 		"/news":    html(hnPage),
 		"/profile": html(adaPage),
+		"/strict": func(w http.ResponseWriter, r *http.Request) {
+			// A policy without 'unsafe-eval', as many sites send.
+			w.Header().Set("content-security-policy", "default-src 'self'; script-src 'self'")
+			html(adaPage)(w, r)
+		},
 		"/avatar.png": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "image/png")
 			_, _ = w.Write(avatar)
@@ -148,6 +153,27 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		want := `{"set":"undefined","seen":"undefined","json":{"ok":true}}`
 		if a.HTTP != 200 || string(a.Data) != want {
 			t.Errorf("HTTP %d %s\ndata %s\nwant %s", a.HTTP, a.Message, a.Data, want)
+		}
+	})
+
+	t.Run("a script cannot step out of the wrapper that measures its result", func(t *testing.T) {
+		// One source tries to close the wrapper around it and answer in
+		// its place, another to replace what measures the next script's
+		// result; each may only ever give a value that was measured.
+		a := app.get(ps.URL+"/profile", "meta=false"+
+			"&data.forged.evaluate="+url.QueryEscape(`1); return {t: "json", s: '"forged"'}; (0`)+
+			"&data.stringify.evaluate="+url.QueryEscape(`() => { JSON.stringify = () => ({length: 1, pad: "x".repeat(1024)}); return 1 }`)+
+			"&data.after.evaluate="+url.QueryEscape(`() => ({ok: true})`))
+		want := `{"forged":null,"stringify":1,"after":{"ok":true}}`
+		if a.HTTP != 200 || string(a.Data) != want {
+			t.Errorf("HTTP %d %s\ndata %s\nwant %s", a.HTTP, a.Message, a.Data, want)
+		}
+	})
+
+	t.Run("a script runs on a page whose policy forbids eval", func(t *testing.T) {
+		a := app.get(ps.URL+"/strict", "meta=false&data.x.evaluate="+url.QueryEscape(`() => document.querySelector("h1").textContent`))
+		if a.HTTP != 200 || string(a.Data) != `{"x":"Ada Lovelace"}` {
+			t.Errorf("HTTP %d %s %s", a.HTTP, a.Message, a.Data)
 		}
 	})
 
