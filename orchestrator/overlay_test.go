@@ -186,6 +186,62 @@ func TestScreenshotOverlays(t *testing.T) {
 		}
 	})
 
+	t.Run("a background that redirects to a refused address is refused and never fetched there", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.2:0")
+		if err != nil {
+			t.Skipf("no second loopback address here: %v", err)
+		}
+		var hits atomic.Int64
+		private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			w.Header().Set("content-type", "image/png")
+			_, _ = w.Write(bg)
+		}))
+		private.Listener = ln
+		private.Start()
+		defer private.Close()
+		hop := newPageServer(t, map[string]http.HandlerFunc{
+			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, private.URL+"/bg.png", http.StatusFound)
+			},
+		})
+		a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(hop.URL+"/bg.png"))
+		if a.HTTP != 400 || a.Code != apierr.CodeForbiddenURL || !strings.Contains(a.Message, "`screenshot.overlay.background`") {
+			t.Errorf("HTTP %d %s %s, want 400 EFORBIDDENURL naming the parameter", a.HTTP, a.Code, a.Message)
+		}
+		if hop.hits["/bg.png"].Load() != 1 || hits.Load() != 0 {
+			t.Errorf("the redirecting host was asked %d times and the refused one %d; want once and never",
+				hop.hits["/bg.png"].Load(), hits.Load())
+		}
+	})
+
+	t.Run("the caller's forwarded headers never go with the background fetch", func(t *testing.T) {
+		got := make(chan http.Header, 4)
+		same := newPageServer(t, map[string]http.HandlerFunc{
+			"/page": html(overlayPage),
+			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
+				got <- r.Header.Clone()
+				w.Header().Set("content-type", "image/png")
+				_, _ = w.Write(bg)
+			},
+		})
+		// The background is on the target's own host, where forwarded
+		// headers would go with the page's own requests.
+		a := app.get(same.URL+"/page", overlayViewport+"&meta=false&screenshot.overlay.background="+url.QueryEscape(same.URL+"/bg.png")+
+			"&headers.authorization="+url.QueryEscape("Bearer s3cr3t")+"&headers.cookie="+url.QueryEscape("sid=s3cr3t"))
+		if a.HTTP != 200 {
+			t.Fatalf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
+		}
+		select {
+		case h := <-got:
+			if h.Get("authorization") != "" || h.Get("cookie") != "" {
+				t.Errorf("the background fetch carried the caller's headers: %v", h)
+			}
+		default:
+			t.Error("the background was never fetched")
+		}
+	})
+
 	t.Run("a background URL that is not an image is a 400 naming the parameter", func(t *testing.T) {
 		a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(ps.URL+"/not-an-image"))
 		if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`screenshot.overlay.background`") {
