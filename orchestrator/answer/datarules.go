@@ -37,6 +37,12 @@ const (
 	// valueOverhead is what a value costs in the answer beyond its text:
 	// quotes, a key, separators.
 	valueOverhead = 8
+	// maxRegexpBytes bounds a value the `regexp` type compiles; a longer
+	// one is no pattern a page means. Compiling costs far more per byte
+	// than reading, most for Unicode classes (about 5 ms a kilobyte of
+	// `[\p{L}\p{N}]`), so maxRegexpWork bounds what one run compiles.
+	maxRegexpBytes = 2 << 10
+	maxRegexpWork  = 32 << 10
 )
 
 // dataRun is one evaluation of the rules over a document. Its work and
@@ -55,6 +61,7 @@ type dataRun struct {
 	rule      string       // the top-level rule being read, for the error
 	work      int
 	bytes     int
+	regexps   int // bytes compiled by the `regexp` type
 	maxBytes  int
 	err       error
 }
@@ -441,6 +448,14 @@ func (run *dataRun) typed(raw string, present bool, attr, typ string) any {
 			out = ip.String()
 		}
 	case "regexp":
+		if len(v) > maxRegexpBytes {
+			return nil
+		}
+		if run.regexps += len(v); run.regexps > maxRegexpWork {
+			run.err = apierr.Query("data."+run.rule, "", "The rules give more than %d bytes of patterns to check by `data.%s`; narrow the selectors that `type=regexp` reads.",
+				maxRegexpWork, run.rule)
+			return nil
+		}
 		if _, err := regexp.Compile(v); err == nil {
 			out = v
 		}
