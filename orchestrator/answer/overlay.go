@@ -88,6 +88,11 @@ func backgroundFetchError(ctx, fctx context.Context, raw string, err error) erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, render.ErrEgress) {
+		// glimpse's own way out failed, not the image: the service's
+		// error, which the caller may retry.
+		return fmt.Errorf("fetching the overlay's background image: %w", err)
+	}
 	var re *render.Error
 	if errors.As(err, &re) && (re.Kind == render.Forbidden || re.Kind == render.Unresolvable) {
 		return BackgroundAddressError(raw, err)

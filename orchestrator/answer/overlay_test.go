@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -182,5 +183,14 @@ func BenchmarkComposeOverlay(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestFetchBackgroundLeavesGlimpsesOwnFailureToTheService(t *testing.T) {
+	const raw = "http://site.test/bg.png"
+	egress := fmt.Errorf("%w: no healthy sidecar to fetch through", render.ErrEgress)
+	_, err := FetchBackground(context.Background(), fixedSource{err: egress}, raw)
+	if e := apierr.From(err); e == nil || e.Status() < 500 || !errors.Is(err, render.ErrEgress) {
+		t.Errorf("a fetch that never left glimpse gave %v, want the service's error (5xx), not one that tells the caller to change the URL", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -61,7 +62,20 @@ func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
 	return f
 }
 
-var errNoEgress = errors.New("no healthy sidecar to fetch through")
+// ErrEgress marks a fetch that failed on glimpse's own way out (no healthy
+// sidecar, its egress proxy not answering or failing in a way it does not
+// name), not at the address fetched: the service's failure, which a retry
+// may mend, never the caller's or the target's.
+var ErrEgress = errors.New("glimpse's way out to the web failed")
+
+var errNoEgress = fmt.Errorf("%w: no healthy sidecar to fetch through", ErrEgress)
+
+// egressFailure reports whether a failed request never reached the egress
+// proxy. A proxy that answered, even to refuse a tunnel, reached it.
+func egressFailure(err error) bool {
+	var op, dial *net.OpError
+	return errors.As(err, &op) && op.Op == "proxyconnect" && errors.As(op.Err, &dial) && dial.Op == "dial"
+}
 
 // Source opens a resource along the page's own egress path.
 type Source interface {
@@ -129,6 +143,9 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		}
 		resp, err := f.client.Do(req)
 		if err != nil {
+			if egressFailure(err) {
+				return nil, nil, nil, fmt.Errorf("%w: %w", ErrEgress, err)
+			}
 			return nil, nil, nil, err
 		}
 		jar.SetCookies(u, resp.Cookies())
@@ -137,7 +154,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 			if g == "refused" || g == "unresolvable" || g == "unreachable" {
 				return nil, nil, nil, guardError(u.String(), g)
 			}
-			return nil, nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
+			return nil, nil, nil, fmt.Errorf("%w: the egress guard could not reach %s: %s", ErrEgress, u.Host, g)
 		}
 		switch resp.StatusCode {
 		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
