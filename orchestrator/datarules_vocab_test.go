@@ -194,9 +194,11 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		if d := time.Since(start); d > 8*time.Second {
 			t.Errorf("the answer took %s for a timeout of 3s", d)
 		}
-		loop := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(`() => { for (;;) {} }`))
-		if loop.HTTP != 504 || loop.Code != apierr.CodeTimeout {
-			t.Errorf("an endless loop: HTTP %d %s %s", loop.HTTP, loop.Code, loop.Message)
+		for _, script := range []string{`() => { for (;;) {} }`, `async () => { await 0; for (;;) {} }`, `() => ({toJSON() { for (;;) {} }})`} {
+			loop := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(script))
+			if loop.HTTP != 504 || loop.Code != apierr.CodeTimeout {
+				t.Errorf("an endless loop in %s: HTTP %d %s %s", script, loop.HTTP, loop.Code, loop.Message)
+			}
 		}
 		after := app.get(ps.URL+"/profile", "meta=false&data.x.evaluate=1%2B1")
 		if after.HTTP != 200 || string(after.Data) != `{"x":2}` {
