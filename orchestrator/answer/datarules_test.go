@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -641,4 +642,42 @@ func TestTheRegexpTypeCompilesBoundedPatterns(t *testing.T) {
 			t.Fatalf("got %v; want EINVALQUERY naming `data.p` and the bound", err)
 		}
 	})
+}
+
+func TestSelectorsThatFindNothingCountTowardsTheBound(t *testing.T) {
+	// Nested elements as deep as the HTML parser allows: a selector
+	// searches a match's whole subtree whether or not it finds anything.
+	const depth = 500
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(
+		"<html><body>" + strings.Repeat("<div>", depth) + strings.Repeat("</div>", depth) + "</body></html>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each inner match tries ten fallbacks of ten selectors that match
+	// nothing: a hundred searches of its subtree.
+	var rules strings.Builder
+	rules.WriteString("&data.x.selectorAll=div&data.x.attr.y.selectorAll=div")
+	for f := range 10 {
+		for s := range 10 {
+			fmt.Fprintf(&rules, "&data.x.attr.y.attr.z.%d.selector.%d=.none%d", f, s, 10*f+s)
+		}
+	}
+	req, err := query.Parse("url=https%3A%2F%2Fexample.com%2F"+rules.String(), query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = applyDataRules(t.Context(), doc, &url.URL{Scheme: "https", Host: "example.com"}, req.Data, 0, nil)
+	e := apierr.From(err)
+	if e == nil || e.Code != apierr.CodeInvalidQuery || !strings.Contains(e.Message, "`data.x`") || !strings.Contains(e.Message, "50000000 elements") {
+		t.Fatalf("got %v; want EINVALQUERY naming `data.x` and the bound on elements searched", err)
+	}
+
+	// A page's worth of ordinary rules stays far within it.
+	ordinary, err := query.Parse("url=https%3A%2F%2Fexample.com%2F&data.a.selector=.none&data.b.selectorAll=div&data.b.attr.c.selector=.none", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := applyDataRules(t.Context(), doc, &url.URL{Scheme: "https", Host: "example.com"}, ordinary.Data, 0, nil); err != nil {
+		t.Errorf("ordinary rules over the same page: %v", err)
+	}
 }
