@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,16 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 	// A stand-in for a sidecar's egress proxy: a plain HTTP proxy request
 	// is a GET with the absolute URL, answered here as the guard would.
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodConnect {
+			// An https URL's tunnel: the host's first label is the
+			// guard's answer.
+			reason, _, _ := strings.Cut(r.Host, ".")
+			if reason != "noheader" {
+				w.Header().Set("X-Glimpse-Guard", reason)
+			}
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
 		switch r.URL.Path {
 		case "/missing.png":
 			http.NotFound(w, r)
@@ -43,6 +54,10 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 		{"the target's refusal by the address rule is the target's", proxyURL, "http://site.test/a.png?guard=refused", false, Forbidden},
 		{"a target that drops the connection is the target's", proxyURL, "http://site.test/a.png?guard=unreachable", false, Unreadable},
 		{"an error status is the target's", proxyURL, "http://site.test/missing.png", false, 0},
+		{"an https tunnel refused by the address rule is the target's", proxyURL, "https://refused.test/a.png", false, Forbidden},
+		{"an https tunnel to a host that does not resolve is the target's", proxyURL, "https://unresolvable.test/a.png", false, Unresolvable},
+		{"an https tunnel to a target that drops it is the target's", proxyURL, "https://unreachable.test/a.png", false, Unreadable},
+		{"an https tunnel the guard refuses without a reason is the service's", proxyURL, "https://noheader.test/a.png", true, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,6 +72,9 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 			var re *Error
 			if tc.kind != 0 && (!errors.As(err, &re) || re.Kind != tc.kind) {
 				t.Errorf("%v: want a render error of kind %d", err, tc.kind)
+			}
+			if re != nil && tc.kind == Forbidden && strings.HasPrefix(tc.target, "https:") && re.URL != "https://refused.test" {
+				t.Errorf("the refusal names %q, want the refused address", re.URL)
 			}
 		})
 	}
