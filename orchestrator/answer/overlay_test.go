@@ -146,7 +146,7 @@ func TestComposeOverlayEncodesTheRequestedType(t *testing.T) {
 	}{{"png", 0, png.Decode}, {"jpeg", 80, jpeg.Decode}, {"jpeg", 0, jpeg.Decode}} {
 		t.Run(tc.typ, func(t *testing.T) {
 			o := &query.ScreenshotOptions{Type: tc.typ, Quality: tc.quality, Overlay: query.Overlay{Browser: "dark", Background: "linear-gradient(90deg, #000, #fff)"}}
-			data, w, h, err := composeOverlay(o, shot, nil)
+			data, w, h, err := composeOverlay(t.Context(), o, shot, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func BenchmarkComposeOverlay(b *testing.B) {
 		o := &query.ScreenshotOptions{Type: typ, Quality: 80, Overlay: query.Overlay{Browser: "dark", Background: "linear-gradient(225deg, #ff057c 0%, #8d0b93 50%, #321575 100%)"}}
 		b.Run(typ, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, _, err := composeOverlay(o, buf.Bytes(), nil); err != nil {
+				if _, _, _, err := composeOverlay(b.Context(), o, buf.Bytes(), nil); err != nil {
 					b.Fatal(err)
 				}
 			}
