@@ -155,19 +155,7 @@ func TestScreenshotOverlays(t *testing.T) {
 	})
 
 	t.Run("a background at a refused address is a 400 and is never fetched", func(t *testing.T) {
-		var hits atomic.Int64
-		ln, err := net.Listen("tcp", "127.0.0.2:0")
-		if err != nil {
-			t.Skipf("no second loopback address here: %v", err)
-		}
-		private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
-			w.Header().Set("content-type", "image/png")
-			_, _ = w.Write(bg)
-		}))
-		private.Listener = ln
-		private.Start()
-		defer private.Close()
+		private, hits := privateImageServer(t, bg)
 		pageHits := ps.hits[page].Load()
 		for _, raw := range []string{private.URL + "/bg.png", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/bg.png"} {
 			a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.browser=dark&screenshot.overlay.background="+url.QueryEscape(raw))
@@ -187,19 +175,7 @@ func TestScreenshotOverlays(t *testing.T) {
 	})
 
 	t.Run("a background that redirects to a refused address is refused and never fetched there", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.2:0")
-		if err != nil {
-			t.Skipf("no second loopback address here: %v", err)
-		}
-		var hits atomic.Int64
-		private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
-			w.Header().Set("content-type", "image/png")
-			_, _ = w.Write(bg)
-		}))
-		private.Listener = ln
-		private.Start()
-		defer private.Close()
+		private, hits := privateImageServer(t, bg)
 		hop := newPageServer(t, map[string]http.HandlerFunc{
 			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, private.URL+"/bg.png", http.StatusFound)
@@ -302,4 +278,25 @@ func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}
 	})
+}
+
+// privateImageServer serves img on 127.0.0.2, a loopback address the
+// tests' allow-list leaves out, standing in for a private one; it counts
+// the requests that reach it.
+func privateImageServer(t *testing.T, img []byte) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no second loopback address here: %v", err)
+	}
+	hits := &atomic.Int64{}
+	private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("content-type", "image/png")
+		_, _ = w.Write(img)
+	}))
+	private.Listener = ln
+	private.Start()
+	t.Cleanup(private.Close)
+	return private, hits
 }
