@@ -52,6 +52,11 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	ps := newPageServer(t, map[string]http.HandlerFunc{
 		"/news":    html(hnPage),
 		"/profile": html(adaPage),
+		"/strict": func(w http.ResponseWriter, r *http.Request) {
+			// A policy without 'unsafe-eval', as many sites send.
+			w.Header().Set("content-security-policy", "default-src 'self'; script-src 'self'")
+			html(adaPage)(w, r)
+		},
 		"/avatar.png": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "image/png")
 			_, _ = w.Write(avatar)
@@ -151,6 +156,27 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		}
 	})
 
+	t.Run("a script cannot step out of the wrapper that measures its result", func(t *testing.T) {
+		// One source tries to close the wrapper around it and answer in
+		// its place, another to replace what measures the next script's
+		// result; each may only ever give a value that was measured.
+		a := app.get(ps.URL+"/profile", "meta=false"+
+			"&data.forged.evaluate="+url.QueryEscape(`1); return {t: "json", s: '"forged"'}; (0`)+
+			"&data.stringify.evaluate="+url.QueryEscape(`() => { JSON.stringify = () => ({length: 1, pad: "x".repeat(1024)}); return 1 }`)+
+			"&data.after.evaluate="+url.QueryEscape(`() => ({ok: true})`))
+		want := `{"forged":null,"stringify":1,"after":{"ok":true}}`
+		if a.HTTP != 200 || string(a.Data) != want {
+			t.Errorf("HTTP %d %s\ndata %s\nwant %s", a.HTTP, a.Message, a.Data, want)
+		}
+	})
+
+	t.Run("a script runs on a page whose policy forbids eval", func(t *testing.T) {
+		a := app.get(ps.URL+"/strict", "meta=false&data.x.evaluate="+url.QueryEscape(`() => document.querySelector("h1").textContent`))
+		if a.HTTP != 200 || string(a.Data) != `{"x":"Ada Lovelace"}` {
+			t.Errorf("HTTP %d %s %s", a.HTTP, a.Message, a.Data)
+		}
+	})
+
 	t.Run("a script runs even when the page's own scripts are off", func(t *testing.T) {
 		a := app.get(ps.URL+"/profile", "meta=false&javascript=false&timeout=5s&data.x.evaluate="+url.QueryEscape(`() => document.body.dataset.seen ?? "never"`))
 		if a.HTTP != 200 || string(a.Data) != `{"x":"never"}` {
@@ -168,9 +194,11 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		if d := time.Since(start); d > 8*time.Second {
 			t.Errorf("the answer took %s for a timeout of 3s", d)
 		}
-		loop := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(`() => { for (;;) {} }`))
-		if loop.HTTP != 504 || loop.Code != apierr.CodeTimeout {
-			t.Errorf("an endless loop: HTTP %d %s %s", loop.HTTP, loop.Code, loop.Message)
+		for _, script := range []string{`() => { for (;;) {} }`, `async () => { await 0; for (;;) {} }`, `() => ({toJSON() { for (;;) {} }})`} {
+			loop := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(script))
+			if loop.HTTP != 504 || loop.Code != apierr.CodeTimeout {
+				t.Errorf("an endless loop in %s: HTTP %d %s %s", script, loop.HTTP, loop.Code, loop.Message)
+			}
 		}
 		after := app.get(ps.URL+"/profile", "meta=false&data.x.evaluate=1%2B1")
 		if after.HTTP != 200 || string(after.Data) != `{"x":2}` {

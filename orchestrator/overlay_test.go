@@ -155,19 +155,7 @@ func TestScreenshotOverlays(t *testing.T) {
 	})
 
 	t.Run("a background at a refused address is a 400 and is never fetched", func(t *testing.T) {
-		var hits atomic.Int64
-		ln, err := net.Listen("tcp", "127.0.0.2:0")
-		if err != nil {
-			t.Skipf("no second loopback address here: %v", err)
-		}
-		private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
-			w.Header().Set("content-type", "image/png")
-			_, _ = w.Write(bg)
-		}))
-		private.Listener = ln
-		private.Start()
-		defer private.Close()
+		private, hits := privateImageServer(t, bg)
 		pageHits := ps.hits[page].Load()
 		for _, raw := range []string{private.URL + "/bg.png", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/bg.png"} {
 			a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.browser=dark&screenshot.overlay.background="+url.QueryEscape(raw))
@@ -183,6 +171,50 @@ func TestScreenshotOverlays(t *testing.T) {
 		}
 		if n := ps.hits[page].Load() - pageHits; n != 0 {
 			t.Errorf("the page was rendered %d times for requests that could not be answered", n)
+		}
+	})
+
+	t.Run("a background that redirects to a refused address is refused and never fetched there", func(t *testing.T) {
+		private, hits := privateImageServer(t, bg)
+		hop := newPageServer(t, map[string]http.HandlerFunc{
+			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, private.URL+"/bg.png", http.StatusFound)
+			},
+		})
+		a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(hop.URL+"/bg.png"))
+		if a.HTTP != 400 || a.Code != apierr.CodeForbiddenURL || !strings.Contains(a.Message, "`screenshot.overlay.background`") {
+			t.Errorf("HTTP %d %s %s, want 400 EFORBIDDENURL naming the parameter", a.HTTP, a.Code, a.Message)
+		}
+		if hop.hits["/bg.png"].Load() != 1 || hits.Load() != 0 {
+			t.Errorf("the redirecting host was asked %d times and the refused one %d; want once and never",
+				hop.hits["/bg.png"].Load(), hits.Load())
+		}
+	})
+
+	t.Run("the caller's forwarded headers never go with the background fetch", func(t *testing.T) {
+		got := make(chan http.Header, 4)
+		same := newPageServer(t, map[string]http.HandlerFunc{
+			"/page": html(overlayPage),
+			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
+				got <- r.Header.Clone()
+				w.Header().Set("content-type", "image/png")
+				_, _ = w.Write(bg)
+			},
+		})
+		// The background is on the target's own host, where forwarded
+		// headers would go with the page's own requests.
+		a := app.get(same.URL+"/page", overlayViewport+"&meta=false&screenshot.overlay.background="+url.QueryEscape(same.URL+"/bg.png")+
+			"&headers.authorization="+url.QueryEscape("Bearer s3cr3t")+"&headers.cookie="+url.QueryEscape("sid=s3cr3t"))
+		if a.HTTP != 200 {
+			t.Fatalf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
+		}
+		select {
+		case h := <-got:
+			if h.Get("authorization") != "" || h.Get("cookie") != "" {
+				t.Errorf("the background fetch carried the caller's headers: %v", h)
+			}
+		default:
+			t.Error("the background was never fetched")
 		}
 	})
 
@@ -246,4 +278,25 @@ func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}
 	})
+}
+
+// privateImageServer serves img on 127.0.0.2, a loopback address the
+// tests' allow-list leaves out, standing in for a private one; it counts
+// the requests that reach it.
+func privateImageServer(t *testing.T, img []byte) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no second loopback address here: %v", err)
+	}
+	hits := &atomic.Int64{}
+	private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("content-type", "image/png")
+		_, _ = w.Write(img)
+	}))
+	private.Listener = ln
+	private.Start()
+	t.Cleanup(private.Close)
+	return private, hits
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -48,12 +47,7 @@ func probeAsset(ctx context.Context, src render.Source, raw string) (*Asset, err
 	if ct := header("content-type"); typ == "" && ct != "" {
 		typ = meta.TypeFromContentType(ct)
 	}
-	size := int64(-1)
-	if cl := header("content-length"); cl != "" && header("content-encoding") == "" {
-		if n, err := strconv.ParseInt(strings.TrimSpace(cl), 10, 64); err == nil && n >= 0 {
-			size = n
-		}
-	}
+	size := render.BodySize(header)
 	if size < 0 {
 		size = int64(len(head))
 		if !eof {
@@ -86,10 +80,8 @@ func probeMedia(ctx context.Context, src render.Source, raw string) (*Asset, err
 	if a.Type == "" {
 		a.Type = meta.MediaTypeOfURL(raw)
 	}
-	if cl := header("content-length"); cl != "" && header("content-encoding") == "" {
-		if n, err := strconv.ParseInt(strings.TrimSpace(cl), 10, 64); err == nil && n >= 0 {
-			a.Size, a.SizePretty = n, meta.PrettyBytes(n)
-		}
+	if n := render.BodySize(header); n >= 0 {
+		a.Size, a.SizePretty = n, meta.PrettyBytes(n)
 	}
 	return a, nil
 }

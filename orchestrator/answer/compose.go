@@ -169,7 +169,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 		}
 		if o.Overlay.On() {
 			start := time.Now()
-			shot.Data, shot.Width, shot.Height, err = composeOverlay(o, shot.Data, pre.Background)
+			shot.Data, shot.Width, shot.Height, err = composeOverlay(ctx, o, shot.Data, pre.Background)
 			if err != nil {
 				return nil, apierr.From(err)
 			}

@@ -32,11 +32,22 @@ const (
 	maxDataListItems = 1000
 	// maxDataWork bounds the elements matched across every rule and level.
 	maxDataWork = 200_000
+	// maxDataVisits bounds the nodes the selectors walk across every rule
+	// and level, about half a second of matching. A selector that matches
+	// nothing still walks all of its scope, so fallbacks and selector
+	// arrays under nested `selectorAll` multiply walks that find nothing.
+	maxDataVisits = 50_000_000
 	// DefaultMaxDataBytes bounds what the rules put in the answer.
 	DefaultMaxDataBytes = 4 << 20
 	// valueOverhead is what a value costs in the answer beyond its text:
 	// quotes, a key, separators.
 	valueOverhead = 8
+	// maxRegexpBytes bounds a value the `regexp` type compiles; a longer
+	// one is no pattern a page means. Compiling costs far more per byte
+	// than reading, most for Unicode classes (about 5 ms a kilobyte of
+	// `[\p{L}\p{N}]`), so maxRegexpWork bounds what one run compiles.
+	maxRegexpBytes = 2 << 10
+	maxRegexpWork  = 32 << 10
 )
 
 // dataRun is one evaluation of the rules over a document. Its work and
@@ -55,6 +66,9 @@ type dataRun struct {
 	rule      string       // the top-level rule being read, for the error
 	work      int
 	bytes     int
+	regexps   int                // bytes compiled by the `regexp` type
+	visits    int                // nodes walked by selectors
+	sizes     map[*html.Node]int // each node's count of nodes under it, itself included; made when first needed
 	maxBytes  int
 	err       error
 }
@@ -115,6 +129,35 @@ func (run *dataRun) spend(work, bytes int) bool {
 	return run.err == nil
 }
 
+// walk counts the nodes a selector walks in scope, and reports whether
+// the run may go on.
+func (run *dataRun) walk(scope *goquery.Selection) bool {
+	if run.sizes == nil {
+		run.sizes = map[*html.Node]int{}
+		for _, n := range run.doc.Nodes {
+			subtreeSizes(n, run.sizes)
+		}
+	}
+	for _, n := range scope.Nodes {
+		run.visits += run.sizes[n]
+	}
+	if run.visits > maxDataVisits && run.err == nil {
+		run.err = apierr.Query("data."+run.rule, "", "The rules search more than %d elements by `data.%s`: each selector searches all of its match, found or not; give fewer fallbacks and selector arrays, or nest fewer `selectorAll`.",
+			maxDataVisits, run.rule)
+	}
+	return run.err == nil
+}
+
+// subtreeSizes records the size of n's subtree and of every subtree in it.
+func subtreeSizes(n *html.Node, sizes map[*html.Node]int) int {
+	size := 1
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		size += subtreeSizes(c, sizes)
+	}
+	sizes[n] = size
+	return size
+}
+
 // dataBase is what relative URLs in the document resolve against: its
 // <base href> when usable, as in a browser, else the page's URL.
 func dataBase(doc *goquery.Document, pageURL *url.URL) *url.URL {
@@ -155,6 +198,9 @@ func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
 			}
 			m = c
 			run.matchers[q.Selector] = m
+		}
+		if !run.walk(scope) {
+			return nil
 		}
 		matches = scope.FindMatcher(m)
 		if !run.spend(matches.Length(), 0) {
@@ -441,6 +487,14 @@ func (run *dataRun) typed(raw string, present bool, attr, typ string) any {
 			out = ip.String()
 		}
 	case "regexp":
+		if len(v) > maxRegexpBytes {
+			return nil
+		}
+		if run.regexps += len(v); run.regexps > maxRegexpWork {
+			run.err = apierr.Query("data."+run.rule, "", "The rules give more than %d bytes of patterns to check by `data.%s`; narrow the selectors that `type=regexp` reads.",
+				maxRegexpWork, run.rule)
+			return nil
+		}
 		if _, err := regexp.Compile(v); err == nil {
 			out = v
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -594,4 +595,89 @@ func TestDataRulesStopAtTheirBoundsAndSaySo(t *testing.T) {
 			t.Fatalf("got %v; want the rules cut off by the deadline", err)
 		}
 	})
+}
+
+func TestTheRegexpTypeCompilesBoundedPatterns(t *testing.T) {
+	// A Unicode class is the costliest thing to compile per byte.
+	heavy := func(n int) string { return strings.Repeat(`[\p{L}\p{N}]`, n/12) }
+	page := func(patterns ...string) *goquery.Document {
+		var b strings.Builder
+		b.WriteString("<html><body>")
+		for _, p := range patterns {
+			b.WriteString(`<input pattern="` + p + `">`)
+		}
+		b.WriteString("</body></html>")
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	run := func(doc *goquery.Document, rules string) ([]field, error) {
+		req, err := query.Parse("url=https%3A%2F%2Fexample.com%2F"+rules, query.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := applyDataRules(t.Context(), doc, &url.URL{Scheme: "https", Host: "example.com"}, req.Data, 0, nil)
+		return out, err
+	}
+	t.Run("a pattern at the length bound is kept, a longer one is none", func(t *testing.T) {
+		ok, long := heavy(maxRegexpBytes), heavy(maxRegexpBytes+24)
+		out, err := run(page(ok, long), "&data.p.selectorAll=input&data.p.attr=pattern&data.p.type=regexp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if list, _ := out[0].value.([]any); len(list) != 1 || list[0] != ok {
+			t.Errorf("got %d values; want the %d-byte pattern alone", len(list), len(ok))
+		}
+	})
+	t.Run("patterns past the run's budget end it, naming the rule", func(t *testing.T) {
+		patterns := make([]string, maxRegexpWork/maxRegexpBytes+1)
+		for i := range patterns {
+			patterns[i] = heavy(maxRegexpBytes)
+		}
+		_, err := run(page(patterns...), "&data.p.selectorAll=input&data.p.attr=pattern&data.p.type=regexp")
+		e := apierr.From(err)
+		if e == nil || e.Code != apierr.CodeInvalidQuery || !strings.Contains(e.Message, "`data.p`") || !strings.Contains(e.Message, "32768 bytes") {
+			t.Fatalf("got %v; want EINVALQUERY naming `data.p` and the bound", err)
+		}
+	})
+}
+
+func TestSelectorsThatFindNothingCountTowardsTheBound(t *testing.T) {
+	// Nested elements as deep as the HTML parser allows: a selector
+	// searches a match's whole subtree whether or not it finds anything.
+	const depth = 500
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(
+		"<html><body>" + strings.Repeat("<div>", depth) + strings.Repeat("</div>", depth) + "</body></html>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each inner match tries ten fallbacks of ten selectors that match
+	// nothing: a hundred searches of its subtree.
+	var rules strings.Builder
+	rules.WriteString("&data.x.selectorAll=div&data.x.attr.y.selectorAll=div")
+	for f := range 10 {
+		for s := range 10 {
+			fmt.Fprintf(&rules, "&data.x.attr.y.attr.z.%d.selector.%d=.none%d", f, s, 10*f+s)
+		}
+	}
+	req, err := query.Parse("url=https%3A%2F%2Fexample.com%2F"+rules.String(), query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = applyDataRules(t.Context(), doc, &url.URL{Scheme: "https", Host: "example.com"}, req.Data, 0, nil)
+	e := apierr.From(err)
+	if e == nil || e.Code != apierr.CodeInvalidQuery || !strings.Contains(e.Message, "`data.x`") || !strings.Contains(e.Message, "50000000 elements") {
+		t.Fatalf("got %v; want EINVALQUERY naming `data.x` and the bound on elements searched", err)
+	}
+
+	// A page's worth of ordinary rules stays far within it.
+	ordinary, err := query.Parse("url=https%3A%2F%2Fexample.com%2F&data.a.selector=.none&data.b.selectorAll=div&data.b.attr.c.selector=.none", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := applyDataRules(t.Context(), doc, &url.URL{Scheme: "https", Host: "example.com"}, ordinary.Data, 0, nil); err != nil {
+		t.Errorf("ordinary rules over the same page: %v", err)
+	}
 }

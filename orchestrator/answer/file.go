@@ -102,7 +102,8 @@ func emptyDocument() *goquery.Document {
 // is asked to be printed or captured, or a PDF to be printed: there is no
 // page to do it with.
 func notAPage(param string, f *render.File) error {
-	what := "a file (" + f.MediaType + "), not a page, so there is nothing to " +
+	// The type is the target's to choose: shown clipped and escaped.
+	what := "a file (" + apierr.Show(f.MediaType) + "), not a page, so there is nothing to " +
 		map[string]string{"pdf": "print", "screenshot": "capture"}[param]
 	if param == "pdf" && f.MediaType == "application/pdf" {
 		what = "a PDF already"

@@ -88,6 +88,11 @@ func backgroundFetchError(ctx, fctx context.Context, raw string, err error) erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, render.ErrEgress) {
+		// glimpse's own way out failed, not the image: the service's
+		// error, which the caller may retry.
+		return fmt.Errorf("fetching the overlay's background image: %w", err)
+	}
 	var re *render.Error
 	if errors.As(err, &re) && (re.Kind == render.Forbidden || re.Kind == render.Unresolvable) {
 		return BackgroundAddressError(raw, err)
@@ -130,8 +135,8 @@ func BackgroundAddressError(raw string, err error) error {
 }
 
 // composeOverlay draws the captured png in its overlay and encodes the
-// result as o asks.
-func composeOverlay(o *query.ScreenshotOptions, shot []byte, pic image.Image) ([]byte, int, int, error) {
+// result as o asks, within ctx's deadline.
+func composeOverlay(ctx context.Context, o *query.ScreenshotOptions, shot []byte, pic image.Image) ([]byte, int, int, error) {
 	cfg, err := png.DecodeConfig(bytes.NewReader(shot))
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("reading the captured screenshot: %w", err)
@@ -151,7 +156,10 @@ func composeOverlay(o *query.ScreenshotOptions, shot []byte, pic image.Image) ([
 	if o.Overlay.Background == "" || err != nil {
 		bg = overlay.Background{}
 	}
-	out := overlay.Compose(img, overlay.Options{Browser: o.Overlay.Browser, Background: bg, Picture: pic, Opaque: o.Type == "jpeg"})
+	out, err := overlay.ComposeContext(ctx, img, overlay.Options{Browser: o.Overlay.Browser, Background: bg, Picture: pic, Opaque: o.Type == "jpeg"})
+	if err != nil {
+		return nil, 0, 0, err
+	}
 	var buf bytes.Buffer
 	if o.Type == "jpeg" {
 		err = jpeg.Encode(&buf, out, &jpeg.Options{Quality: max(1, o.Quality)})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -145,7 +146,7 @@ func TestComposeOverlayEncodesTheRequestedType(t *testing.T) {
 	}{{"png", 0, png.Decode}, {"jpeg", 80, jpeg.Decode}, {"jpeg", 0, jpeg.Decode}} {
 		t.Run(tc.typ, func(t *testing.T) {
 			o := &query.ScreenshotOptions{Type: tc.typ, Quality: tc.quality, Overlay: query.Overlay{Browser: "dark", Background: "linear-gradient(90deg, #000, #fff)"}}
-			data, w, h, err := composeOverlay(o, shot, nil)
+			data, w, h, err := composeOverlay(t.Context(), o, shot, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,10 +178,19 @@ func BenchmarkComposeOverlay(b *testing.B) {
 		o := &query.ScreenshotOptions{Type: typ, Quality: 80, Overlay: query.Overlay{Browser: "dark", Background: "linear-gradient(225deg, #ff057c 0%, #8d0b93 50%, #321575 100%)"}}
 		b.Run(typ, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, _, err := composeOverlay(o, buf.Bytes(), nil); err != nil {
+				if _, _, _, err := composeOverlay(b.Context(), o, buf.Bytes(), nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
+	}
+}
+
+func TestFetchBackgroundLeavesGlimpsesOwnFailureToTheService(t *testing.T) {
+	const raw = "http://site.test/bg.png"
+	egress := fmt.Errorf("%w: no healthy sidecar to fetch through", render.ErrEgress)
+	_, err := FetchBackground(context.Background(), fixedSource{err: egress}, raw)
+	if e := apierr.From(err); e == nil || e.Status() < 500 || !errors.Is(err, render.ErrEgress) {
+		t.Errorf("a fetch that never left glimpse gave %v, want the service's error (5xx), not one that tells the caller to change the URL", err)
 	}
 }

@@ -417,8 +417,8 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 	body, header, err := s.renderer.Assets(req.Target, req.Headers).Open(ctx, u.String())
 	if err != nil {
 		var re *render.Error
-		if errors.As(err, &re) {
-			return err
+		if errors.As(err, &re) || errors.Is(err, render.ErrEgress) {
+			return err // the target's word, or the service's own failure
 		}
 		return &render.Error{Kind: render.Unreadable, Err: err,
 			Message: fmt.Sprintf("The page's %s could not be fetched; drop `embed` to get its URL in the JSON answer.", field)}

@@ -90,54 +90,67 @@ func PDFInfo(head []byte) (title, author string) {
 // infoDicts are the dictionaries of head that look like a document
 // information dictionary: with a title or author and a producer, creator
 // or date beside it. Outline entries carry /Title too, but with /Parent.
+// Only dictionaries that hold no other are read, as an information
+// dictionary holds none: each byte of head is then looked at a bounded
+// number of times, so deeply nested `<<` cost one pass, not one pass per
+// level.
 func infoDicts(head []byte) [][]byte {
 	var out [][]byte
-	for i := 0; i < len(head) && len(out) < 8; {
-		j := bytes.Index(head[i:], []byte("<<"))
-		if j < 0 {
-			break
-		}
-		start := i + j
-		end := dictEnd(head, start)
-		if end < 0 {
-			break
-		}
-		d := head[start:end]
+	forEachLeafDict(head, func(d []byte) bool {
 		if (bytes.Contains(d, []byte("/Title")) || bytes.Contains(d, []byte("/Author"))) &&
 			!bytes.Contains(d, []byte("/Parent")) &&
 			(bytes.Contains(d, []byte("/Producer")) || bytes.Contains(d, []byte("/Creator")) ||
 				bytes.Contains(d, []byte("/CreationDate")) || bytes.Contains(d, []byte("/ModDate"))) {
 			out = append(out, d)
 		}
-		i = start + 2
-	}
+		return len(out) < 8
+	})
 	return out
 }
 
-// dictEnd is the index just past the ">>" that closes the dictionary
-// opening at start, skipping strings; -1 when head ends first.
-func dictEnd(head []byte, start int) int {
-	depth := 0
-	for i := start; i+1 < len(head); i++ {
+// maxDictDepth bounds the open dictionaries remembered; deeper ones are
+// counted, never read.
+const maxDictDepth = 32
+
+// forEachLeafDict calls visit with each complete dictionary of head that
+// holds no other, in the order they close, skipping literal strings inside
+// dictionaries, until visit returns false or a literal runs past head.
+func forEachLeafDict(head []byte, visit func(d []byte) bool) {
+	type open struct {
+		start  int
+		parent bool // holds another dictionary
+	}
+	var stack []open // the open dictionaries, up to maxDictDepth
+	depth := 0       // all open dictionaries
+	for i := 0; i+1 < len(head); i++ {
 		switch {
-		case head[i] == '(':
+		case head[i] == '(' && depth > 0:
 			_, n := pdfLiteral(head[i:])
 			if n <= 0 {
-				return -1
+				return
 			}
 			i += n - 1
 		case head[i] == '<' && head[i+1] == '<':
+			if len(stack) > 0 && len(stack) == depth {
+				stack[len(stack)-1].parent = true
+			}
+			if depth == len(stack) && depth < maxDictDepth {
+				stack = append(stack, open{start: i})
+			}
 			depth++
 			i++
-		case head[i] == '>' && head[i+1] == '>':
+		case head[i] == '>' && head[i+1] == '>' && depth > 0:
 			depth--
 			i++
-			if depth == 0 {
-				return i + 1
+			if depth < len(stack) {
+				o := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if !o.parent && !visit(head[o.start:i+1]) {
+					return
+				}
 			}
 		}
 	}
-	return -1
 }
 
 // pdfStringAfter is the string value of key in dict: a literal (…) or a

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFileName(t *testing.T) {
@@ -87,4 +88,53 @@ func TestPDFInfo(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPDFInfoReadsEachByteOfAHostilePrefixABoundedNumberOfTimes(t *testing.T) {
+	const header = "%PDF-1.7\n"
+	const n = 256 << 10 // what a file target's prefix holds at most
+	info := "<< /Producer (p) /Title (Found) >>"
+	cases := []struct{ name, head string }{
+		{"dictionaries nested as deep as the prefix allows",
+			header + strings.Repeat("<<", n/4-8) + strings.Repeat(">>", n/4-8)},
+		{"nested dictionaries each with a title",
+			header + strings.Repeat("<</Title(a)/Producer(b)", n/48) + strings.Repeat(">>", n/48)},
+		{"dictionaries that never close",
+			header + strings.Repeat("<< /Title (x) ", n/16)},
+		{"an information dictionary inside nesting",
+			header + strings.Repeat("<<", 10) + info + strings.Repeat(">>", 10)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			head := []byte(c.head)
+			read := 0
+			forEachLeafDict(head, func(d []byte) bool {
+				read += len(d)
+				return true
+			})
+			if read > len(head) {
+				t.Errorf("the dictionaries read hold %d bytes of a %d-byte prefix; each byte should be read at most once", read, len(head))
+			}
+		})
+	}
+	if title, _ := PDFInfo([]byte(cases[3].head)); title != "Found" {
+		t.Errorf("the information dictionary inside nesting gave the title %q, want %q", title, "Found")
+	}
+}
+
+func FuzzPDFInfo(f *testing.F) {
+	f.Add([]byte("%PDF-1.4\n1 0 obj << /Title (Quarterly \\(net\\)) /Author <FEFF0041> /Producer (p) >> endobj"))
+	f.Add([]byte("%PDF-1.4\n<<<</Title(\\376\\377\\000A)/ModDate()>>>>"))
+	f.Add([]byte(`%PDF-1.4 <dc:title><rdf:Alt><rdf:li>Fish &amp; Chips</rdf:li></rdf:Alt></dc:title>`))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		title, author := PDFInfo(head)
+		for _, s := range []string{title, author} {
+			if !utf8.ValidString(s) || utf8.RuneCountInString(s) > maxFileTitle || strings.TrimSpace(s) != s {
+				t.Fatalf("PDFInfo gave %q: want valid UTF-8, trimmed, within %d characters", s, maxFileTitle)
+			}
+			if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("PDFInfo gave %q, with a control character", s)
+			}
+		}
+	})
 }

@@ -17,10 +17,18 @@ func NormalizeTitle(s string) string { return normTitle(s) }
 // description field is.
 func NormalizeDescription(s string) string { return normDescription(s) }
 
+// maxByline bounds the text NormalizeAuthor reads. Its cleaning runs a
+// dozen patterns over the text, about 1.5 s a megabyte, and a rule may
+// hand it megabytes of a page; a longer text is no byline.
+const maxByline = 2 << 10
+
 // NormalizeAuthor turns a byline into a name as the author field does.
 // visible says the text was shown on the page, which may carry clauses
 // after the name (" in Science"); the page's host is never an author.
 func NormalizeAuthor(s string, pageURL *url.URL, visible bool) string {
+	if len(s) > maxByline {
+		return ""
+	}
 	host := ""
 	if pageURL != nil {
 		host = pageURL.Hostname()

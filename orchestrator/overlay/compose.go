@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/draw"
@@ -78,42 +79,65 @@ type Options struct {
 // Compose draws the screenshot in its window on the background. The
 // caller bounds the screenshot's size (see Plan for the canvas it makes).
 func Compose(shot image.Image, o Options) *image.RGBA {
+	out, _ := ComposeContext(context.Background(), shot, o)
+	return out
+}
+
+// bandRows is how many rows are drawn between looks at the deadline: a
+// large canvas takes seconds to fill.
+const bandRows = 64
+
+// ComposeContext is Compose under ctx: painting stops between bands of
+// rows once ctx is done, with ctx's error.
+func ComposeContext(ctx context.Context, shot image.Image, o Options) (*image.RGBA, error) {
 	b := shot.Bounds()
 	l := Plan(b.Dx(), b.Dy(), o.Browser)
 	canvas := image.NewRGBA(l.Canvas)
 	if o.Opaque {
 		draw.Draw(canvas, l.Canvas, image.White, image.Point{}, draw.Src)
 	}
+	var err error
 	switch o.Background.Kind {
 	case Solid:
 		draw.Draw(canvas, l.Canvas, image.NewUniform(o.Background.Color), image.Point{}, draw.Over)
 	case Gradient:
-		paintGradient(canvas, o.Background.Gradient)
+		err = paintGradient(ctx, canvas, o.Background.Gradient)
 	case Picture:
 		if o.Picture != nil {
-			cover(canvas, o.Picture)
+			err = cover(ctx, canvas, o.Picture)
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	if l.Bar > 0 {
 		paintWindow(canvas, l, o.Browser)
 	}
 	draw.Draw(canvas, l.Shot, shot, b.Min, draw.Over)
-	return canvas
+	return canvas, nil
 }
 
 // cover scales pic to fill the canvas, cropping what overflows evenly on
-// both sides, as CSS's `background-size: cover` does.
-func cover(dst *image.RGBA, pic image.Image) {
+// both sides, as CSS's `background-size: cover` does. It draws a band of
+// rows at a time: each band is the same scaling clipped to its rows.
+func cover(ctx context.Context, dst *image.RGBA, pic image.Image) error {
 	sb, db := pic.Bounds(), dst.Bounds()
 	if sb.Empty() {
-		return
+		return nil
 	}
 	sw, sh := float64(sb.Dx()), float64(sb.Dy())
 	scale := math.Max(float64(db.Dx())/sw, float64(db.Dy())/sh)
 	cw, ch := float64(db.Dx())/scale, float64(db.Dy())/scale
 	x0, y0 := float64(sb.Min.X)+(sw-cw)/2, float64(sb.Min.Y)+(sh-ch)/2
 	src := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x0+cw)), int(math.Ceil(y0+ch))).Intersect(sb)
-	xdraw.ApproxBiLinear.Scale(dst, db, pic, src, xdraw.Over, nil)
+	for y := db.Min.Y; y < db.Max.Y; y += bandRows {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		band := dst.SubImage(image.Rect(db.Min.X, y, db.Max.X, min(y+bandRows, db.Max.Y))).(*image.RGBA)
+		xdraw.ApproxBiLinear.Scale(band, db, pic, src, xdraw.Over, nil)
+	}
+	return nil
 }
 
 // paintWindow draws the title bar with rounded top corners, its three
@@ -200,7 +224,7 @@ func blend(dst *image.RGBA, x, y int, c color.NRGBA, cov float64) {
 const rampSize = 4096
 
 // paintGradient blends the gradient over the whole canvas.
-func paintGradient(dst *image.RGBA, g GradientSpec) {
+func paintGradient(ctx context.Context, dst *image.RGBA, g GradientSpec) error {
 	b := dst.Bounds()
 	w, h := float64(b.Dx()), float64(b.Dy())
 	first, last := g.Stops[0].Pos, g.Stops[len(g.Stops)-1].Pos
@@ -230,6 +254,11 @@ func paintGradient(dst *image.RGBA, g GradientSpec) {
 		t = func(x, y float64) float64 { return math.Hypot((x-px)/rx, (y-py)/ry) }
 	}
 	for y := 0; y < b.Dy(); y++ {
+		if y%bandRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		row := dst.Pix[y*dst.Stride:]
 		for x := 0; x < b.Dx(); x++ {
 			c := at(t(float64(x)+0.5, float64(y)+0.5))
@@ -241,6 +270,7 @@ func paintGradient(dst *image.RGBA, g GradientSpec) {
 			p[3] = uint8(math.Round(c[3] + float64(p[3])*k))
 		}
 	}
+	return nil
 }
 
 // radii are a radial gradient's ending shape's radii, after CSS's extent

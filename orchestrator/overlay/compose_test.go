@@ -2,10 +2,15 @@ package overlay
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"testing"
+
+	xdraw "golang.org/x/image/draw"
 )
 
 // pattern is a w×h screenshot stand-in whose every pixel is distinct
@@ -246,5 +251,47 @@ func BenchmarkCompose(b *testing.B) {
 				Compose(shot, o)
 			}
 		})
+	}
+}
+
+func TestACoveringPictureDrawnInBandsIsTheWholeScalingClipped(t *testing.T) {
+	// A gradient of a picture, scaled up across many bands of rows: any
+	// seam between bands would differ from the one-pass scaling.
+	pic := image.NewNRGBA(image.Rect(0, 0, 37, 23))
+	for y := range 23 {
+		for x := range 37 {
+			pic.SetNRGBA(x, y, color.NRGBA{R: uint8(7 * x), G: uint8(11 * y), B: uint8(x * y), A: 255})
+		}
+	}
+	for _, size := range []image.Point{{300, 5 * bandRows}, {301, 5*bandRows + 17}, {50, 3}} {
+		banded := image.NewRGBA(image.Rectangle{Max: size})
+		if err := cover(t.Context(), banded, pic); err != nil {
+			t.Fatal(err)
+		}
+		whole := image.NewRGBA(image.Rectangle{Max: size})
+		sb := pic.Bounds()
+		scale := max(float64(size.X)/float64(sb.Dx()), float64(size.Y)/float64(sb.Dy()))
+		cw, ch := float64(size.X)/scale, float64(size.Y)/scale
+		x0, y0 := (float64(sb.Dx())-cw)/2, (float64(sb.Dy())-ch)/2
+		src := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x0+cw)), int(math.Ceil(y0+ch))).Intersect(sb)
+		xdraw.ApproxBiLinear.Scale(whole, whole.Bounds(), pic, src, xdraw.Over, nil)
+		if !bytes.Equal(banded.Pix, whole.Pix) {
+			t.Errorf("at %v the banded drawing differs from the one-pass scaling", size)
+		}
+	}
+}
+
+func TestCompositionStopsWhenTheRequestIsOver(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	pic := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	for _, bg := range []Background{must(t, "radial-gradient(#f00, #00f)"), {Kind: Picture}} {
+		out, err := ComposeContext(ctx, pattern(300, 200), Options{Browser: Dark, Background: bg, Picture: pic})
+		if !errors.Is(err, context.Canceled) || out != nil {
+			t.Errorf("a %v background composed for a request that is over: %v", bg.Kind, err)
+		}
+	}
+	if _, err := ComposeContext(ctx, pattern(30, 20), Options{Background: must(t, "white")}); err != nil {
+		t.Errorf("a solid background, drawn at once, gave %v", err)
 	}
 }

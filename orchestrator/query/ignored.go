@@ -57,7 +57,6 @@ var ignoredOptions = []ignoredOption{
 	{"cacheKey", []string{"cache_key"}, nil},
 }
 
-
 // ignoredNames maps every spelling of an ignored option to its name.
 var ignoredNames = func() map[string]string {
 	m := map[string]string{}

@@ -1,6 +1,10 @@
 package query
 
 import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
@@ -100,4 +104,27 @@ func repeat(s string, n int) string {
 
 func TestParseRequestReadsTheOverlay(t *testing.T) {
 	checkRequestCases(t, overlayCases)
+}
+
+func TestABackgroundURLsUserInfoIsMaskedInTheRefusal(t *testing.T) {
+	cases := []struct{ name, background, secret string }{
+		{"a user and password", "https://ada:s3cr3t@example.com/bg.png", "s3cr3t"},
+		{"a token as the user", "http://tok-9f86d0@example.com/bg.png", "tok-9f86d0"},
+		{"an at sign inside the password", "https://ada:p@ss@example.com/bg.png", "p@ss"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(exampleTarget+"&screenshot.overlay.background="+url.QueryEscape(tc.background), Limits{})
+			var e *apierr.Error
+			if !errors.As(err, &e) || e.Code != apierr.CodeInvalidQuery || e.Param != "screenshot.overlay.background" {
+				t.Fatalf("gave %v, want EINVALQUERY naming screenshot.overlay.background", err)
+			}
+			if strings.Contains(e.Message, tc.secret) || strings.Contains(fmt.Sprint(e.Data), tc.secret) {
+				t.Errorf("the refusal repeats %q: %s %v", tc.secret, e.Message, e.Data)
+			}
+			if !strings.Contains(e.Message, "***@example.com") || strings.Contains(e.Message, "headers.") {
+				t.Errorf("the refusal says %q; want the URL masked, and no advice to send credentials a background fetch never carries", e.Message)
+			}
+		})
+	}
 }

@@ -209,12 +209,19 @@ func parseOverlay(q *query, o *ScreenshotOptions) error {
 		if bg.Kind == overlay.Picture {
 			u, err := ParseTarget(bg.URL)
 			if err != nil {
-				msg := err.Error()
 				var e *apierr.Error
-				if errors.As(err, &e) {
-					msg = e.Message
+				if !errors.As(err, &e) {
+					return apierr.Query(p.given, p.value, "`%s` is not a usable image URL: %s", p.given, err)
 				}
-				return apierr.Query(p.given, p.value, "`%s` is not a usable image URL: %s", p.given, msg)
+				if shown, _ := e.Data["url"].(string); shown != bg.URL && strings.Contains(shown, "***@") {
+					// The user-info, masked in ParseTarget's answer, is
+					// most likely a password: the refusal repeats the
+					// URL as masked, and glimpse sends a background
+					// fetch no credentials of any kind.
+					return apierr.Query(p.given, shown, "`%s` %s carries user information before `@`; glimpse fetches background images without credentials, so give an image URL that needs none.",
+						p.given, apierr.Show(shown))
+				}
+				return apierr.Query(p.given, p.value, "`%s` is not a usable image URL: %s", p.given, e.Message)
 			}
 			o.Overlay.Background = u.String()
 		} else {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -31,25 +32,27 @@ type Evaluation struct {
 	TooLarge int
 }
 
-// isolatedWorld names the world the scripts run in, for a reader of the
+// isolatedWorld names the worlds the scripts run in, for a reader of the
 // browser's own logs.
 const isolatedWorld = "glimpse-data"
 
-// evaluateScripts runs the data rules' scripts in a world of their own on
-// the page's main frame: they see the page's DOM, but not its globals,
-// and the page cannot see or replace theirs (a page that redefines
-// JSON.stringify changes nothing here). Each runs under what is left of
-// the request's deadline; a script that never settles ends the request
-// with ETIMEOUT.
+// evaluateScripts runs each of the data rules' scripts in a world of its
+// own on the page's main frame: a script sees the page's DOM, but not its
+// globals, and the page cannot see or replace its (a page that redefines
+// JSON.stringify changes nothing here); nor can one script replace what
+// the next one runs with. Each runs under what is left of the request's
+// deadline; a script that never settles ends the request with ETIMEOUT.
 func evaluateScripts(ctx context.Context, sess *cdp.Session, frameID string, scripts []string) (map[string]Evaluation, error) {
-	world, err := cdp.Execute(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
-		FrameID: cdproto.FrameID(frameID), WorldName: isolatedWorld,
-	})
-	if err != nil {
-		return nil, err
-	}
 	out := make(map[string]Evaluation, len(scripts))
-	for _, src := range scripts {
+	for i, src := range scripts {
+		// The browser hands back the world already made under a name, so
+		// each script's has its own.
+		world, err := cdp.Execute(ctx, sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+			FrameID: cdproto.FrameID(frameID), WorldName: isolatedWorld + "-" + strconv.Itoa(i+1),
+		})
+		if err != nil {
+			return nil, err
+		}
 		ev, err := evaluateIn(ctx, sess, world.ExecutionContextID, src)
 		if err != nil {
 			return nil, err
@@ -67,17 +70,30 @@ func evaluateIn(ctx context.Context, sess *cdp.Session, world runtime.ExecutionC
 	if left <= 0 {
 		return Evaluation{}, timeoutError(ctx, "The `evaluate` script did not finish within the `timeout`")
 	}
-	js := fmt.Sprintf(`(async () => {
-  let v = (%s
-  );
+	// The source reaches the page as a string literal and is compiled by
+	// the world's own eval, so nothing in it can close the wrapper and
+	// return past the measure below (`1); return {…}; (0` is a syntax
+	// error, not a forged answer). JSON.stringify is taken before the
+	// script runs, and what it gave is checked: what leaves the page is a
+	// string within MaxEvaluateBytes, never a value of the script's
+	// making, whatever size. The DevTools call allows the eval on a page
+	// whose policy forbids it (allowUnsafeEvalBlockedByCSP defaults to
+	// true), as it allows the evaluation itself.
+	lit, err := json.Marshal(src)
+	if err != nil {
+		return Evaluation{}, fmt.Errorf("encoding an `evaluate` script: %w", err)
+	}
+	js := fmt.Sprintf(`(async (src) => {
+  const stringify = JSON.stringify;
+  let v = (0, eval)("(" + src + "\n)");
   if (typeof v === "function") v = v();
   v = await v;
   let s;
-  try { s = JSON.stringify(v); } catch (e) { return {t: "none"}; }
-  if (s === undefined) return {t: "none"};
+  try { s = stringify(v); } catch (e) { return {t: "none"}; }
+  if (typeof s !== "string") return {t: "none"};
   if (s.length > %d) return {t: "big", n: s.length};
   return {t: "json", s};
-})()`, src, MaxEvaluateBytes)
+})(%s)`, MaxEvaluateBytes, lit)
 	t := true
 	res, err := cdp.Execute(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
 		Expression: js, ContextID: world, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,

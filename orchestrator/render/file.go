@@ -56,14 +56,19 @@ func fileOf(mediaType string, get func(string) string) *File {
 	if err != nil {
 		mt = strings.ToLower(strings.TrimSpace(strings.Split(mediaType, ";")[0]))
 	}
-	f := &File{MediaType: mt, Size: -1, Disposition: get("content-disposition"), LastModified: get("last-modified")}
-	// A compressed body's length is not the file's.
+	return &File{MediaType: mt, Size: BodySize(get), Disposition: get("content-disposition"), LastModified: get("last-modified")}
+}
+
+// BodySize is the length of a response's file from its headers (get reads
+// one by name); -1 when they do not tell it. A compressed body's length is
+// not the file's.
+func BodySize(get func(string) string) int64 {
 	if cl := strings.TrimSpace(get("content-length")); cl != "" && get("content-encoding") == "" {
 		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n >= 0 {
-			f.Size = n
+			return n
 		}
 	}
-	return f
+	return -1
 }
 
 // readHead reads the first bytes of a file target's body, at most

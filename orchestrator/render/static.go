@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -47,6 +48,16 @@ func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
 				}
 				return u, nil
 			},
+			// An https URL goes through the proxy as a CONNECT tunnel,
+			// whose refusal the client reports without its headers: the
+			// guard's word is read here so that it means what it means
+			// for a plain http URL.
+			OnProxyConnectResponse: func(_ context.Context, _ *url.URL, req *http.Request, res *http.Response) error {
+				if res.StatusCode == http.StatusOK {
+					return nil
+				}
+				return guardAnswer(&url.URL{Scheme: "https", Host: strings.TrimSuffix(req.Host, ":443")}, res.Header.Get("X-Glimpse-Guard"))
+			},
 			MaxIdleConns:          64,
 			MaxIdleConnsPerHost:   16,
 			IdleConnTimeout:       60 * time.Second,
@@ -61,7 +72,30 @@ func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
 	return f
 }
 
-var errNoEgress = errors.New("no healthy sidecar to fetch through")
+// ErrEgress marks a fetch that failed on glimpse's own way out (no healthy
+// sidecar, its egress proxy not answering or failing in a way it does not
+// name), not at the address fetched: the service's failure, which a retry
+// may mend, never the caller's or the target's.
+var ErrEgress = errors.New("glimpse's way out to the web failed")
+
+var errNoEgress = fmt.Errorf("%w: no healthy sidecar to fetch through", ErrEgress)
+
+// guardAnswer is the error for the guard's refusal to fetch u, by the
+// reason it gave: the address rule's and the target's as render errors,
+// anything else as the service's own failure.
+func guardAnswer(u *url.URL, reason string) error {
+	if reason == "refused" || reason == "unresolvable" || reason == "unreachable" {
+		return guardError(u.String(), reason)
+	}
+	return fmt.Errorf("%w: the egress guard could not reach %s: %q", ErrEgress, u.Host, reason)
+}
+
+// egressFailure reports whether a failed request never reached the egress
+// proxy. A proxy that answered, even to refuse a tunnel, reached it.
+func egressFailure(err error) bool {
+	var op, dial *net.OpError
+	return errors.As(err, &op) && op.Op == "proxyconnect" && errors.As(op.Err, &dial) && dial.Op == "dial"
+}
 
 // Source opens a resource along the page's own egress path.
 type Source interface {
@@ -129,15 +163,15 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		}
 		resp, err := f.client.Do(req)
 		if err != nil {
+			if egressFailure(err) {
+				return nil, nil, nil, fmt.Errorf("%w: %w", ErrEgress, err)
+			}
 			return nil, nil, nil, err
 		}
 		jar.SetCookies(u, resp.Cookies())
 		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
-			if g == "refused" || g == "unresolvable" || g == "unreachable" {
-				return nil, nil, nil, guardError(u.String(), g)
-			}
-			return nil, nil, nil, fmt.Errorf("the egress guard could not reach %s: %s", u.Host, g)
+			return nil, nil, nil, guardAnswer(u, g)
 		}
 		switch resp.StatusCode {
 		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
