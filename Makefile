@@ -29,10 +29,11 @@ vet:
 	$(GO) vet ./...
 
 # Every test, unit and integration, with the race detector; then a short
-# fuzzing run of the query parser.
+# fuzzing run of the query parser and of the PDF reader of file targets.
 test: deps vet
 	$(GO) test -race -count=1 -timeout 40m ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=20s ./orchestrator/query/
+	$(GO) test -run='^$$' -fuzz='^FuzzPDFInfo$$' -fuzztime=10s ./orchestrator/meta/
 
 test-short:
 	$(GO) test -short -count=1 ./...
