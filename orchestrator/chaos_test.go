@@ -73,6 +73,13 @@ func (r reply) clear5xx() bool {
 	return r.err == nil && r.HTTP >= 500 && r.Code != "" && r.Message != "" && r.Status == "error"
 }
 
+// clearFailure is a clear 5xx, or the 424 EFETCH of a page that crashed
+// its renderer: a fault may kill the renderer of any request, and a crash
+// is answered as the page's failure, which a retry does not mend.
+func (r reply) clearFailure() bool {
+	return r.clear5xx() || r.err == nil && r.HTTP == 424 && r.Code == "EFETCH" && r.Message != "" && r.Status == "fail"
+}
+
 // tryGet calls the API without failing the test, so goroutines may use it.
 func (ta *testApp) tryGet(target, extra string, hdr ...string) reply {
 	q := "url=" + url.QueryEscape(target)
@@ -588,7 +595,7 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 			other <- app.tryGet(articleServer.URL+"/?during=hog", "prerender=true&force=true&timeout=30s")
 		}()
 		a := app.tryGet(ps.URL+"/hog", "prerender=true&timeout=30s")
-		if a.err != nil || a.HTTP < 500 || a.Code == "" || a.Code == "EFATAL" {
+		if !a.clearFailure() || a.Code == "EFATAL" {
 			t.Fatalf("a page whose renderer runs out of memory answered %v; want a clear error about the page", a)
 		}
 		if !strings.Contains(strings.ToLower(a.Message), "crash") {
@@ -689,7 +696,7 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 					if got := a.field("description"); got != "Fifty megabytes of text." {
 						t.Errorf("description = %v", got)
 					}
-				case a.clear5xx() && a.Code != "EFATAL":
+				case a.clearFailure() && a.Code != "EFATAL":
 					t.Logf("the 50 MB page was refused: %v", a)
 				default:
 					t.Fatalf("a 50 MB page answered %v; want its metadata or a clear error", a)
@@ -724,7 +731,7 @@ document.getElementById('nodes').appendChild(f);
 			if got := a.field("title"); got != "A million nodes" {
 				t.Errorf("title = %v", got)
 			}
-		case a.clear5xx() && a.Code != "EFATAL":
+		case a.clearFailure() && a.Code != "EFATAL":
 			t.Logf("the million-node page was refused: %v", a)
 		default:
 			t.Fatalf("a page of a million nodes answered %v; want its metadata or a clear error", a)
@@ -912,11 +919,11 @@ func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
 			switch {
 			case r.HTTP == 200:
 				ok++
-			case r.clear5xx():
+			case r.clearFailure():
 				failed++
 				t.Logf("a request in flight failed clearly: %v", r)
 			default:
-				t.Errorf("a request in flight got %v; want success or a clear 5xx", r)
+				t.Errorf("a request in flight got %v; want success, a clear 5xx or a crashed page's 424", r)
 			}
 		case <-time.After(90 * time.Second):
 			t.Fatal("a request in flight while Chromium died never answered")
@@ -1026,10 +1033,10 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 			c[0]++
 		} else {
 			c[1]++
-			if res.r.clear5xx() {
+			if res.r.clearFailure() {
 				t.Logf("%s: a request failed clearly: %v", res.phase, res.r)
 			} else {
-				t.Errorf("%s: a request got %v; want success or a clear 5xx", res.phase, res.r)
+				t.Errorf("%s: a request got %v; want success, a clear 5xx or a crashed page's 424", res.phase, res.r)
 			}
 		}
 		count[res.phase] = c
@@ -1509,7 +1516,7 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 			t.Errorf("%s: no answer: %v", o.kind.name, r)
 		case o.kind.code == "" && r.HTTP == 200, o.kind.code != "" && r.Code == o.kind.code:
 			tally[o.kind.name]++
-		case o.nearFault && r.clear5xx():
+		case o.nearFault && r.clearFailure():
 			clearFailures++
 			t.Logf("%s near a fault: %v", o.kind.name, r)
 		default:
