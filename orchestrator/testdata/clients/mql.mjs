@@ -251,6 +251,22 @@ test("screenshot with device: 'iPhone X'", async () => {
   eq(res.data.title, '375x812@3', 'the viewport the page saw')
 })
 
+// Microlink's own preset names, as its docs spell them; the page reports
+// the viewport it was given.
+for (const [device, seen] of [
+  ['iPhone 11', '414x828@2'],
+  ['iPad', '768x1024@2'],
+  ['Galaxy S9', '320x658@4.5'],
+  ['Macbook Pro 13', '1280x800@2'],
+  ['macbook pro 13', '1280x800@2']
+]) {
+  test(`device: '${device}'`, async () => {
+    const res = await call(`${pages}/viewport`, { device, meta: { title: true } })
+    eq(res.status, 'success', 'status')
+    eq(res.data.title, seen, 'the viewport the page saw')
+  })
+}
+
 test("embed: 'screenshot.url' through mql.buffer answers the PNG itself", async () => {
   const res = await mql.buffer(`${pages}/viewport`, { endpoint, screenshot: true, embed: 'screenshot.url', meta: false })
   eq(res.statusCode, 200, 'statusCode')
@@ -449,6 +465,11 @@ test("data: metadata types 'author', 'description', 'lang', 'publisher', 'date'"
 test('data: a rule without type is auto, attr defaults to html', async () => {
   const d = await rule({ intro: { selector: '.intro' } })
   eq(d.intro, 'Hello <b>world</b>', 'data.intro')
+})
+
+test("data: attr 'markdown'", async () => {
+  const d = await rule({ intro: { selector: 'p.intro', attr: 'markdown' } })
+  eq(d.intro, 'Hello **world**', 'data.intro')
 })
 
 test("data: attr 'outerHTML'", async () => {
