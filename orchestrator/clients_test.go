@@ -289,6 +289,9 @@ func clientPages(t *testing.T) *pageServer {
 			_, _ = w.Write(body)
 		}
 	}
+	// /hits reads ps, which is set once the server is already serving:
+	// the channel orders that write before the handler's read.
+	started := make(chan struct{})
 	ps = newPageServer(t, map[string]http.HandlerFunc{
 		"/article": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("x-page", "article")
@@ -317,6 +320,7 @@ func clientPages(t *testing.T) *pageServer {
 		"/files/annual-report.pdf": file("application/pdf", []byte(clientPDF)),
 		"/files/blob.bin":          file("application/octet-stream", bytes.Repeat([]byte{0, 1, 2, 3}, 256)),
 		"/hits": func(w http.ResponseWriter, r *http.Request) {
+			<-started
 			n, ok := ps.hits[r.URL.Query().Get("path")]
 			if !ok {
 				http.Error(w, "no such route", http.StatusNotFound)
@@ -325,6 +329,7 @@ func clientPages(t *testing.T) *pageServer {
 			fmt.Fprint(w, n.Load())
 		},
 	})
+	close(started)
 	return ps
 }
 

@@ -495,14 +495,18 @@ func TestPoolWithoutAReachableSidecar(t *testing.T) {
 
 func TestLeaseGivesEachCallerItsOwnBrowserContext(t *testing.T) {
 	requireChromium(t)
-	// A site on loopback that sets a cookie on /set and tells, on /echo,
-	// which cookie it was sent.
-	var lastCookie atomic.Value
+	// A site on loopback that sets a cookie on /set and records the cookie
+	// each request was sent with, by its path and query: the browser's own
+	// requests (a favicon after a load) must not be read as a lease's.
+	var mu sync.Mutex
+	cookies := map[string]string{}
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/set" {
 			http.SetCookie(w, &http.Cookie{Name: "sid", Value: "one", Path: "/"})
 		}
-		lastCookie.Store(r.Header.Get("Cookie"))
+		mu.Lock()
+		cookies[r.URL.RequestURI()] = r.Header.Get("Cookie")
+		mu.Unlock()
 		io.WriteString(w, "<html><body>ok</body></html>")
 	}))
 	defer site.Close()
@@ -531,14 +535,19 @@ func TestLeaseGivesEachCallerItsOwnBrowserContext(t *testing.T) {
 		if err != nil || res.ErrorText != "" {
 			t.Fatalf("navigating to %s: %v %s", path, err, res.ErrorText)
 		}
-		c, _ := lastCookie.Load().(string)
+		mu.Lock()
+		defer mu.Unlock()
+		c, ok := cookies[path]
+		if !ok {
+			t.Fatalf("the site saw no request for %s", path)
+		}
 		return c
 	}
 	cookieSent(l1, "/set")
-	if c := cookieSent(l1, "/echo"); c != "sid=one" {
+	if c := cookieSent(l1, "/echo?lease=1"); c != "sid=one" {
 		t.Fatalf("the lease that was given a cookie sent %q", c)
 	}
-	if c := cookieSent(l2, "/echo"); c != "" {
+	if c := cookieSent(l2, "/echo?lease=2"); c != "" {
 		t.Fatalf("a cookie set in one lease was sent by another: %q", c)
 	}
 	if s, _ := stateOf(p, sc.addr); s.InUse != 2 {
