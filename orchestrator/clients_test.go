@@ -253,6 +253,23 @@ func testMicrolinkCLI(t *testing.T, dir, endpoint, pages string) {
 		}
 	})
 
+	t.Run("bare field switches, as Microlink's CLI examples write them, choose the fields", func(t *testing.T) {
+		stdout, stderr, code := run(t, pages+"/cli&meta.title&meta.lang", "--no-pretty")
+		var got struct {
+			Status string         `json:"status"`
+			Data   map[string]any `json:"data"`
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &got) != nil {
+			t.Fatalf("exit %d, stdout is not the JSON answer:\n%s\n%s", code, stdout, stderr)
+		}
+		if got.Status != "success" || got.Data["title"] != "The CLI Page" || got.Data["lang"] != "en" {
+			t.Errorf("the answer lacks the chosen fields: %s", stdout)
+		}
+		if _, ok := got.Data["description"]; ok {
+			t.Errorf("the answer has a field that was not chosen: %s", stdout)
+		}
+	})
+
 	t.Run("a refused target exits 1 and names the code and status", func(t *testing.T) {
 		stdout, stderr, code := run(t, "http://169.254.169.254/")
 		if code != 1 {

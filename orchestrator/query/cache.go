@@ -44,9 +44,9 @@ func parseCache(q *query, req *Request) error {
 		}
 	}
 	if p, ok := q.get("force"); ok {
-		v, ok := parseBool(p.value, true)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return boolError(p, true)
+			return boolError(p)
 		}
 		req.Force = v
 	}

@@ -203,9 +203,9 @@ func parseControls(q *query, req *Request) error {
 		off  *bool
 	}{{"javascript", &c.JavaScriptOff}, {"animations", &c.AnimationsOff}, {"adblock", &c.AdblockOff}} {
 		if p, ok := q.get(b.name); ok {
-			v, ok := parseBool(p.value, false)
+			v, ok := parseBool(p.value)
 			if !ok {
-				return boolError(p, false)
+				return boolError(p)
 			}
 			*b.off = !v
 		}
@@ -361,9 +361,9 @@ func parseViewport(q *query, c *Controls) error {
 		dst  *bool
 	}{{"viewport.isMobile", &v.IsMobile}, {"viewport.hasTouch", &v.HasTouch}, {"viewport.isLandscape", &v.IsLandscape}} {
 		if p, ok := q.get(b.name); ok {
-			val, ok := parseBool(p.value, false)
+			val, ok := parseBool(p.value)
 			if !ok {
-				return boolError(p, false)
+				return boolError(p)
 			}
 			*b.dst = val
 		}

@@ -123,7 +123,7 @@ func checkCodeScheme(v string) string {
 
 // checkFlag accepts a boolean; empty means true, as for `screenshot`.
 func checkFlag(v string) string {
-	if _, ok := parseBool(v, true); ok {
+	if _, ok := parseBool(v); ok {
 		return ""
 	}
 	return "`true`, `false` or empty (meaning true)"

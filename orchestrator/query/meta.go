@@ -24,9 +24,9 @@ func parseMeta(q *query, req *Request) error {
 			return apierr.Query(p.given, p.value, "`%s` is not a metadata field; use `meta.<field>` with one of %s.",
 				p.given, strings.Join(AllFields, ", "))
 		}
-		v, ok := parseBool(p.value, false)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return boolError(p, false)
+			return boolError(p)
 		}
 		if first == nil {
 			first = p
@@ -44,9 +44,9 @@ func parseMeta(q *query, req *Request) error {
 		}
 	}
 	if p, ok := q.get("meta"); ok {
-		v, ok := parseBool(p.value, true)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return boolError(p, true)
+			return boolError(p)
 		}
 		if !v {
 			if first != nil {
@@ -136,9 +136,9 @@ func isIn(list []string, s string) bool {
 // them.
 func parsePing(q *query, req *Request) error {
 	if p, ok := q.get("ping"); ok {
-		v, ok := parseBool(p.value, true)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return boolError(p, true)
+			return boolError(p)
 		}
 		req.Ping = v
 	}

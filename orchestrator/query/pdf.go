@@ -70,9 +70,9 @@ func parsePDF(q *query) (*PDFOptions, error) {
 	}
 	on := len(options) > 0
 	if p, ok := q.get("pdf"); ok {
-		v, ok := parseBool(p.value, true)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return nil, boolError(p, true)
+			return nil, boolError(p)
 		}
 		if !v && len(options) > 0 {
 			return nil, apierr.Query(p.given, p.value,
@@ -162,9 +162,9 @@ func parsePDF(q *query) (*PDFOptions, error) {
 		dst  *bool
 	}{{"pdf.landscape", &o.Landscape}, {"pdf.printBackground", &o.PrintBackground}} {
 		if p, ok := q.get(b.name); ok {
-			v, ok := parseBool(p.value, false)
+			v, ok := parseBool(p.value)
 			if !ok {
-				return nil, boolError(p, false)
+				return nil, boolError(p)
 			}
 			*b.dst = v
 		}

@@ -122,8 +122,8 @@ func (q *query) get(name string) (*param, bool) {
 // broken UTF-8 and NUL bytes.
 //
 // Rules that API.md leaves open, settled here: booleans are exactly `true`
-// or `false` (an empty value means true for `pdf`, `meta`, `force` and
-// `ping` only); a parameter repeated with the same value counts once, with
+// or `false`, and an empty value means true for every one of them, as a
+// bare `pdf` does in API.md and a bare `&meta.title` in Microlink's CLI; a parameter repeated with the same value counts once, with
 // different values it is an error, also across spellings (`mediaType` and
 // `media_type`); `meta.<field>=true` and `meta.<field>=false` together keep
 // only the true ones; switching every field off is `meta=false`;
@@ -326,25 +326,21 @@ func parseURLParam(q *query, lim Limits) (*url.URL, error) {
 	return ParseTarget(p.value)
 }
 
-// parseBool accepts exactly `true` and `false`; an empty value (a bare
-// `pdf`) is true only where emptyIsTrue.
-func parseBool(v string, emptyIsTrue bool) (bool, bool) {
+// parseBool accepts exactly `true` and `false`; an empty value is true, as
+// a bare `pdf` is in API.md and a bare `&meta.title` in Microlink's CLI
+// examples, which its clients send as `meta.title=`.
+func parseBool(v string) (bool, bool) {
 	switch v {
-	case "true":
+	case "true", "":
 		return true, true
 	case "false":
 		return false, true
-	case "":
-		return true, emptyIsTrue
 	}
 	return false, false
 }
 
-func boolError(p *param, emptyIsTrue bool) *apierr.Error {
-	if emptyIsTrue {
-		return apierr.Query(p.given, p.value, "`%s` must be `true`, `false` or empty (meaning true), got %s.", p.given, apierr.Show(p.value))
-	}
-	return apierr.Query(p.given, p.value, "`%s` must be `true` or `false`, got %s.", p.given, apierr.Show(p.value))
+func boolError(p *param) *apierr.Error {
+	return apierr.Query(p.given, p.value, "`%s` must be `true`, `false` or empty (meaning true), got %s.", p.given, apierr.Show(p.value))
 }
 
 // parseDecimal accepts plain decimal numbers (`2`, `0.5`, `.5`, `-1`):

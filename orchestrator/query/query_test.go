@@ -184,8 +184,9 @@ var requestCases = []requestCase{
 	{name: "an unknown field is refused with the list of fields", query: "meta.screenshot=true", code: apierr.CodeInvalidQuery, param: "meta.screenshot",
 		msg: []string{"`meta.screenshot` is not a metadata field", "title, description, lang, author, publisher, image, date, url, logo"}},
 	{name: "a field switch must be true or false", query: "meta.title=yes", code: apierr.CodeInvalidQuery, param: "meta.title",
-		msg: []string{"`meta.title` must be `true` or `false`, got `yes`."}},
-	{name: "a bare field switch is refused", query: "meta.title", code: apierr.CodeInvalidQuery, param: "meta.title", msg: []string{"got ``"}},
+		msg: []string{"`meta.title` must be `true`, `false` or empty (meaning true), got `yes`."}},
+	{name: "bare field switches choose their fields, as in Microlink's CLI examples", query: "meta.title&meta.description=&meta.image",
+		check: wantFields("title", "description", "image")},
 	{name: "meta must be a boolean", query: "meta=1", code: apierr.CodeInvalidQuery, param: "meta",
 		msg: []string{"`meta` must be `true`, `false` or empty (meaning true), got `1`."}},
 	{name: "booleans are lower case", query: "meta=TRUE", code: apierr.CodeInvalidQuery, param: "meta"},
@@ -287,7 +288,7 @@ var requestCases = []requestCase{
 		}
 	})},
 	{name: "landscape must be a boolean", query: "pdf.landscape=1", code: apierr.CodeInvalidQuery, param: "pdf.landscape",
-		msg: []string{"`pdf.landscape` must be `true` or `false`, got `1`."}},
+		msg: []string{"`pdf.landscape` must be `true`, `false` or empty (meaning true), got `1`."}},
 	{name: "print background off", query: "pdf.printBackground=false", check: wantPDF(func(t *testing.T, o *PDFOptions) {
 		if o.PrintBackground {
 			t.Error("background still printed")

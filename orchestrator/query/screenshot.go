@@ -107,9 +107,9 @@ func parseScreenshot(q *query, req *Request) error {
 	}
 	on := len(options) > 0
 	if p, ok := q.get("screenshot"); ok {
-		v, ok := parseBool(p.value, true)
+		v, ok := parseBool(p.value)
 		if !ok {
-			return boolError(p, true)
+			return boolError(p)
 		}
 		if !v && len(options) > 0 {
 			return apierr.Query(p.given, p.value,
@@ -154,9 +154,9 @@ func parseScreenshot(q *query, req *Request) error {
 		dst  *bool
 	}{{"screenshot.fullPage", &o.FullPage}, {"screenshot.omitBackground", &o.OmitBackground}} {
 		if p, ok := q.get(b.name); ok {
-			v, ok := parseBool(p.value, false)
+			v, ok := parseBool(p.value)
 			if !ok {
-				return boolError(p, false)
+				return boolError(p)
 			}
 			*b.dst = v
 		}

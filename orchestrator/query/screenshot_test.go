@@ -106,7 +106,7 @@ var screenshotCases = []requestCase{
 	{name: "fullPage and omitBackground in snake_case", query: "screenshot.full_page=true&screenshot.omit_background=true",
 		check: wantShot(ScreenshotOptions{Type: "png", FullPage: true, OmitBackground: true})},
 	{name: "fullPage must be a boolean", query: "screenshot.fullPage=yes", code: apierr.CodeInvalidQuery, param: "screenshot.fullPage",
-		msg: []string{"`true` or `false`"}},
+		msg: []string{"`true`, `false` or empty (meaning true)"}},
 	{name: "omitBackground must be a boolean", query: "screenshot.omitBackground=1", code: apierr.CodeInvalidQuery, param: "screenshot.omitBackground"},
 	{name: "omitBackground works with webp", query: "screenshot.type=webp&screenshot.omitBackground=true",
 		check: wantShot(ScreenshotOptions{Type: "webp", Quality: 80, OmitBackground: true})},
