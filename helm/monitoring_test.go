@@ -4,19 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -783,178 +779,6 @@ func serveOnLoopback(t *testing.T, h http.Handler) string {
 	return strings.TrimPrefix(srv.URL, "http://")
 }
 
-// livePrometheus is a Prometheus server the test started.
-type livePrometheus struct {
-	url     string
-	logPath string
-}
-
-func (p *livePrometheus) logTail() string {
-	b, _ := os.ReadFile(p.logPath)
-	if len(b) > 3000 {
-		b = b[len(b)-3000:]
-	}
-	return string(b)
-}
-
-// startLivePrometheus runs Prometheus on a free loopback port with config
-// and waits until it is ready. A port taken between choosing and binding
-// it is retried on another.
-func startLivePrometheus(t *testing.T, config string) *livePrometheus {
-	t.Helper()
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("the prometheus binary is not installed: install Debian's prometheus package (apt-get install prometheus), which also provides promtool")
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for attempt := 1; ; attempt++ {
-		p, err := runLivePrometheus(t, bin, cfg, filepath.Join(dir, fmt.Sprintf("data-%d", attempt)), filepath.Join(dir, fmt.Sprintf("log-%d", attempt)))
-		if err == nil {
-			return p
-		}
-		if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
-			t.Fatal(err)
-		}
-	}
-}
-
-func runLivePrometheus(t *testing.T, bin, cfg, data, logPath string) (*livePrometheus, error) {
-	t.Helper()
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+data, "--web.listen-address="+addr)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Prometheus must not outlive a test binary that crashes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		logFile.Close()
-	})
-	p := &livePrometheus{url: "http://" + addr, logPath: logPath}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-exited:
-			return nil, fmt.Errorf("prometheus exited before it was ready (%v); its log:\n%s", waitErr, p.logTail())
-		default:
-		}
-		if resp, err := http.Get(p.url + "/-/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("prometheus was not ready after 30 s; its log:\n%s", p.logTail())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// api GETs a path of Prometheus' HTTP API and decodes the data of a success.
-func (p *livePrometheus) api(path string, params url.Values, data any) error {
-	resp, err := http.Get(p.url + path + "?" + params.Encode())
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Status string          `json:"status"`
-		Error  string          `json:"error"`
-		Data   json.RawMessage `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return fmt.Errorf("%s answered %d with something other than the API's JSON: %w", path, resp.StatusCode, err)
-	}
-	if body.Status != "success" {
-		return fmt.Errorf("%s: %s", path, body.Error)
-	}
-	return json.Unmarshal(body.Data, data)
-}
-
-// liveSample is one series of an instant query's answer.
-type liveSample struct {
-	Labels map[string]string
-	Value  float64
-}
-
-func (p *livePrometheus) query(expr string) ([]liveSample, error) {
-	var data struct {
-		ResultType string `json:"resultType"`
-		Result     []struct {
-			Metric map[string]string `json:"metric"`
-			Value  [2]any            `json:"value"`
-		} `json:"result"`
-	}
-	if err := p.api("/api/v1/query", url.Values{"query": {expr}}, &data); err != nil {
-		return nil, fmt.Errorf("query %s: %w", expr, err)
-	}
-	if data.ResultType != "vector" {
-		return nil, fmt.Errorf("query %s gave a %s; a panel query must give an instant vector", expr, data.ResultType)
-	}
-	out := make([]liveSample, 0, len(data.Result))
-	for _, r := range data.Result {
-		s, _ := r.Value[1].(string)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("query %s gave the value %v, which is not a number", expr, r.Value[1])
-		}
-		out = append(out, liveSample{Labels: r.Metric, Value: v})
-	}
-	return out, nil
-}
-
-// waitForScrapes waits until every target has been scraped successfully
-// n times more.
-func (p *livePrometheus) waitForScrapes(t *testing.T, targets, n int) {
-	t.Helper()
-	for range n {
-		since := float64(time.Now().UnixMilli()) / 1000
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			got, err := p.query(`timestamp(up) and up == 1`)
-			fresh := 0
-			for _, s := range got {
-				if s.Value > since {
-					fresh++
-				}
-			}
-			if err == nil && fresh == targets {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("Prometheus did not scrape all %d targets within 20 s (last answer %v, %v); its log:\n%s", targets, got, err, p.logTail())
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-}
-
 func positive(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // TestDashboardPanelsShowDataOnARealPrometheus scrapes glimpse series from
@@ -1002,13 +826,13 @@ scrape_configs:
       - targets: [%q]
 `, alerts, orchestrator, liveCluster, namespace, liveOrchestrator, sidecar, liveCluster, namespace, liveSidecar, kube)
 	const targets = 3
-	prom := startLivePrometheus(t, config)
+	prom := metricstest.StartPrometheus(t, config)
 	// rate() needs two samples in its window; a few more make it steady.
-	prom.waitForScrapes(t, targets, 4)
+	prom.Scrapes(t, 4, targets)
 
 	for _, q := range queries {
 		t.Run(fmt.Sprintf("panel %s, query %s, shows data", q.Panel, q.RefID), func(t *testing.T) {
-			got, err := prom.query(q.Expr)
+			got, err := prom.Query(q.Expr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1030,7 +854,7 @@ scrape_configs:
 	} {
 		t.Run(fmt.Sprintf("every panel is empty with %s set to %s", f.label, f.value), func(t *testing.T) {
 			for _, q := range queries {
-				got, err := prom.query(narrowed(q.Expr, f.label, f.value))
+				got, err := prom.Query(narrowed(q.Expr, f.label, f.value))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -1043,7 +867,7 @@ scrape_configs:
 	t.Run("every panel shows data with cluster and namespace set to the test's", func(t *testing.T) {
 		for _, q := range queries {
 			expr := narrowed(narrowed(q.Expr, "cluster", liveCluster), "namespace", namespace)
-			if got, err := prom.query(expr); err != nil || len(got) == 0 {
+			if got, err := prom.Query(expr); err != nil || len(got) == 0 {
 				t.Errorf("panel %s, query %s shows nothing (%v): %s", q.Panel, q.RefID, err, expr)
 			}
 		}
@@ -1059,7 +883,7 @@ scrape_configs:
 		if !ok {
 			t.Fatalf("the dashboard has no query %s", key)
 		}
-		got, err := prom.query(expr)
+		got, err := prom.Query(expr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1135,7 +959,7 @@ scrape_configs:
 		}
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			err := prom.api("/api/v1/rules", nil, &data)
+			err := prom.API("/api/v1/rules", nil, &data)
 			evaluated := err == nil && len(data.Groups) > 0
 			for _, g := range data.Groups {
 				for _, r := range g.Rules {

@@ -11,16 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -494,213 +491,6 @@ func TestLiveMetricsCarryEveryNameTheDashboardAndAlertsUse(t *testing.T) {
 // ---------------------------------------------------------------------------
 // A real Prometheus.
 
-// promServer is a Prometheus process started by the test.
-type promServer struct {
-	url     string
-	logPath string
-}
-
-// requirePrometheus finds the Prometheus server binary, or fails the test
-// naming the package to install.
-func requirePrometheus(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("the prometheus binary is not installed: install Debian's prometheus package (apt-get install prometheus)")
-	}
-	return p
-}
-
-func monFreePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
-}
-
-// startPrometheus runs Prometheus on a free loopback port with config, its
-// storage in a temporary directory, and waits until it is ready. A port
-// taken between choosing and binding it is retried on another.
-func startPrometheus(t *testing.T, bin, config string) *promServer {
-	t.Helper()
-	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfgPath, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for attempt := 1; ; attempt++ {
-		p, err := runPrometheus(t, bin, cfgPath, filepath.Join(dir, fmt.Sprintf("data-%d", attempt)), filepath.Join(dir, fmt.Sprintf("prometheus-%d.log", attempt)))
-		if err == nil {
-			return p
-		}
-		if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
-			t.Fatal(err)
-		}
-	}
-}
-
-func runPrometheus(t *testing.T, bin, cfgPath, dataDir, logPath string) (*promServer, error) {
-	t.Helper()
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	addr := "127.0.0.1:" + monFreePort(t)
-	cmd := exec.Command(bin,
-		"--config.file="+cfgPath,
-		"--storage.tsdb.path="+dataDir,
-		"--web.listen-address="+addr,
-	)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Prometheus must not outlive a test binary that crashes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		logFile.Close()
-	})
-	p := &promServer{url: "http://" + addr, logPath: logPath}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-exited:
-			return nil, fmt.Errorf("prometheus exited before it was ready (%v); its log:\n%s", waitErr, p.logTail())
-		default:
-		}
-		if resp, err := monClient.Get(p.url + "/-/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return p, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("prometheus was not ready after 30 s; its log:\n%s", p.logTail())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (p *promServer) logTail() string {
-	b, _ := os.ReadFile(p.logPath)
-	if len(b) > 4000 {
-		b = b[len(b)-4000:]
-	}
-	return string(b)
-}
-
-// promSample is one series of an instant query's answer.
-type promSample struct {
-	Labels map[string]string
-	Value  float64
-}
-
-func (s promSample) String() string {
-	var ls []string
-	for _, k := range sortedKeys(s.Labels) {
-		ls = append(ls, k+"="+strconv.Quote(s.Labels[k]))
-	}
-	return "{" + strings.Join(ls, ", ") + "} " + strconv.FormatFloat(s.Value, 'g', 4, 64)
-}
-
-// api GETs a Prometheus HTTP API path and decodes the data of a success.
-func (p *promServer) api(path string, params url.Values, data any) error {
-	resp, err := monClient.Get(p.url + path + "?" + params.Encode())
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Status    string          `json:"status"`
-		ErrorType string          `json:"errorType"`
-		Error     string          `json:"error"`
-		Data      json.RawMessage `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return fmt.Errorf("%s answered %d with something that is not the API's JSON: %w", path, resp.StatusCode, err)
-	}
-	if body.Status != "success" {
-		return fmt.Errorf("%s answered %s: %s", path, body.ErrorType, body.Error)
-	}
-	return json.Unmarshal(body.Data, data)
-}
-
-// query runs an instant query at the present time.
-func (p *promServer) query(expr string) ([]promSample, error) {
-	var data struct {
-		ResultType string `json:"resultType"`
-		Result     []struct {
-			Metric map[string]string `json:"metric"`
-			Value  [2]any            `json:"value"`
-		} `json:"result"`
-	}
-	if err := p.api("/api/v1/query", url.Values{"query": {expr}}, &data); err != nil {
-		return nil, fmt.Errorf("query %s: %w", expr, err)
-	}
-	if data.ResultType != "vector" {
-		return nil, fmt.Errorf("query %s gave a %s; a panel query must give an instant vector", expr, data.ResultType)
-	}
-	out := make([]promSample, 0, len(data.Result))
-	for _, r := range data.Result {
-		s, _ := r.Value[1].(string)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("query %s gave the value %v, which is not a number", expr, r.Value[1])
-		}
-		out = append(out, promSample{Labels: r.Metric, Value: v})
-	}
-	return out, nil
-}
-
-// waitScrapedAfter waits until every one of jobs targets has been scraped,
-// and found up, after since.
-func (p *promServer) waitScrapedAfter(t *testing.T, since time.Time, jobs int) {
-	t.Helper()
-	var last []promSample
-	var lastErr error
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		// timestamp() gives the scrape's time only when applied to a
-		// selector itself; on any other expression it gives the query's.
-		last, lastErr = p.query(`timestamp(up) and up == 1`)
-		fresh := 0
-		for _, s := range last {
-			if s.Value > float64(since.UnixMilli())/1000 {
-				fresh++
-			}
-		}
-		if lastErr == nil && fresh == jobs {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("Prometheus did not scrape all %d targets successfully after %s within 20 s (last answer %v, %v); its log:\n%s",
-		jobs, since.Format(time.RFC3339Nano), last, lastErr, p.logTail())
-}
-
-// scrapes waits for n more scrapes of every target.
-func (p *promServer) scrapes(t *testing.T, n, jobs int) {
-	t.Helper()
-	for range n {
-		p.waitScrapedAfter(t, time.Now(), jobs)
-	}
-}
-
 type promRule struct {
 	Name           string    `json:"name"`
 	Type           string    `json:"type"`
@@ -716,11 +506,11 @@ type promRuleGroup struct {
 	Rules []promRule `json:"rules"`
 }
 
-func (p *promServer) rules() ([]promRuleGroup, error) {
+func promRules(p *metricstest.Prometheus) ([]promRuleGroup, error) {
 	var data struct {
 		Groups []promRuleGroup `json:"groups"`
 	}
-	err := p.api("/api/v1/rules", nil, &data)
+	err := p.API("/api/v1/rules", nil, &data)
 	return data.Groups, err
 }
 
@@ -813,23 +603,23 @@ var panelWants = map[string]panelWant{
 	"Goroutines/A": {above: map[string][]string{"instance": bothInstances}},
 }
 
-func (w panelWant) check(t testing.TB, expr string, got []promSample, vars map[string]string) {
+func (w panelWant) check(t testing.TB, expr string, got []metricstest.Sample, vars map[string]string) {
 	t.Helper()
 	if len(got) == 0 {
 		t.Fatalf("the query gives no series: %s", expr)
 	}
 	t.Logf("%s gives %v", expr, got)
-	positive := func(s promSample) bool { return s.Value > 0 && !math.IsInf(s.Value, 0) && !math.IsNaN(s.Value) }
+	positive := func(s metricstest.Sample) bool { return s.Value > 0 && !math.IsInf(s.Value, 0) && !math.IsNaN(s.Value) }
 	if w.positive && !slices.ContainsFunc(got, positive) {
 		t.Errorf("no series is above zero: %v", got)
 	}
-	find := func(label, value string) (promSample, bool) {
+	find := func(label, value string) (metricstest.Sample, bool) {
 		if v, ok := vars[value]; ok {
 			value = v
 		}
-		i := slices.IndexFunc(got, func(s promSample) bool { return s.Labels[label] == value })
+		i := slices.IndexFunc(got, func(s metricstest.Sample) bool { return s.Labels[label] == value })
 		if i < 0 {
-			return promSample{}, false
+			return metricstest.Sample{}, false
 		}
 		return got[i], true
 	}
@@ -872,8 +662,8 @@ func (r *monRecorder) Fatalf(format string, args ...any) {
 
 func TestPanelExpectationsRejectWhatTheTrafficShouldHaveChanged(t *testing.T) {
 	vars := map[string]string{"$orchestrator": "127.0.0.1:3000"}
-	sample := func(v float64, labels ...string) promSample {
-		s := promSample{Labels: map[string]string{}, Value: v}
+	sample := func(v float64, labels ...string) metricstest.Sample {
+		s := metricstest.Sample{Labels: map[string]string{}, Value: v}
 		for i := 0; i+1 < len(labels); i += 2 {
 			s.Labels[labels[i]] = labels[i+1]
 		}
@@ -882,22 +672,22 @@ func TestPanelExpectationsRejectWhatTheTrafficShouldHaveChanged(t *testing.T) {
 	cases := []struct {
 		name string
 		want panelWant
-		got  []promSample
+		got  []metricstest.Sample
 		fail string // "" when the check must pass
 	}{
 		{"a query without any series fails", panelWant{why: "idle"}, nil, "gives no series"},
-		{"NaN where a value above zero is due fails", panelWant{positive: true}, []promSample{sample(math.NaN())}, "no series is above zero"},
-		{"+Inf where a value above zero is due fails", panelWant{positive: true}, []promSample{sample(math.Inf(1))}, "no series is above zero"},
+		{"NaN where a value above zero is due fails", panelWant{positive: true}, []metricstest.Sample{sample(math.NaN())}, "no series is above zero"},
+		{"+Inf where a value above zero is due fails", panelWant{positive: true}, []metricstest.Sample{sample(math.Inf(1))}, "no series is above zero"},
 		{"a zero series for a label value that must rise fails",
 			panelWant{above: map[string][]string{"code": {"OK", "EBUSY"}}},
-			[]promSample{sample(1, "code", "OK"), sample(0, "code", "EBUSY")}, "code=EBUSY is 0"},
+			[]metricstest.Sample{sample(1, "code", "OK"), sample(0, "code", "EBUSY")}, "code=EBUSY is 0"},
 		{"a missing label value fails",
 			panelWant{above: map[string][]string{"state": {"healthy"}}, present: map[string][]string{"state": {"draining"}}},
-			[]promSample{sample(1, "state", "healthy")}, "no series with state=draining"},
+			[]metricstest.Sample{sample(1, "state", "healthy")}, "no series with state=draining"},
 		{"an instance placeholder is filled in",
 			panelWant{above: map[string][]string{"instance": {"$orchestrator"}}},
-			[]promSample{sample(3, "instance", "127.0.0.1:3000")}, ""},
-		{"a zero passes where the table says why", panelWant{why: "idle"}, []promSample{sample(0)}, ""},
+			[]metricstest.Sample{sample(3, "instance", "127.0.0.1:3000")}, ""},
+		{"a zero passes where the table says why", panelWant{why: "idle"}, []metricstest.Sample{sample(0)}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -952,7 +742,6 @@ func TestDashboardPanelsAndAlertRulesWorkOnARealPrometheus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test with a real Prometheus and Chromium; skipped with -short")
 	}
-	bin := requirePrometheus(t)
 	panels, err := metricstest.DashboardPanels(monDashboardPath)
 	if err != nil {
 		t.Fatal(err)
@@ -984,7 +773,7 @@ scrape_configs:
         labels: {namespace: %q}
 `, alertsPath, orchestratorTarget, monNamespace, env.sidecarAddr, monNamespace)
 	const jobs = 2
-	prom := startPrometheus(t, bin, config)
+	prom := metricstest.StartPrometheus(t, config)
 
 	// The panels keep metricstest's 5m for $__rate_interval: rate() needs
 	// two samples inside its window, not a full window of them, so a few
@@ -996,13 +785,13 @@ scrape_configs:
 	// first event (an error code, a plan's refusals) start at 1, so the
 	// second round of traffic is what gives them a rate.
 	start := time.Now()
-	prom.waitScrapedAfter(t, start, jobs)
-	prom.scrapes(t, 1, jobs)
+	prom.WaitScrapedAfter(t, start, jobs)
+	prom.Scrapes(t, 1, jobs)
 	env.traffic(t, 1)
-	prom.scrapes(t, 2, jobs)
+	prom.Scrapes(t, 2, jobs)
 	env.traffic(t, 2)
 	trafficDone := time.Now()
-	prom.scrapes(t, 2, jobs)
+	prom.Scrapes(t, 2, jobs)
 	t.Logf("traffic and scrapes took %s", time.Since(start).Round(time.Millisecond))
 
 	embedded := env.app.Pool.Snapshot()
@@ -1040,7 +829,7 @@ scrape_configs:
 			var values []string
 			// The variables it is narrowed by ($cluster) are set to All.
 			match := regexp.MustCompile(`"\$[A-Za-z_]+"`).ReplaceAllString(m[1], `".*"`)
-			if err := prom.api("/api/v1/label/"+m[2]+"/values", url.Values{"match[]": {match}}, &values); err != nil {
+			if err := prom.API("/api/v1/label/"+m[2]+"/values", url.Values{"match[]": {match}}, &values); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Contains(values, monNamespace) {
@@ -1058,7 +847,7 @@ scrape_configs:
 			continue // no cAdvisor or kube-state-metrics here; helm/monitoring_test.go runs these
 		}
 		t.Run(fmt.Sprintf("panel %s, query %s, shows the traffic", q.Panel, q.RefID), func(t *testing.T) {
-			got, err := prom.query(q.Expr)
+			got, err := prom.Query(q.Expr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1068,18 +857,18 @@ scrape_configs:
 			if !strings.Contains(q.Expr, monAllNamespaces) {
 				t.Fatalf("the query does not filter by the namespace variable: %s", q.Expr)
 			}
-			all, err := prom.query(q.Expr)
+			all, err := prom.Query(q.Expr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			one, err := prom.query(strings.ReplaceAll(q.Expr, monAllNamespaces, monOneNamespace(monNamespace)))
+			one, err := prom.Query(strings.ReplaceAll(q.Expr, monAllNamespaces, monOneNamespace(monNamespace)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(one) != len(all) {
 				t.Errorf("set to %s the panel shows %d series, set to All %d; every series here is in %s", monNamespace, len(one), len(all), monNamespace)
 			}
-			other, err := prom.query(strings.ReplaceAll(q.Expr, monAllNamespaces, monOneNamespace("another-namespace")))
+			other, err := prom.Query(strings.ReplaceAll(q.Expr, monAllNamespaces, monOneNamespace("another-namespace")))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1094,7 +883,7 @@ scrape_configs:
 	var groups []promRuleGroup
 	var rulesErr error
 	monWaitFor(t, 20*time.Second, "every alert rule to be evaluated after the traffic", func() bool {
-		groups, rulesErr = prom.rules()
+		groups, rulesErr = promRules(prom)
 		if rulesErr != nil || len(groups) == 0 {
 			return false
 		}
