@@ -32,6 +32,8 @@ type assets struct {
 	appJS   []byte
 	vendor  []byte
 	story   []byte
+	// pictures stand in for the pictures of the corpus's real pages.
+	pictures standIns
 }
 
 var (
@@ -69,11 +71,15 @@ func makeAssets() (*assets, error) {
 	a.vendor = scriptBundle(rng, "vendor", 1500)
 	a.appJS = append(scriptBundle(rng, "app", 1500), []byte(appMain)...)
 	a.story = []byte(storyJSON)
+	if a.pictures, err = makeStandIns(rng); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
 func (a *assets) mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /img/hero.jpg", blob("image/jpeg", a.hero))
+	a.pictures.mount(mux)
 	mux.HandleFunc("GET /favicon.png", blob("image/png", a.favicon))
 	mux.HandleFunc("GET /static/site.css", blob("text/css; charset=utf-8", a.css))
 	mux.HandleFunc("GET /static/site.js", blob("text/javascript; charset=utf-8", a.siteJS))

@@ -112,10 +112,11 @@ func htmlHandler(body []byte) http.HandlerFunc {
 }
 
 // corpusPolicy keeps a real page's requests on the page server. Its
-// scripts, fonts and images from the open internet would only fail on a
-// machine without it, and how long each failure takes (a DNS time-out of
+// scripts, stylesheets and fonts from the open internet would only fail on
+// a machine without it, and how long each failure takes (a DNS time-out of
 // seconds, at random) would be most of what a row measures. Inline
-// scripts and styles still run.
+// scripts and styles still run, and its pictures come from the page server
+// (see withPictures).
 const corpusPolicy = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
 
 func offline(h http.HandlerFunc) http.HandlerFunc {
@@ -154,6 +155,7 @@ func loadCorpus(dir string) ([]corpusPage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the corpus page %s: %w", e.Name(), err)
 		}
+		b, _ = withPictures(b)
 		out = append(out, corpusPage{name: e.Name(), body: b})
 	}
 	slices.SortFunc(out, func(a, b corpusPage) int { return strings.Compare(a.name, b.name) })
