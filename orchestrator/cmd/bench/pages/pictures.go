@@ -114,10 +114,9 @@ func rewritePictures(tok *html.Token, n *int) bool {
 	case "img":
 		names = []string{"src", "srcset"}
 	case "source":
-		names = []string{"src", "srcset"}
-		if t := attr(tok, "type"); strings.HasPrefix(t, "video/") || strings.HasPrefix(t, "audio/") {
-			return false
-		}
+		// A <picture>'s sources give srcset; a video's or an audio's give
+		// src, which is not a picture.
+		names = []string{"srcset"}
 	case "video":
 		names = []string{"poster"}
 	case "link":
