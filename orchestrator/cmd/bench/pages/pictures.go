@@ -88,6 +88,7 @@ func withPictures(body []byte) ([]byte, int) {
 			if z.Err() != io.EOF {
 				return body, 0
 			}
+			out.Write(z.Raw()) // a tag cut off by the end of the page stays too
 			return out.Bytes(), n
 		}
 		raw := z.Raw()
