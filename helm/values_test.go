@@ -64,7 +64,7 @@ func (v values) lookup(path string) any {
 	return cur
 }
 
-// The environment variables of glimpse: DESIGN.md's configuration table and
+// The environment variables of glimpse: docs/configuration.md's tables and
 // those the cluster deployment adds.
 var glimpseVariables = []string{
 	"GLIMPSE_ADDR", "GLIMPSE_SIDECARS", "GLIMPSE_SIDECAR_ADDR", "GLIMPSE_CHROME_PATH",

@@ -62,7 +62,7 @@ func wireDo(method, u string, h http.Header) (wireAnswer, error) {
 func wireGet(u string, h http.Header) (wireAnswer, error) { return wireDo(http.MethodGet, u, h) }
 
 // ---------------------------------------------------------------------------
-// The response headers of API.md, by kind of answer.
+// The response headers of docs/api.md#response-headers, by kind of answer.
 
 const uuidV4 = `[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}`
 
@@ -107,7 +107,8 @@ var answerKinds = map[string]struct {
 	"endpoint": {},
 }
 
-// checkAnswerHeaders checks the headers of API.md on one answer of kind.
+// checkAnswerHeaders checks the headers of docs/api.md#response-headers on
+// one answer of kind.
 func checkAnswerHeaders(t *testing.T, region, kind string, h http.Header) {
 	t.Helper()
 	k, ok := answerKinds[kind]
@@ -135,7 +136,7 @@ func checkAnswerHeaders(t *testing.T, region, kind string, h http.Header) {
 		check(name, headerFormats[name])
 	}
 	if kind == "error" && (h.Get("x-rate-limit-limit") == "" || h.Get("x-rate-limit-remaining") == "" || h.Get("x-rate-limit-reset") == "") {
-		t.Errorf("error answer: x-rate-limit-limit, -remaining and -reset are missing (got %q, %q, %q); API.md and the issue put them "+
+		t.Errorf("error answer: x-rate-limit-limit, -remaining and -reset are missing (got %q, %q, %q); docs/api.md and the issue put them "+
 			"on every answer, errors included (api.go handleAPI sets them only once ParseRequest has succeeded: "+
 			"set them from the caller's window before parsing, counting the request or not)",
 			h.Get("x-rate-limit-limit"), h.Get("x-rate-limit-remaining"), h.Get("x-rate-limit-reset"))

@@ -188,7 +188,7 @@ func (env *pdfEnv) pdfRender(t *testing.T, path, query string) (answer, pdfObjec
 	return a, *d.PDF
 }
 
-// pdfObject is data.pdf as API.md describes it.
+// pdfObject is data.pdf as docs/api.md#the-data-object describes it.
 type pdfObject struct {
 	URL        string `json:"url"`
 	Type       string `json:"type"`
@@ -736,7 +736,8 @@ func testPDFMedia(t *testing.T, env *pdfEnv) {
 	}
 }
 
-// pdfAnswerHeaders are the headers API.md puts on every answer, embed
+// pdfAnswerHeaders are the headers docs/api.md#response-headers puts on
+// every answer, embed
 // bodies included.
 var pdfAnswerHeaders = []string{
 	"x-request-id", "x-response-time", "x-cache-status", "x-cache-ttl", "x-fetch-mode", "x-pricing-plan",

@@ -26,8 +26,8 @@ type field struct {
 	value any
 }
 
-// data keeps the order of API.md (title, description, …, logo, pdf) so
-// answers are stable and diffable.
+// data keeps the order of docs/api.md#the-data-object (title, …, logo,
+// pdf) so answers are stable and diffable.
 type data []field
 
 func (d data) MarshalJSON() ([]byte, error) {

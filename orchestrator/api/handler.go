@@ -291,7 +291,8 @@ func cacheStatus(req *query.Request) string {
 	return "MISS"
 }
 
-// answer writes a cached or fresh entry with the cache headers of API.md.
+// answer writes a cached or fresh entry with the cache headers of
+// docs/api.md#response-headers.
 func (s *Server) answer(c echo.Context, req *query.Request, e *cache.Entry, status string) error {
 	c.Set(ctxCache, status)
 	h := c.Response().Header()

@@ -288,8 +288,8 @@ func (s *Server) logRequest(c echo.Context, start time.Time) {
 	)
 }
 
-// handleError is the one place an error becomes an answer: the API.md
-// envelope, never a stack trace.
+// handleError is the one place an error becomes an answer: the envelope of
+// docs/api.md#the-envelope, never a stack trace.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -362,7 +362,8 @@ func (s *Server) handleReadyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// formatResponseTime writes 87ms or 1.4s, as API.md shows.
+// formatResponseTime writes 87ms or 1.4s, as docs/api.md#response-headers
+// shows.
 func formatResponseTime(d time.Duration) string {
 	if d < time.Second {
 		ms := d.Milliseconds()

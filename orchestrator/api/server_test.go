@@ -34,6 +34,6 @@ func TestResponseTimeReadsLikeMillisecondsOrSeconds(t *testing.T) {
 	}
 }
 
-// responseTimeFormat is API.md's x-response-time: whole milliseconds under
+// responseTimeFormat is x-response-time (docs/api.md#response-headers): whole milliseconds under
 // a second, then seconds with one decimal.
 var responseTimeFormat = regexp.MustCompile(`^([0-9]|[1-9][0-9]{1,2})ms$|^[1-9][0-9]*\.[0-9]s$`)

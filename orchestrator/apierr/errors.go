@@ -14,7 +14,7 @@ import (
 	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
-// The error codes of the API (API.md "Errors"). They are part of the wire
+// The error codes of the API (docs/api.md#codes). They are part of the wire
 // contract: clients switch on them, so they never change spelling.
 const (
 	CodeInvalidURL   = "EINVALURL"
@@ -28,10 +28,10 @@ const (
 	CodeTimeout      = "ETIMEOUT"
 	CodeFatal        = "EFATAL"
 
-	// Codes outside API.md's table, for answers that are not about a page:
-	// an unknown path, a method other than GET/HEAD, and a target that
-	// failed in a way that trying again does not mend (refused, reset, a
-	// bad certificate, an answer no browser can use).
+	// Codes glimpse adds to the original contract's, for answers that are
+	// not about a page: an unknown path, a method other than GET/HEAD, and
+	// a target that failed in a way that trying again does not mend
+	// (refused, reset, a bad certificate, an answer no browser can use).
 	CodeNotFound = "ENOTFOUND"
 	CodeMethod   = "EMETHOD"
 	CodeFetch    = "EFETCH"

@@ -219,10 +219,11 @@ func TestCallersValuesAreShownSafely(t *testing.T) {
 	})
 }
 
-// TestOnlyTransientFailuresInviteARetry holds the table of API.md's and
-// glimpse's codes against the statuses that got (under @microlink/mql and
-// the microlink CLI) retries by itself: a failure that a second try does
-// not mend must not triple the traffic to the target.
+// TestOnlyTransientFailuresInviteARetry holds the table of
+// docs/api.md#which-failures-are-worth-a-retry: every code against the
+// statuses that got (under @microlink/mql and the microlink CLI) retries by
+// itself: a failure that a second try does not mend must not triple the
+// traffic to the target.
 func TestOnlyTransientFailuresInviteARetry(t *testing.T) {
 	transient := map[string]bool{
 		CodeRate:    true, // after retry-after

@@ -11,7 +11,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
 
-// Bounds of the cache parameters (API.md "Request").
+// Bounds of the cache parameters (docs/api.md#parameters).
 const (
 	defaultTTL = 24 * time.Hour
 	minTTL     = time.Minute

@@ -12,7 +12,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
 
-// Request is a parsed, validated API request (API.md "Request").
+// Request is a parsed, validated API request (docs/api.md#request).
 type Request struct {
 	Target    *url.URL      // normalised by ParseTarget; fragment kept
 	Fields    []string      // metadata fields to produce, in AllFields order; nil when MetaOff
@@ -46,13 +46,13 @@ type Limits struct {
 	MaxURLLength   int           // longest target, in bytes, as given
 }
 
-// DefaultLimits are the limits of API.md: a 28s default timeout, 60s at
-// most, targets up to 8192 bytes.
+// DefaultLimits are the limits of docs/api.md#parameters: a 28s default
+// timeout, 60s at most, targets up to 8192 bytes.
 func DefaultLimits() Limits {
 	return Limits{DefaultTimeout: 28 * time.Second, MaxTimeout: 60 * time.Second, MaxURLLength: 8192}
 }
 
-// Defaults and bounds of the parameters (API.md "Request").
+// Defaults and bounds of the parameters (docs/api.md#parameters).
 const (
 	minTimeout       = time.Second
 	defaultPDFScale  = 0.6
@@ -121,9 +121,9 @@ func (q *query) get(name string) (*param, bool) {
 // url.Values, is what lets glimpse see a bare `pdf`, repeated parameters,
 // broken UTF-8 and NUL bytes.
 //
-// Rules that API.md leaves open, settled here: booleans are exactly `true`
+// Rules of docs/api.md#conventions, settled here: booleans are exactly `true`
 // or `false`, and an empty value means true for every one of them, as a
-// bare `pdf` does in API.md and a bare `&meta.title` in Microlink's CLI; a parameter repeated with the same value counts once, with
+// bare `pdf` does in the API and a bare `&meta.title` in Microlink's CLI; a parameter repeated with the same value counts once, with
 // different values it is an error, also across spellings (`mediaType` and
 // `media_type`); `meta.<field>=true` and `meta.<field>=false` together keep
 // only the true ones; switching every field off is `meta=false`;
@@ -327,7 +327,7 @@ func parseURLParam(q *query, lim Limits) (*url.URL, error) {
 }
 
 // parseBool accepts exactly `true` and `false`; an empty value is true, as
-// a bare `pdf` is in API.md and a bare `&meta.title` in Microlink's CLI
+// a bare `pdf` is in the API and a bare `&meta.title` in Microlink's CLI
 // examples, which its clients send as `meta.title=`.
 func parseBool(v string) (bool, bool) {
 	switch v {

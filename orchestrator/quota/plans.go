@@ -67,7 +67,8 @@ func LoadPlans(path string) (*Plans, error) {
 	return ParsePlans(b)
 }
 
-// ParsePlans reads the plans file format of DESIGN.md.
+// ParsePlans reads the plans file format of
+// docs/configuration.md#plans-and-quotas.
 func ParsePlans(b []byte) (*Plans, error) {
 	var f plansFile
 	if err := yaml.Unmarshal(b, &f); err != nil {

@@ -64,7 +64,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// MaxRedirects is API.md's limit: exactly 10 hops is fine, 11 is not.
+// MaxRedirects is the limit of docs/api.md#the-target-url: exactly 10 hops
+// is fine, 11 is not.
 const MaxRedirects = 10
 
 // errLeaseLost marks a render that failed because its browser went away;

@@ -57,7 +57,7 @@ type PDF struct {
 	PrintBackground bool
 }
 
-// DefaultPDF is glimpse's default PDF (API.md): A4 at scale 0.6 with
+// DefaultPDF is glimpse's default PDF (docs/api.md#pdf): A4 at scale 0.6 with
 // 0.35 cm margins and backgrounds.
 var DefaultPDF = PDF{Width: 8.2677, Height: 11.6929, Margin: 0.35 / 2.54, Scale: 0.6, PrintBackground: true}
 
