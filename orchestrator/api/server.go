@@ -54,6 +54,15 @@ type Deps struct {
 	Policy   *guard.Policy
 	Resolver guard.Resolver
 	Logger   *slog.Logger
+	// Playground is the page a browser gets at / when it asks without a
+	// `url`; nil: none.
+	Playground Page
+}
+
+// Page is a page served at / to browsers, with the files it loads.
+type Page interface {
+	http.Handler
+	Paths() []string // the page's own files, each served by the handler
 }
 
 // Server is the HTTP API.
@@ -161,6 +170,13 @@ func NewServer(cfg Config, d Deps) *Server {
 		http.MethodTrace, http.MethodConnect}, "/", func(c echo.Context) error {
 		return methodError()
 	})
+	if d.Playground != nil {
+		page := echo.WrapHandler(d.Playground)
+		for _, p := range d.Playground.Paths() {
+			e.GET(p, page)
+			e.HEAD(p, page)
+		}
+	}
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
 	e.GET("/metrics", echo.WrapHandler(metrics.Handler(d.Registry)))
@@ -182,6 +198,13 @@ func NewServer(cfg Config, d Deps) *Server {
 	})
 	s.echo = e
 	return s
+}
+
+// Mount serves h at path, for every method, beside the API: the MCP
+// endpoint, which calls back into this server's handler. Call it before
+// serving.
+func (s *Server) Mount(path string, h http.Handler) {
+	s.echo.Any(path, echo.WrapHandler(h))
 }
 
 // Handler is the whole HTTP surface.
