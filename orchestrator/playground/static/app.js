@@ -208,7 +208,13 @@
           show('screenshot-section', true);
         }
         if (out.markdown) {
-          $('markdown').textContent = typeof data.markdown === 'string' ? data.markdown : '(no Markdown: the page has no main content)';
+          const md = typeof data.markdown === 'string' ? data.markdown : '';
+          // With metadata on, the Markdown starts with a YAML frontmatter
+          // block; it is shown folded, the text first.
+          const fm = /^---\n[\s\S]*?\n---\n/.exec(md);
+          $('frontmatter').textContent = fm ? fm[0] : '';
+          show('frontmatter-box', Boolean(fm));
+          $('markdown').textContent = (fm ? md.slice(fm[0].length) : md).trim() || '(no Markdown: the page has no main content)';
           show('markdown-section', true);
         }
         if (out.json) {
