@@ -49,7 +49,16 @@ func New(cfg Config) *Server {
 	s.addTools(srv)
 	srv.AddReceivingMiddleware(codedErrors)
 	stream := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: cfg.Logger})
+		&mcp.StreamableHTTPOptions{
+			Stateless: true, JSONResponse: true, Logger: cfg.Logger,
+			// A call whose client went away stops its render.
+			PropagateRequestCancellation: true,
+			// The SDK refuses loopback connections whose Host is another
+			// name, against DNS rebinding towards a private local server.
+			// glimpse's tools give nothing GET / does not give anyone, and
+			// a reverse proxy on the same machine sends its public name.
+			DisableLocalhostProtection: true,
+		})
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(peerHeader, r.RemoteAddr)
 		stream.ServeHTTP(w, r)
