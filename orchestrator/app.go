@@ -131,8 +131,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	}
 	a.Server = api.NewServer(apiConfig(cfg), deps)
 	if cfg.MCP {
-		// The tools answer through the API's own handler, in process.
-		a.Server.Mount("/mcp", mcp.New(mcp.Config{API: a.Server.Handler(), Logger: log.With("component", "mcp")}))
+		// The tools answer through the API's own handler, in process. The
+		// endpoint is stateless: no session to resume with GET or end with
+		// DELETE.
+		a.Server.Mount("/mcp", mcp.New(mcp.Config{API: a.Server.Handler(), Logger: log.With("component", "mcp")}), http.MethodPost)
 	}
 	a.http = &http.Server{
 		Handler:           a.Server.Handler(),

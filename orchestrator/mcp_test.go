@@ -166,6 +166,19 @@ func TestMCPCanBeSwitchedOff(t *testing.T) {
 			if c.status == http.StatusNotFound && !strings.Contains(string(got), `"ENOTFOUND"`) {
 				t.Errorf("a switched-off endpoint answers without the envelope: %s", got)
 			}
+			if c.status != http.StatusOK {
+				return
+			}
+			// A browser opening the endpoint learns what it is for.
+			res, err = http.Get(app.URL() + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			got, _ = io.ReadAll(res.Body)
+			if res.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(string(got), `"EMETHOD"`) || res.Header.Get("allow") != "POST" {
+				t.Errorf("GET /mcp answered %d (allow %q): %s; want EMETHOD naming POST", res.StatusCode, res.Header.Get("allow"), got)
+			}
 		})
 	}
 }

@@ -30,7 +30,7 @@ func TestBrowsersWithoutURLGetThePageAndAPICallersTheError(t *testing.T) {
 		Playground: stubPage{},
 	})
 	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "mounted "+r.Method) })
-	s.Mount("/mcp", mounted)
+	s.Mount("/mcp", mounted, http.MethodPost, http.MethodDelete)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
 
@@ -51,7 +51,10 @@ func TestBrowsersWithoutURLGetThePageAndAPICallersTheError(t *testing.T) {
 		{"a browser with a url is an API call", "GET", "/?url=no", "text/html", 400, "EINVALURL", ""},
 		{"a browser with an empty url is an API call", "GET", "/?url=", "text/html", 400, "EINVALURL", ""},
 		{"a browser POST is still refused", "POST", "/", "text/html", 405, "EMETHOD", ""},
-		{"a mounted handler gets every method", "POST", "/mcp", "application/json", 200, "", "mounted POST"},
+		{"a mounted handler gets its methods", "POST", "/mcp", "application/json", 200, "", "mounted POST"},
+		{"a mounted handler gets each of them", "DELETE", "/mcp", "application/json", 200, "", "mounted DELETE"},
+		{"another method is EMETHOD", "GET", "/mcp", "text/html", 405, "EMETHOD", ""},
+		{"a made-up method is EMETHOD", "BREW", "/mcp", "", 405, "EMETHOD", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
