@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +65,28 @@ func TestPlaygroundInChromium(t *testing.T) {
 	tab.check(ctx, "the card's description", `document.getElementById('card-description').textContent === 'What a page served on loopback says about itself.'`)
 	tab.check(ctx, "the raw JSON", `JSON.parse(document.getElementById('json').textContent).data.title === 'A loopback article'`)
 	tab.check(ctx, "the curl command", fmt.Sprintf(`document.getElementById('curl').textContent.startsWith("curl -s '%s/?url=%s")`, app.URL(), strings.ReplaceAll(strings.ReplaceAll(target, ":", "%3A"), "/", "%2F")))
-	tab.check(ctx, "the mql call", `document.getElementById('mql').textContent.includes('"endpoint": "`+app.URL()+`"') && document.getElementById('mql').textContent.includes('"markdown": {')`)
+	tab.check(ctx, "the mql call", `document.getElementById('mql').textContent.includes('"endpoint": "`+app.URL()+`/"') && document.getElementById('mql').textContent.includes('"markdown": {')`)
+	// The curl command is the very request the page made: run, it is
+	// answered from the cache with the page's answer.
+	var curl string
+	tab.eval(ctx, `document.getElementById('curl').textContent.split('\n')[0]`, &curl)
+	_, quoted, _ := strings.Cut(curl, "'")
+	apiURL, _, _ := strings.Cut(quoted, "'")
+	res, err := http.Get(apiURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again struct {
+		Data struct {
+			Title    string `json:"title"`
+			Markdown string `json:"markdown"`
+		} `json:"data"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&again)
+	res.Body.Close()
+	if err != nil || res.Header.Get("x-cache-status") != "HIT" || again.Data.Title != "A loopback article" || !strings.Contains(again.Data.Markdown, "The first paragraph") {
+		t.Errorf("the curl command's request (%s) is not the page's: %v, cache %s, %+v", apiURL, err, res.Header.Get("x-cache-status"), again.Data)
+	}
 	tab.check(ctx, "no error shown", `document.getElementById('error').hidden`)
 	time.Sleep(300 * time.Millisecond) // late events of the last loads
 	tab.noProblems(t)

@@ -110,7 +110,7 @@
 
   const mql = (params, key) => {
     const target = params.find(([n]) => n === 'url')[1];
-    const opts = { endpoint: location.origin, ...mqlOptions(params) };
+    const opts = { endpoint: location.origin + '/', ...mqlOptions(params) };
     let text = JSON.stringify(opts, null, 2);
     if (key) text = text.replace(/^\{/, '{\n  "apiKey": process.env.GLIMPSE_API_KEY,');
     return "import mql from '@microlink/mql'\n\nconst { data } = await mql(" + JSON.stringify(target) + ', ' + text + ')';
