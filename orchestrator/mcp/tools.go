@@ -134,7 +134,11 @@ func (s *Server) markdown(ctx context.Context, req *mcp.CallToolRequest, in Mark
 	if !in.Frontmatter {
 		q.Set("meta", "false")
 	}
-	return s.embedded(ctx, req, q, "markdown"), nil, nil
+	empty := "The page has no main content to convert; try `scope: page`, or a `selector`."
+	if in.Selector != "" || in.Scope == "page" {
+		empty = "The page has nothing to convert there."
+	}
+	return s.ruleText(ctx, req, q, "markdown", in.Selector, empty), nil, nil
 }
 
 func (s *Server) text(ctx context.Context, req *mcp.CallToolRequest, in SelectorInput) (*mcp.CallToolResult, any, error) {
@@ -142,7 +146,7 @@ func (s *Server) text(ctx context.Context, req *mcp.CallToolRequest, in Selector
 	q.Set("data.text.attr", "text")
 	q.Set("data.text.selector", cmp(in.Selector, "body"))
 	q.Set("meta", "false")
-	return s.embedded(ctx, req, q, "text"), nil, nil
+	return s.ruleText(ctx, req, q, "text", in.Selector, "The page has no text."), nil, nil
 }
 
 func (s *Server) html(ctx context.Context, req *mcp.CallToolRequest, in SelectorInput) (*mcp.CallToolResult, any, error) {
@@ -150,7 +154,7 @@ func (s *Server) html(ctx context.Context, req *mcp.CallToolRequest, in Selector
 	q.Set("data.html.attr", "outerHTML")
 	q.Set("data.html.selector", cmp(in.Selector, "html"))
 	q.Set("meta", "false")
-	return s.embedded(ctx, req, q, "html"), nil, nil
+	return s.ruleText(ctx, req, q, "html", in.Selector, "The page has no HTML."), nil, nil
 }
 
 func (s *Server) screenshot(ctx context.Context, req *mcp.CallToolRequest, in ScreenshotInput) (*mcp.CallToolResult, any, error) {
@@ -226,17 +230,24 @@ func (s *Server) json(ctx context.Context, req *mcp.CallToolRequest, q url.Value
 	return decode(rep)
 }
 
-// embedded answers q with the data rule `name` itself as text.
-func (s *Server) embedded(ctx context.Context, req *mcp.CallToolRequest, q url.Values, name string) *mcp.CallToolResult {
-	q.Set("embed", name)
-	rep, err := s.get(ctx, req, "/", q)
-	if err != nil {
-		return toolError(envelope{Status: "error", Code: "EFATAL", Message: err.Error()})
+// ruleText answers q with the value of the data rule `name` as plain
+// text. A value that is not there is the caller's to change: a selector
+// that matches nothing is named, else empty says what the page lacks.
+func (s *Server) ruleText(ctx context.Context, req *mcp.CallToolRequest, q url.Values, name, selector, empty string) *mcp.CallToolResult {
+	ok, fail := s.json(ctx, req, q)
+	if fail != nil {
+		return fail
 	}
-	if rep.status != http.StatusOK || rep.over {
-		return failure(rep)
+	var data map[string]json.RawMessage
+	_ = json.Unmarshal(ok.Data, &data)
+	var text *string
+	if err := json.Unmarshal(data[name], &text); err != nil || text == nil || strings.TrimSpace(*text) == "" {
+		if selector != "" {
+			return badInput("selector", selector, fmt.Sprintf("The selector `%s` matches nothing on the page, or only something empty; check it against the page (the html tool shows it), or drop it.", selector))
+		}
+		return badInput("url", q.Get("url"), empty)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.body.String()}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: *text}}}
 }
 
 // storedFile is data.pdf or data.screenshot.

@@ -219,6 +219,13 @@ test('arguments outside the schema are EINVALQUERY, still a tool error', async (
   await toolError(anon, 'pdf', { url: article, format: 'B9' }, 'EINVALQUERY')
 })
 
+test('a selector that matches nothing is EINVALQUERY naming it', async () => {
+  for (const tool of ['text', 'html', 'markdown']) {
+    const res = await toolError(anon, tool, { url: article, selector: '.nowhere' }, 'EINVALQUERY')
+    check(res.structuredContent.message.includes('`.nowhere`'), `${tool}'s error does not name the selector: ${res.structuredContent.message}`)
+  }
+})
+
 test('an unknown key is EAUTH', async () => {
   const c = await connect({ authorization: 'Bearer k-unknown' })
   await toolError(c, 'metadata', { url: article }, 'EAUTH')
