@@ -88,6 +88,19 @@ func TestPlaygroundInChromium(t *testing.T) {
 		t.Errorf("the curl command's request (%s) is not the page's: %v, cache %s, %+v", apiURL, err, res.Header.Get("x-cache-status"), again.Data)
 	}
 	tab.check(ctx, "no error shown", `document.getElementById('error').hidden`)
+	// The frame shows the stored PDF in the browser's viewer: a PDF that
+	// its server lets be framed.
+	var pdfURL string
+	tab.eval(ctx, `document.getElementById('pdf').src`, &pdfURL)
+	if res, err := http.Get(pdfURL); err != nil {
+		t.Error(err)
+	} else {
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("content-type") != "application/pdf" || res.Header.Get("x-frame-options") != "" ||
+			strings.Contains(res.Header.Get("content-security-policy"), "frame-ancestors") {
+			t.Errorf("the framed PDF %s answers %d %v", pdfURL, res.StatusCode, res.Header)
+		}
+	}
 	time.Sleep(300 * time.Millisecond) // late events of the last loads
 	tab.noProblems(t)
 	tab.shoot(ctx, "playground-light.png")
