@@ -16,7 +16,7 @@ import (
 type Page struct {
 	URL             string `json:"url" jsonschema:"the page's address: an absolute http or https URL on the public internet"`
 	WaitForSelector string `json:"waitForSelector,omitempty" jsonschema:"wait until an element matches this CSS selector before reading (renders the page in a browser); for content that scripts add late"`
-	Timeout         string `json:"timeout,omitempty" jsonschema:"the call's budget, in milliseconds or with a unit (10s); default 28s"`
+	Timeout         any    `json:"timeout,omitempty" jsonschema:"the call's budget: milliseconds as a number, or a string with a unit (10s); default 28s"`
 	Force           bool   `json:"force,omitempty" jsonschema:"read the page again instead of answering from the 24-hour cache"`
 }
 
@@ -25,8 +25,14 @@ func (p Page) query() url.Values {
 	if p.WaitForSelector != "" {
 		q.Set("waitForSelector", p.WaitForSelector)
 	}
-	if p.Timeout != "" {
-		q.Set("timeout", p.Timeout)
+	switch t := p.Timeout.(type) {
+	case string:
+		setNonEmpty(q, "timeout", t)
+	case float64:
+		q.Set("timeout", strconv.FormatFloat(t, 'f', -1, 64))
+	case nil:
+	default:
+		q.Set("timeout", fmt.Sprint(t)) // the API names what it accepts
 	}
 	if p.Force {
 		q.Set("force", "true")

@@ -199,6 +199,14 @@ test('extract applies glimpse data rules', async () => {
   eq(d, { heading: 'A loopback article', menu: [{ href: pages + '/', label: 'Home' }, { href: pages + '/second', label: 'Menu entry' }], price: 1299 }, 'the values')
 })
 
+test('timeout is a number of milliseconds or a string with a unit', async () => {
+  await ok(anon, 'metadata', { url: article, timeout: 20000, fields: ['title'] })
+  await ok(anon, 'metadata', { url: article, timeout: '20s', fields: ['lang'] })
+  const res = await toolError(anon, 'metadata', { url: article, timeout: 'soon' }, 'EINVALQUERY')
+  check(res.structuredContent.message.includes('timeout'), `the error does not name timeout: ${res.structuredContent.message}`)
+  await toolError(anon, 'metadata', { url: article, timeout: [1] }, 'EINVALQUERY')
+})
+
 test('a refused address is EFORBIDDENURL', async () => {
   await toolError(anon, 'metadata', { url: 'http://169.254.169.254/latest/meta-data/' }, 'EFORBIDDENURL')
 })
