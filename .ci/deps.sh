@@ -161,8 +161,9 @@ monitoring_crds() {
 monitoring_crds
 
 # The clients glimpse promises to work with unchanged, @microlink/mql and the
-# microlink CLI, at the versions .ci/clients/package-lock.json locks, in
-# $CACHE/npm for the test that drives them against a running glimpse. The
+# microlink CLI, and the MCP TypeScript SDK that drives /mcp, at the versions
+# .ci/clients/package-lock.json locks, in $CACHE/npm for the tests that drive
+# them against a running glimpse. The
 # stamp is a hash of the manifest and lockfile, so changing either
 # reinstalls; nothing else does. Install scripts stay off: the clients need
 # none, and the tests run no code they did not ask for.
@@ -174,7 +175,7 @@ microlink_clients() {
   if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -x "$out/node_modules/.bin/microlink" ]; then
     return
   fi
-  say "installing the Microlink clients locked in .ci/clients into $out with npm ci"
+  say "installing the clients locked in .ci/clients (Microlink's and the MCP SDK) into $out with npm ci"
   rm -rf "$out" && mkdir -p "$out"
   cp "$src/package.json" "$src/package-lock.json" "$out/"
   if ! (cd "$out" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2); then

@@ -17,6 +17,8 @@ import (
 
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/api"
+	"github.com/glimpse/glimpse/orchestrator/mcp"
+	"github.com/glimpse/glimpse/orchestrator/playground"
 	"github.com/glimpse/glimpse/orchestrator/quota"
 	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/pool"
@@ -120,10 +122,20 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		return nil, err
 	}
 
-	a.Server = api.NewServer(apiConfig(cfg), api.Deps{
+	deps := api.Deps{
 		Pool: p, Store: store, Files: files, Plans: plans, Limiter: limiter, Registry: a.Registry, Metrics: m,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
-	})
+	}
+	if cfg.Playground {
+		deps.Playground = playground.New(playground.Config{FilesOrigin: store.URL(storage.PublicPrefix + "playground")})
+	}
+	a.Server = api.NewServer(apiConfig(cfg), deps)
+	if cfg.MCP {
+		// The tools answer through the API's own handler, in process. The
+		// endpoint is stateless: no session to resume with GET or end with
+		// DELETE.
+		a.Server.Mount("/mcp", mcp.New(mcp.Config{API: a.Server.Handler(), Logger: log.With("component", "mcp")}), http.MethodPost)
+	}
 	a.http = &http.Server{
 		Handler:           a.Server.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

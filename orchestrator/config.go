@@ -58,6 +58,8 @@ type Config struct {
 	ShutdownGrace time.Duration
 	Pprof         bool
 	FullRenders   bool
+	MCP           bool // serve the MCP endpoint at /mcp
+	Playground    bool // serve the playground page at / to browsers
 }
 
 func (c *Config) settings() []envflag.Setting {
@@ -98,7 +100,24 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "max-file-bytes", Env: "GLIMPSE_MAX_FILE_BYTES", Usage: "largest PDF or screenshot stored, in bytes", Default: "268435456", Parse: envflag.Int64(&c.MaxFileBytes, 1024)},
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
 		{Flag: "full-renders", Env: "GLIMPSE_FULL_RENDERS", Usage: "load pictures, media and fonts and wait for the load event even when the answer needs no pixels (metadata, data rules, Markdown)", Default: "false", Parse: boolean(&c.FullRenders)},
+		{Flag: "mcp", Env: "GLIMPSE_MCP", Usage: "serve the Model Context Protocol endpoint at /mcp: on or off", Default: "on", Parse: onOff(&c.MCP)},
+		{Flag: "playground", Env: "GLIMPSE_PLAYGROUND", Usage: "serve the playground page at / to browsers that ask without a url: on or off", Default: "on", Parse: onOff(&c.Playground)},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
+	}
+}
+
+// onOff reads a switch: on or off, or true or false.
+func onOff(p *bool) func(string) error {
+	return func(v string) error {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "on", "true", "1", "yes":
+			*p = true
+		case "off", "false", "0", "no":
+			*p = false
+		default:
+			return fmt.Errorf("want on or off")
+		}
+		return nil
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 
 // The orchestrator's packages and which of them each may depend on,
 // directly or not: root → api → answer → render → query → apierr, with
-// cache, quota, meta, markdown and overlay as leaves. Nothing depends on the root, and
+// cache, quota, meta, markdown and overlay as leaves, and mcp and playground
+// beside them, knowing the API only as its callers do. Nothing depends on the root, and
 // nothing below api on Echo.
 var layout = []struct {
 	pkg     string
@@ -26,6 +27,8 @@ var layout = []struct {
 	{"meta", nil, false},
 	{"markdown", []string{"meta"}, false},
 	{"overlay", nil, false},
+	{"mcp", nil, false},        // calls the API as an http.Handler, in process
+	{"playground", nil, false}, // calls the API from the browser
 }
 
 const module = "github.com/glimpse/glimpse/orchestrator"

@@ -32,6 +32,11 @@ import (
 func (s *Server) handleAPI(c echo.Context) error {
 	hr := c.Request()
 	h := c.Response().Header()
+	if s.deps.Playground != nil && wantsPage(hr) {
+		c.Set(ctxOutput, metrics.OutputNone)
+		s.deps.Playground.ServeHTTP(c.Response(), hr)
+		return nil
+	}
 
 	plan, callerID, err := s.identify(c)
 	if err != nil {
@@ -112,6 +117,23 @@ func (s *Server) handleAPI(c echo.Context) error {
 		return err
 	}
 	return s.answer(c, req, e, cacheStatus(req))
+}
+
+// wantsPage reports whether a request to / is a person's browser opening
+// the service rather than an API call: no `url`, and HTML accepted by
+// name. An API client without `url` still gets the EINVALURL envelope.
+func wantsPage(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	if !strings.Contains(accept, "text/html") {
+		return false // every API call, cheaply
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, _, _ := mime.ParseMediaType(strings.TrimSpace(part))
+		if mt == "text/html" {
+			return !r.URL.Query().Has("url")
+		}
+	}
+	return false
 }
 
 // outputOf is a request's output label: the most expensive output it asks

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"net/netip"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -54,6 +56,15 @@ type Deps struct {
 	Policy   *guard.Policy
 	Resolver guard.Resolver
 	Logger   *slog.Logger
+	// Playground is the page a browser gets at / when it asks without a
+	// `url`; nil: none.
+	Playground Page
+}
+
+// Page is a page served at / to browsers, with the files it loads.
+type Page interface {
+	http.Handler
+	Paths() []string // the page's own files, each served by the handler
 }
 
 // Server is the HTTP API.
@@ -71,6 +82,7 @@ type Server struct {
 	limits   query.Limits
 	parsed   query.Memo
 	now      func() time.Time
+	refuse   map[string]echo.HandlerFunc // mounted paths' answers to other methods
 }
 
 // request-scoped values kept on the echo context.
@@ -161,6 +173,13 @@ func NewServer(cfg Config, d Deps) *Server {
 		http.MethodTrace, http.MethodConnect}, "/", func(c echo.Context) error {
 		return methodError()
 	})
+	if d.Playground != nil {
+		page := echo.WrapHandler(d.Playground)
+		for _, p := range d.Playground.Paths() {
+			e.GET(p, page)
+			e.HEAD(p, page)
+		}
+	}
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
 	e.GET("/metrics", echo.WrapHandler(metrics.Handler(d.Registry)))
@@ -174,14 +193,37 @@ func NewServer(cfg Config, d Deps) *Server {
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))
 		e.GET("/debug/pprof/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
 	}
+	s.refuse = map[string]echo.HandlerFunc{}
 	e.RouteNotFound("/*", func(c echo.Context) error {
 		if c.Request().URL.Path == "/" {
 			return methodError() // any other method, WebDAV's and made-up ones included
+		}
+		if refuse, ok := s.refuse[c.Request().URL.Path]; ok {
+			return refuse(c)
 		}
 		return notFoundError(c.Request().URL.Path)
 	})
 	s.echo = e
 	return s
+}
+
+// Mount serves h at path for the given methods, beside the API: the MCP
+// endpoint, which calls back into this server's handler. Other methods get
+// the EMETHOD envelope naming those. Call it before serving.
+func (s *Server) Mount(path string, h http.Handler, methods ...string) {
+	s.echo.Match(methods, path, echo.WrapHandler(h))
+	allowed := strings.Join(methods, ", ")
+	refuse := func(c echo.Context) error {
+		c.Response().Header().Set("allow", allowed)
+		return apierr.New(apierr.CodeMethod, fmt.Sprintf("`%s` answers %s requests only.", path, allowed))
+	}
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect} {
+		if !slices.Contains(methods, m) {
+			s.echo.Add(m, path, refuse)
+		}
+	}
+	s.refuse[path] = refuse // any other method, made-up ones included
 }
 
 // Handler is the whole HTTP surface.
