@@ -42,8 +42,9 @@ type served struct {
 	Status   int               // of the final answer; 0 is 200
 	Headers  map[string]string // of the final answer; nil is an HTML page's
 	MimeType string            // as the browser read the answer; "" is text/html
-	// Redirects are the hops before the final answer, each to the next
-	// one's URL and the last to Final.
+	// Redirects are the hops before the final answer: the URL that
+	// answered with a redirect (the first is the target) and its status.
+	// Each leads to the next one's URL, the last to Final.
 	Redirects []hop
 	Final     string // the final URL; "" is the target
 	// NavError is the errorText of Page.navigate's reply: the navigation
@@ -199,15 +200,13 @@ func (b *scriptedBrowser) navigate(c *cdptest.Call) {
 
 func (b *scriptedBrowser) documentEvents(c *cdptest.Call, target, final string) {
 	s := b.site
-	url := target
+	_ = c.Event("Network.requestWillBeSent", documentRequest(target, false, hop{}))
 	for i, h := range s.Redirects {
-		_ = c.Event("Network.requestWillBeSent", documentRequest(url, i > 0, hopOf(s.Redirects, i-1)))
-		url = h.URL
-	}
-	if len(s.Redirects) > 0 {
-		_ = c.Event("Network.requestWillBeSent", documentRequest(final, true, hopOf(s.Redirects, len(s.Redirects)-1)))
-	} else {
-		_ = c.Event("Network.requestWillBeSent", documentRequest(url, false, hop{}))
+		next := final
+		if i+1 < len(s.Redirects) {
+			next = s.Redirects[i+1].URL
+		}
+		_ = c.Event("Network.requestWillBeSent", documentRequest(next, true, h))
 	}
 	if s.NoAnswer {
 		return
@@ -230,13 +229,6 @@ func (b *scriptedBrowser) documentEvents(c *cdptest.Call, target, final string) 
 			"connectionReused": false, "connectionId": 1, "encodedDataLength": 100, "securityState": "secure"},
 	})
 	_ = c.Event("Network.loadingFinished", map[string]any{"requestId": mainRequest, "timestamp": 1.6, "encodedDataLength": 100})
-}
-
-func hopOf(hs []hop, i int) hop {
-	if i < 0 {
-		return hop{}
-	}
-	return hs[i]
 }
 
 // documentRequest is Network.requestWillBeSent for the main document; redirected
@@ -400,8 +392,8 @@ func (n names) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, err
 }
 
 var testNames = names{
-	"example.test": "203.0.113.10", "www.example.test": "203.0.113.10", "other.example.test": "203.0.113.11",
-	"cdn.example.test": "203.0.113.12", "intranet.example.test": "10.1.2.3",
+	"example.test": "93.184.215.14", "www.example.test": "93.184.215.14", "other.example.test": "93.184.215.15",
+	"cdn.example.test": "151.101.1.69", "intranet.example.test": "10.1.2.3",
 }
 
 // newRenderer builds a Renderer that leases from leases.

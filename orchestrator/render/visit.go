@@ -276,6 +276,14 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		}
 		return browserError(ctx, "navigating", o.err)
 	}
+	if strings.Contains(o.res.ErrorText, "ERR_ABORTED") {
+		// A download's response travels ahead of this reply, but may
+		// still wait among the events: whether the target is a file
+		// depends on it.
+		if err := n.takeQueued(ctx); err != nil {
+			return err
+		}
+	}
 	if o.res.IsDownload || (strings.Contains(o.res.ErrorText, "ERR_ABORTED") && isFileType(n.mediaType())) {
 		return errDownload
 	}
@@ -290,6 +298,24 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 	}
 	n.navigated = true
 	return nil
+}
+
+// takeQueued follows the page's events that have already arrived, without
+// waiting for more.
+func (n *navigation) takeQueued(ctx context.Context) error {
+	for {
+		select {
+		case ev, ok := <-n.events:
+			if !ok {
+				return nil
+			}
+			if _, err := n.onEvent(ctx, ev); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
 }
 
 // onEvent follows one event of the page; loaded reports that the page
