@@ -57,11 +57,19 @@ type served struct {
 	NoLoad   bool // the load event never fires
 	// LoadFirst sends the load event before Page.navigate's reply.
 	LoadFirst bool
-	HTML      string // the document as read; "" is a small titled page
-	Href      string // location.href when read; "" is the final URL
+	// Subresources are requested after DOMContentLoaded, before load.
+	Subresources []subresource
+	HTML         string // the document as read; "" is a small titled page
+	Href         string // location.href when read; "" is the final URL
 	// Eval answers a script in the page before the defaults do; handled
 	// false leaves it to them.
 	Eval func(c *cdptest.Call, p evalParams) (handled bool)
+}
+
+// subresource is a request of the page other than its document.
+type subresource struct {
+	ID, Type string        // its request id and resource type, such as "XHR"
+	Finish   time.Duration // when it finishes after it starts; 0: never
 }
 
 type hop struct {
@@ -251,16 +259,19 @@ func (b *scriptedBrowser) loadEvents(c *cdptest.Call) {
 	if !b.site.NoDCL {
 		_ = c.Event("Page.domContentEventFired", `{"timestamp":2}`)
 	}
+	for _, sub := range b.site.Subresources {
+		ev := documentRequest("https://cdn.example.test/"+sub.ID, false, hop{})
+		ev["requestId"], ev["type"] = sub.ID, sub.Type
+		_ = c.Event("Network.requestWillBeSent", ev)
+		if sub.Finish > 0 {
+			time.AfterFunc(sub.Finish, func() {
+				_ = c.Event("Network.loadingFinished", map[string]any{"requestId": sub.ID, "timestamp": 9, "encodedDataLength": 10})
+			})
+		}
+	}
 	if !b.site.NoLoad {
 		_ = c.Event("Page.loadEventFired", `{"timestamp":3}`)
 	}
-}
-
-// subresource plays a request of the page other than its document.
-func subresource(id, kind string) map[string]any {
-	ev := documentRequest("https://cdn.example.test/"+id, false, hop{})
-	ev["requestId"], ev["type"] = id, kind
-	return ev
 }
 
 // evaluate answers the scripts render runs in the page. Each of render's

@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/glimpse/glimpse/cdp/cdptest"
+	"github.com/glimpse/glimpse/metrics"
 )
 
 func TestAPageThatLoadsIsReadWithItsAnswer(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t, served{
 		Headers: map[string]string{"Content-Type": "text/html; charset=utf-8", "Set-Cookie": "sid=1", "X-Served-By": "a\nb"},
 		Href:    "https://example.test/article#top",
@@ -71,6 +75,7 @@ type navRun struct {
 	browsers []*scriptedBrowser
 	leases   *browsers
 	r        *Renderer
+	took     time.Duration // how long the render ran
 }
 
 const startURL = "https://example.test/start"
@@ -95,7 +100,9 @@ func runNavCases(t *testing.T, cases []navCase) {
 			if limit == 0 {
 				limit = 5 * time.Second
 			}
+			start := time.Now()
 			got := render(t, run.r, "url="+startURL+tc.query, limit)
+			run.took = time.Since(start)
 			switch {
 			case tc.kind == 0 && tc.err == "":
 				if got.err != nil {
@@ -150,6 +157,7 @@ func leasedWith(t *testing.T, run *navRun, unfiltered ...bool) {
 }
 
 func TestRedirectsAreFollowedWithinTheLimitAndTheAddressRule(t *testing.T) {
+	t.Parallel()
 	runNavCases(t, []navCase{
 		{
 			name:  "a chain of ten redirects is followed and reported hop by hop",
@@ -203,6 +211,7 @@ func TestRedirectsAreFollowedWithinTheLimitAndTheAddressRule(t *testing.T) {
 }
 
 func TestNavigationFailuresBecomeTheirErrors(t *testing.T) {
+	t.Parallel()
 	runNavCases(t, []navCase{
 		{name: "a host that does not resolve is EUNRESOLVABLE", serve: served{NavError: "net::ERR_NAME_NOT_RESOLVED"}, kind: Unresolvable},
 		{name: "a refused connection is unreadable", serve: served{NavError: "net::ERR_CONNECTION_REFUSED"}, kind: Unreadable, err: "refused the connection"},
@@ -241,6 +250,7 @@ func TestNavigationFailuresBecomeTheirErrors(t *testing.T) {
 }
 
 func TestTheEgressGuardsWordOnTheDocumentIsTheCallersError(t *testing.T) {
+	t.Parallel()
 	guarded := func(word string) served {
 		return served{Headers: map[string]string{"Content-Type": "text/html", "X-Glimpse-Guard": word}}
 	}
@@ -274,6 +284,7 @@ func TestTheEgressGuardsWordOnTheDocumentIsTheCallersError(t *testing.T) {
 }
 
 func TestFilesAreDescribedByTheirHeaders(t *testing.T) {
+	t.Parallel()
 	pdfHeaders := map[string]string{"Content-Type": "application/pdf", "Content-Length": "1234",
 		"Content-Disposition": `attachment; filename="report.pdf"`, "Last-Modified": "Tue, 03 Mar 2026 10:00:00 GMT"}
 	download := func(t *testing.T, got rendered, _ *navRun) {
@@ -317,6 +328,174 @@ func TestFilesAreDescribedByTheirHeaders(t *testing.T) {
 			check: func(t *testing.T, got rendered, _ *navRun) {
 				if got.page.URL.String() != "https://cdn.example.test/report.pdf#page=2" {
 					t.Errorf("the file's URL is %s", got.page.URL)
+				}
+			},
+		},
+	})
+}
+
+// took checks that a render waited at least least, and was not cut short.
+func took(least time.Duration) func(t *testing.T, got rendered, run *navRun) {
+	return func(t *testing.T, got rendered, run *navRun) {
+		t.Helper()
+		if run.took < least {
+			t.Errorf("the render took %v; want it to wait at least %v", run.took, least)
+		}
+		if got.page.CutShort {
+			t.Error("the page was cut short")
+		}
+	}
+}
+
+func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
+	t.Parallel()
+	var counter atomic.Int64
+	changing := func(c *cdptest.Call, p evalParams) bool {
+		if !strings.Contains(p.Expression, "2166136261") {
+			return false
+		}
+		n := counter.Add(1) // the page's scripts keep rewriting the head
+		_ = c.Reply(value(fmt.Sprintf("%x:%d", n, n)))
+		return true
+	}
+	runNavCases(t, []navCase{
+		{name: "domcontentloaded reads the page without its load event", serve: served{NoLoad: true}, query: "&waitUntil=domcontentloaded"},
+		{name: "load reads the page at its load event", serve: served{}, query: "&waitUntil=load"},
+		{
+			name:  "a lean render reads a document that keeps its shape before its load event",
+			serve: served{NoLoad: true},
+			check: func(t *testing.T, got rendered, run *navRun) {
+				if got.page.CutShort {
+					t.Error("a document read early was reported cut short")
+				}
+				if v := testutil.ToFloat64(run.r.m.EarlyReads.WithLabelValues(metrics.EarlyQuiet)); v != 1 {
+					t.Errorf("early reads after a quiet document counted %v; want 1", v)
+				}
+			},
+		},
+		{
+			name:  "a lean render reads a document that keeps changing after the early cap",
+			serve: served{NoLoad: true, Eval: changing}, limit: 8 * time.Second, // a load budget past the cap
+			check: func(t *testing.T, _ rendered, run *navRun) {
+				if v := testutil.ToFloat64(run.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap)); v != 1 {
+					t.Errorf("early reads at the cap counted %v; want 1", v)
+				}
+			},
+		},
+		{
+			name:  "a page that never loads is read when its load budget is spent",
+			serve: served{NoLoad: true, NoDCL: true}, limit: time.Second,
+			check: func(t *testing.T, got rendered, run *navRun) {
+				if !got.page.CutShort {
+					t.Error("a page read before it loaded was not reported cut short")
+				}
+				stoppedLoading(t, run.browsers[0])
+			},
+		},
+		{
+			name:  "auto waits for an XHR that started before load",
+			serve: served{Subresources: []subresource{{ID: "X1", Type: "XHR", Finish: 300 * time.Millisecond}}},
+			check: took(300 * time.Millisecond),
+		},
+		{
+			name:  "auto reads the page a second after load when an XHR never ends",
+			serve: served{Subresources: []subresource{{ID: "X1", Type: "Fetch"}}},
+			check: took(time.Second),
+		},
+		{
+			name:  "networkidle0 waits for every request, then half a second of quiet",
+			serve: served{Subresources: []subresource{{ID: "I1", Type: "Image", Finish: 300 * time.Millisecond}}}, query: "&waitUntil=networkidle0",
+			check: took(800 * time.Millisecond),
+		},
+		{
+			name: "networkidle2 lets two requests run on",
+			serve: served{Subresources: []subresource{{ID: "I1", Type: "Image"}, {ID: "I2", Type: "Image"},
+				{ID: "S1", Type: "Script", Finish: 200 * time.Millisecond}}},
+			query: "&waitUntil=networkidle2",
+			check: took(700 * time.Millisecond),
+		},
+		{
+			name:  "the load event may overtake the reply to the navigation",
+			serve: served{LoadFirst: true}, query: "&waitUntil=load",
+		},
+	})
+}
+
+func TestTheDocumentIsReadEvenWhenItIsReplaced(t *testing.T) {
+	t.Parallel()
+	// replaced fails the first n reads as Chromium does when a navigation
+	// replaces the document under a call, announcing the new document.
+	replaced := func(n int) func(c *cdptest.Call, p evalParams) bool {
+		var mu sync.Mutex
+		return func(c *cdptest.Call, p evalParams) bool {
+			if !strings.Contains(p.Expression, "root.outerHTML") {
+				return false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if n == 0 {
+				return false
+			}
+			n--
+			_ = c.Event("Page.domContentEventFired", `{"timestamp":5}`)
+			_ = c.Fail(-32000, "Execution context was destroyed.")
+			return true
+		}
+	}
+	failing := func(reply func(c *cdptest.Call)) func(c *cdptest.Call, p evalParams) bool {
+		return func(c *cdptest.Call, p evalParams) bool {
+			if !strings.Contains(p.Expression, "root.outerHTML") {
+				return false
+			}
+			reply(c)
+			return true
+		}
+	}
+	runNavCases(t, []navCase{
+		{name: "a document replaced once is read in its new form", serve: served{Eval: replaced(1)}},
+		{name: "a page that keeps navigating away is unreadable", serve: served{Eval: replaced(2)}, kind: Unreadable, err: "kept navigating"},
+		{
+			name:  "a read the page refuses is the service's failure",
+			serve: served{Eval: failing(func(c *cdptest.Call) { _ = c.Fail(-32000, "Object reference chain is too long") })},
+			err:   "reading the page",
+		},
+		{
+			name:  "a read that throws is the service's failure",
+			serve: served{Eval: failing(func(c *cdptest.Call) { _ = c.Reply(exception("RangeError: Invalid string length")) })},
+			err:   "the page's script failed",
+		},
+		{
+			name:  "a read that gives nothing is the service's failure",
+			serve: served{Eval: failing(func(c *cdptest.Call) { _ = c.Reply(`{"result":{"type":"undefined"}}`) })},
+			err:   "returned nothing",
+		},
+		{
+			name: "a client-rendered page gets a short wait for its head",
+			serve: served{Eval: func(c *cdptest.Call, p evalParams) bool {
+				if strings.HasPrefix(p.Expression, "!!(document.title") {
+					_ = c.Reply(value(false)) // no title yet: scripts fill it in
+					return true
+				}
+				return false
+			}},
+			check: func(t *testing.T, _ rendered, run *navRun) {
+				for _, m := range run.browsers[0].sent("Runtime.evaluate") {
+					if strings.Contains(string(m.Params), "MutationObserver") {
+						return
+					}
+				}
+				t.Error("a page without a title was read without waiting for its head")
+			},
+		},
+		{
+			name:  "a page with its metadata switched off is not read",
+			serve: served{}, query: "&meta=false&screenshot",
+			setup: func(b *scriptedBrowser) {
+				b.handle("Page.captureScreenshot", cdptest.Result(`{"data":"iVBORw0KGgo="}`))
+			},
+			check: func(t *testing.T, got rendered, _ *navRun) {
+				if got.page.Doc != nil {
+					t.Error("the DOM was read for an answer that needs none")
 				}
 			},
 		},
