@@ -129,11 +129,20 @@ func TestTheCallersHeadersGoToTheTargetsSiteOnly(t *testing.T) {
 			name:  "more paused requests than a subscription holds are all answered",
 			serve: served{}, query: "&headers.authorization=Bearer%20t",
 			setup: func(b *scriptedBrowser) {
-				var many []map[string]any
-				for i := range 400 {
-					many = append(many, paused(fmt.Sprint("P", i), fmt.Sprintf("https://example.test/p/%d", i), "XHR"))
-				}
-				pausing(many...)(b)
+				// The document's own request is among them, as in a
+				// browser: the page loads once every one is answered.
+				b.handle("Page.navigate", func(c *cdptest.Call) {
+					for i := range 400 {
+						_ = c.Event("Fetch.requestPaused", paused(fmt.Sprint("P", i), fmt.Sprintf("https://example.test/p/%d", i), "XHR"))
+					}
+					go func() {
+						deadline := time.Now().Add(cdptest.WaitLimit)
+						for len(b.sent("Fetch.continueRequest")) < 400 && time.Now().Before(deadline) {
+							time.Sleep(10 * time.Millisecond)
+						}
+						b.navigate(c)
+					}()
+				})
 			},
 			check: func(t *testing.T, _ rendered, run *navRun) {
 				if got := answered(t, run.browsers[0], 400); len(got) != 400 {
