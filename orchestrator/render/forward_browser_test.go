@@ -17,16 +17,29 @@ func paused(id, url, kind string) map[string]any {
 			"initialPriority": "High", "referrerPolicy": "no-referrer"}}
 }
 
-// pausing makes the page's navigation pause the requests first.
+// pausing makes the page's navigation pause the requests first. As in a
+// browser, the page loads only once they are answered: the document's
+// own request is among them, and the load event waits for the others.
 func pausing(requests ...map[string]any) func(b *scriptedBrowser) {
 	return func(b *scriptedBrowser) {
 		b.handle("Page.navigate", func(c *cdptest.Call) {
 			for _, r := range requests {
 				_ = c.Event("Fetch.requestPaused", r)
 			}
-			b.navigate(c)
+			go func() {
+				deadline := time.Now().Add(cdptest.WaitLimit)
+				for answers(b) < len(requests) && time.Now().Before(deadline) {
+					time.Sleep(10 * time.Millisecond)
+				}
+				b.navigate(c)
+			}()
 		})
 	}
+}
+
+// answers counts the paused requests the browser has heard answered.
+func answers(b *scriptedBrowser) int {
+	return len(b.sent("Fetch.continueRequest")) + len(b.sent("Fetch.failRequest"))
 }
 
 // answered waits until the browser has heard n answers to paused
@@ -129,20 +142,11 @@ func TestTheCallersHeadersGoToTheTargetsSiteOnly(t *testing.T) {
 			name:  "more paused requests than a subscription holds are all answered",
 			serve: served{}, query: "&headers.authorization=Bearer%20t",
 			setup: func(b *scriptedBrowser) {
-				// The document's own request is among them, as in a
-				// browser: the page loads once every one is answered.
-				b.handle("Page.navigate", func(c *cdptest.Call) {
-					for i := range 400 {
-						_ = c.Event("Fetch.requestPaused", paused(fmt.Sprint("P", i), fmt.Sprintf("https://example.test/p/%d", i), "XHR"))
-					}
-					go func() {
-						deadline := time.Now().Add(cdptest.WaitLimit)
-						for len(b.sent("Fetch.continueRequest")) < 400 && time.Now().Before(deadline) {
-							time.Sleep(10 * time.Millisecond)
-						}
-						b.navigate(c)
-					}()
-				})
+				var many []map[string]any
+				for i := range 400 {
+					many = append(many, paused(fmt.Sprint("P", i), fmt.Sprintf("https://example.test/p/%d", i), "XHR"))
+				}
+				pausing(many...)(b)
 			},
 			check: func(t *testing.T, _ rendered, run *navRun) {
 				if got := answered(t, run.browsers[0], 400); len(got) != 400 {
