@@ -171,13 +171,13 @@ func TestTheCallersActionsRunOnTheLoadedPage(t *testing.T) {
 		},
 		{
 			name:  "a waitForSelector that never matches ends before the deadline and names the selector",
-			serve: served{Eval: answerWith(`? "found" : "none"`, "none")}, query: "&waitForSelector=%23never", limit: time.Second,
+			serve: served{Eval: answerWith(`? "found" : "none"`, "none")}, query: "&waitForSelector=%23never", limit: 2 * time.Second,
 			kind: TimedOut, err: "No element matched `waitForSelector` `#never`",
 		},
 		{name: "waitForTimeout waits as long as it says", serve: served{}, query: "&waitForTimeout=300ms", check: took(300 * time.Millisecond)},
 		{
 			name:  "a waitForTimeout longer than the time left ends with ETIMEOUT",
-			serve: served{}, query: "&waitForTimeout=5s", limit: time.Second,
+			serve: served{}, query: "&waitForTimeout=10s", limit: 2 * time.Second,
 			kind: TimedOut, err: "did not finish `waitForTimeout`",
 		},
 		{
@@ -217,7 +217,7 @@ func TestTheCallersActionsRunOnTheLoadedPage(t *testing.T) {
 		},
 		{
 			name:  "a script that never ends runs into the timeout",
-			serve: served{Eval: answer("while", func(*cdptest.Call) {})}, query: "&scripts=while(true)%7B%7D", limit: time.Second,
+			serve: served{Eval: answer("while", func(*cdptest.Call) {})}, query: "&scripts=while(true)%7B%7D", limit: 2 * time.Second,
 			kind: TimedOut, err: "did not finish within the `timeout`",
 		},
 		{

@@ -41,6 +41,7 @@ func TestEvaluateRulesRunInWorldsOfTheirOwn(t *testing.T) {
 		{
 			name:  "a JSON string longer than the bound is only measured",
 			serve: gave(map[string]any{"t": "json", "s": `"` + strings.Repeat("x", MaxEvaluateBytes) + `"`}),
+			limit: 20 * time.Second, // four megabytes each way take a while under -race
 			want:  Evaluation{TooLarge: MaxEvaluateBytes + 2},
 		},
 		{name: "a script that throws is null", serve: world(func(c *cdptest.Call) { _ = c.Reply(exception("Error: no")) })},
@@ -58,7 +59,7 @@ func TestEvaluateRulesRunInWorldsOfTheirOwn(t *testing.T) {
 		},
 		{
 			name:  "a script that never settles runs into the timeout",
-			serve: world(func(*cdptest.Call) {}), limit: time.Second,
+			serve: world(func(*cdptest.Call) {}), limit: 3 * time.Second,
 			kind: TimedOut, err: "The `evaluate` script did not finish",
 		},
 	}

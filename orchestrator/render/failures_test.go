@@ -149,7 +149,7 @@ func TestDialogsAreDismissedSoThePageCanBeRead(t *testing.T) {
 		once.Do(func() { close(handled) })
 	})
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	got := render(t, r, "url="+startURL, 3*time.Second)
+	got := render(t, r, "url="+startURL, 10*time.Second)
 	if got.err != nil {
 		t.Fatalf("the render failed: %v", got.err)
 	}

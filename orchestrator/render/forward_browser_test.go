@@ -140,7 +140,7 @@ func TestTheCallersHeadersGoToTheTargetsSiteOnly(t *testing.T) {
 		},
 		{
 			name:  "more paused requests than a subscription holds are all answered",
-			serve: served{}, query: "&headers.authorization=Bearer%20t",
+			serve: served{}, query: "&headers.authorization=Bearer%20t", limit: 20 * time.Second,
 			setup: func(b *scriptedBrowser) {
 				var many []map[string]any
 				for i := range 400 {

@@ -375,7 +375,7 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 		},
 		{
 			name:  "a lean render reads a document that keeps changing after the early cap",
-			serve: served{NoLoad: true, Eval: changing}, limit: 8 * time.Second, // a load budget past the cap
+			serve: served{NoLoad: true, Eval: changing}, limit: 15 * time.Second, // a load budget well past the cap
 			check: func(t *testing.T, _ rendered, run *navRun) {
 				if v := testutil.ToFloat64(run.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap)); v != 1 {
 					t.Errorf("early reads at the cap counted %v; want 1", v)
@@ -384,7 +384,7 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 		},
 		{
 			name:  "a page that never loads is read when its load budget is spent",
-			serve: served{NoLoad: true, NoDCL: true}, limit: time.Second,
+			serve: served{NoLoad: true, NoDCL: true}, limit: 2 * time.Second,
 			check: func(t *testing.T, got rendered, run *navRun) {
 				if !got.page.CutShort {
 					t.Error("a page read before it loaded was not reported cut short")
