@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +153,22 @@ func TestSequenceAndEventsAndCrashes(t *testing.T) {
 	if got := p.Received(); len(got) != 5 || got[4].SessionID != "S1" {
 		t.Errorf("the browser recorded %+v", got)
 	}
+}
+
+func TestPlainHTTPIsServedBesideTheDevToolsEndpoint(t *testing.T) {
+	s := cdptest.NewServer(t)
+	s.HandleHTTP("/healthz", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"status":"ok"}`))
+	}))
+	for path, want := range map[string]int{"/healthz": http.StatusOK, "/elsewhere": http.StatusNotFound} {
+		resp, err := http.Get("http://" + s.Addr() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s answered %d; want %d", path, resp.StatusCode, want)
+		}
+	}
+	dial(t, s) // the DevTools endpoint still upgrades
 }

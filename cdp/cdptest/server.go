@@ -20,6 +20,7 @@ type Server struct {
 	srv    *httptest.Server
 	script *Script
 	peers  chan *Peer
+	mux    *http.ServeMux // plain HTTP beside the DevTools endpoint
 
 	mu     sync.Mutex
 	all    []*Peer
@@ -32,11 +33,19 @@ type Server struct {
 // script it with Handle before the client sends, or answer by hand.
 func NewServer(tb testing.TB) *Server {
 	tb.Helper()
-	s := &Server{tb: tb, script: NewScript(), peers: make(chan *Peer, 64)}
+	s := &Server{tb: tb, script: NewScript(), peers: make(chan *Peer, 64), mux: http.NewServeMux()}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.upgrade))
 	tb.Cleanup(s.Close)
 	return s
 }
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string { return strings.TrimPrefix(s.srv.URL, "http://") }
+
+// HandleHTTP serves plain HTTP requests (not WebSocket upgrades) for
+// pattern beside the DevTools endpoint, such as the health endpoint of a
+// browser's supervisor.
+func (s *Server) HandleHTTP(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
 
 // URL is the browser-level DevTools address to dial.
 func (s *Server) URL() string {
@@ -73,6 +82,10 @@ func (s *Server) Peers() []*Peer {
 }
 
 func (s *Server) upgrade(w http.ResponseWriter, r *http.Request) {
+	if !websocket.IsWebSocketUpgrade(r) {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
 	ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered the client already
