@@ -119,8 +119,7 @@ type scriptedBrowser struct {
 // attaches to its page.
 func newBrowser(t *testing.T, s served) *scriptedBrowser {
 	t.Helper()
-	b := &scriptedBrowser{t: t, srv: cdptest.NewServer(t), site: s}
-	b.script()
+	b := newScripted(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), cdptest.WaitLimit)
 	defer cancel()
 	conn, err := cdp.Dial(ctx, b.srv.URL(), cdp.WithLogger(slog.New(slog.DiscardHandler)))
@@ -138,11 +137,26 @@ func newBrowser(t *testing.T, s served) *scriptedBrowser {
 	return b
 }
 
+// newScripted starts a scripted browser serving s, without connecting.
+func newScripted(t *testing.T, s served) *scriptedBrowser {
+	t.Helper()
+	b := &scriptedBrowser{t: t, srv: cdptest.NewServer(t), site: s}
+	b.script()
+	return b
+}
+
 // handle replaces the answer to one method.
 func (b *scriptedBrowser) handle(method string, h cdptest.Handler) { b.srv.Handle(method, h) }
 
-// sent lists the commands of one method the browser received.
-func (b *scriptedBrowser) sent(method string) []cdptest.Message { return b.peer.Sent(method) }
+// sent lists the commands of one method the browser received, on every
+// connection.
+func (b *scriptedBrowser) sent(method string) []cdptest.Message {
+	var out []cdptest.Message
+	for _, p := range b.srv.Peers() {
+		out = append(out, p.Sent(method)...)
+	}
+	return out
+}
 
 // script answers every command render sends the way Chromium would for
 // b.site; a command nobody scripted is refused as Chromium refuses an
