@@ -31,6 +31,11 @@ import (
 // Page.navigate, DOMContentLoaded and load, and answers to the scripts
 // render runs in the page.
 
+// renderLimit is the deadline of a render that should succeed. A loaded
+// machine can make a render of milliseconds take seconds, and a render
+// that succeeds never waits for its deadline, so it is generous.
+const renderLimit = 20 * time.Second
+
 const (
 	pageTarget  target.ID        = "T1" // also the page's main frame id
 	pageSession target.SessionID = "S1"

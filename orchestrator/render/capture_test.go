@@ -10,7 +10,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/glimpse/glimpse/cdp/cdptest"
 	"github.com/glimpse/glimpse/orchestrator/query"
@@ -25,7 +24,7 @@ func onPage(t *testing.T, s served, raw string, setup func(b *scriptedBrowser), 
 		setup(b)
 	}
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), renderLimit)
 	defer cancel()
 	req := parse(t, "url="+startURL+raw)
 	return b, r.Render(ctx, req, func(ctx context.Context, p *Page) error { return use(ctx, p, req) })

@@ -73,7 +73,7 @@ func TestEvaluateRulesRunInWorldsOfTheirOwn(t *testing.T) {
 			r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
 			limit := tc.limit
 			if limit == 0 {
-				limit = 5 * time.Second
+				limit = renderLimit
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
 			defer cancel()

@@ -86,7 +86,7 @@ func TestCrashesAndLostBrowsersEndOrRetryTheRender(t *testing.T) {
 		},
 		{
 			name:  "a browser lost while the render waits for waitForTimeout is replaced once",
-			serve: served{}, query: "&waitForTimeout=1s", limit: 5 * time.Second,
+			serve: served{}, query: "&waitForTimeout=1s", limit: renderLimit,
 			setup: func(b *scriptedBrowser) {
 				b.handle("Page.navigate", func(c *cdptest.Call) {
 					b.navigate(c)
@@ -149,7 +149,7 @@ func TestDialogsAreDismissedSoThePageCanBeRead(t *testing.T) {
 		once.Do(func() { close(handled) })
 	})
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	got := render(t, r, "url="+startURL, 10*time.Second)
+	got := render(t, r, "url="+startURL, renderLimit)
 	if got.err != nil {
 		t.Fatalf("the render failed: %v", got.err)
 	}

@@ -27,7 +27,7 @@ func pausing(requests ...map[string]any) func(b *scriptedBrowser) {
 				_ = c.Event("Fetch.requestPaused", r)
 			}
 			go func() {
-				deadline := time.Now().Add(cdptest.WaitLimit)
+				deadline := time.Now().Add(renderLimit)
 				for answers(b) < len(requests) && time.Now().Before(deadline) {
 					time.Sleep(10 * time.Millisecond)
 				}
@@ -46,7 +46,7 @@ func answers(b *scriptedBrowser) int {
 // requests, which go out on their own goroutines.
 func answered(t *testing.T, b *scriptedBrowser, n int) map[string]map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(cdptest.WaitLimit)
+	deadline := time.Now().Add(renderLimit)
 	for {
 		out := map[string]map[string]any{}
 		for _, method := range []string{"Fetch.continueRequest", "Fetch.failRequest"} {

@@ -33,7 +33,7 @@ func TestRendersLeaseTheirPagesFromThePool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cdptest.WaitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), renderLimit)
 	defer cancel()
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestRendersLeaseTheirPagesFromThePool(t *testing.T) {
 	}
 	r := New(Config{Pool: p, Policy: guard.NewPolicy(nil), Resolver: testNames,
 		Metrics: metrics.NewOrchestrator(prometheus.NewRegistry()), Logger: slog.New(slog.DiscardHandler)})
-	got := render(t, r, "url="+startURL+"&prerender=true", cdptest.WaitLimit)
+	got := render(t, r, "url="+startURL+"&prerender=true", renderLimit)
 	if got.err != nil {
 		t.Fatalf("the render failed: %v", got.err)
 	}
@@ -57,7 +57,7 @@ func TestRendersLeaseTheirPagesFromThePool(t *testing.T) {
 		}
 	}
 	// The browser context is disposed after the render, in the background.
-	deadline := time.Now().Add(cdptest.WaitLimit)
+	deadline := time.Now().Add(renderLimit)
 	for len(b.sent("Target.disposeBrowserContext")) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -46,7 +46,7 @@ func TestReleasingAPageGivesItsBrowserBackOnce(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t, served{})
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	got := render(t, r, "url="+startURL, cdptest.WaitLimit)
+	got := render(t, r, "url="+startURL, renderLimit)
 	if got.err != nil {
 		t.Fatal(got.err)
 	}

@@ -35,7 +35,7 @@ func egressStandIn(t *testing.T) *url.URL {
 		case "/gone":
 			http.NotFound(w, r)
 		case "/slow":
-			time.Sleep(1500 * time.Millisecond)
+			time.Sleep(3 * time.Second)
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte(`<html><head><title>Late</title></head><body><p>` + words + `</p></body></html>`))
 		case "/refused":
@@ -94,7 +94,7 @@ func TestAPlainFetchAnswersWhenThePageAllowsIt(t *testing.T) {
 		{name: "a page built by script goes to a browser", query: "url=http://example.test/shell", egress: true, browser: true},
 		{name: "a page without a title goes to a browser", query: "url=http://example.test/untitled", egress: true, browser: true},
 		{name: "an error status goes to a browser, which may get past it", query: "url=http://example.test/gone", egress: true, browser: true},
-		{name: "a fetch slower than its share of the time goes to a browser", query: "url=http://example.test/slow&timeout=3s", egress: true, limit: 3 * time.Second, browser: true},
+		{name: "a fetch slower than its share of the time goes to a browser", query: "url=http://example.test/slow&timeout=6s", egress: true, limit: 6 * time.Second, browser: true},
 		{name: "without a healthy sidecar the page goes to a browser", query: "url=http://example.test/article", browser: true},
 		{
 			name: "an address the guard refuses is EFORBIDDENURL without a browser", query: "url=http://example.test/refused", egress: true,
@@ -114,7 +114,7 @@ func TestAPlainFetchAnswersWhenThePageAllowsIt(t *testing.T) {
 			r.static = newStaticFetcher(func() (*url.URL, bool) { return proxy, tc.egress })
 			limit := tc.limit
 			if limit == 0 {
-				limit = 5 * time.Second
+				limit = renderLimit
 			}
 			got := render(t, r, tc.query, limit)
 			if tc.kind != 0 || tc.err != "" {

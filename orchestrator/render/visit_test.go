@@ -22,7 +22,7 @@ func TestAPageThatLoadsIsReadWithItsAnswer(t *testing.T) {
 		Href:    "https://example.test/article#top",
 	})
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	got := render(t, r, "url=https://example.test/article&prerender=true", 5*time.Second)
+	got := render(t, r, "url=https://example.test/article&prerender=true", renderLimit)
 	if got.err != nil {
 		t.Fatalf("the render failed: %v", got.err)
 	}
@@ -98,7 +98,7 @@ func runNavCases(t *testing.T, cases []navCase) {
 			run.r, _ = newRenderer(run.leases)
 			limit := tc.limit
 			if limit == 0 {
-				limit = 5 * time.Second
+				limit = renderLimit
 			}
 			start := time.Now()
 			got := render(t, run.r, "url="+startURL+tc.query, limit)
@@ -375,7 +375,7 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 		},
 		{
 			name:  "a lean render reads a document that keeps changing after the early cap",
-			serve: served{NoLoad: true, Eval: changing}, limit: 15 * time.Second, // a load budget well past the cap
+			serve: served{NoLoad: true, Eval: changing}, limit: renderLimit, // a load budget well past the cap
 			check: func(t *testing.T, _ rendered, run *navRun) {
 				if v := testutil.ToFloat64(run.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap)); v != 1 {
 					t.Errorf("early reads at the cap counted %v; want 1", v)
