@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/goleak"
+
+	"github.com/glimpse/glimpse/cdp/cdptest"
 )
 
 func TestMain(m *testing.M) {
@@ -29,9 +31,9 @@ func TestRepliesReachTheirOwnCallers(t *testing.T) {
 			for i := range n {
 				results[i] = goCall(context.Background(), c.Browser(), "Test.echo", map[string]int{"k": i})
 			}
-			var got []sent
+			var got []cdptest.Message
 			for range n {
-				got = append(got, p.recv())
+				got = append(got, p.Recv())
 			}
 			if c.Pending() != n {
 				t.Fatalf("Pending() = %d with %d calls in flight", c.Pending(), n)
@@ -43,7 +45,7 @@ func TestRepliesReachTheirOwnCallers(t *testing.T) {
 				if err := jsonv2.Unmarshal(got[i].Params, &params); err != nil {
 					t.Fatal(err)
 				}
-				p.reply(got[i].ID, fmt.Sprintf(`{"echo":%d}`, params.K))
+				p.ReplyID(got[i].ID, fmt.Sprintf(`{"echo":%d}`, params.K))
 			}
 			for i, ch := range results {
 				r := await(t, ch)
@@ -78,9 +80,9 @@ func TestManyConcurrentCallsAllComplete(t *testing.T) {
 			errs <- err
 		})
 	}
-	var batch []sent
+	var batch []cdptest.Message
 	for range n {
-		batch = append(batch, p.recv())
+		batch = append(batch, p.Recv())
 	}
 	// Answer odd ids first, then even ones, so that order never helps.
 	for _, odd := range []bool{true, false} {
@@ -92,7 +94,7 @@ func TestManyConcurrentCallsAllComplete(t *testing.T) {
 				if err := jsonv2.Unmarshal(m.Params, &params); err != nil {
 					t.Fatal(err)
 				}
-				p.reply(m.ID, fmt.Sprintf(`{"echo":%d}`, params.K))
+				p.ReplyID(m.ID, fmt.Sprintf(`{"echo":%d}`, params.K))
 			}
 		}
 	}
@@ -128,7 +130,7 @@ func TestMalformedMessagesAreSkipped(t *testing.T) {
 			t.Run(tc.name+" "+tr.name, func(t *testing.T) {
 				var logs logBuffer
 				c, p := tr.open(t, WithLogger(logs.logger()))
-				p.send(tc.msg)
+				p.Send(tc.msg)
 				proveAlive(t, p, c.Browser())
 				if !isOpen(c.Done()) {
 					t.Fatalf("the connection ended: %v", c.Err())
@@ -142,7 +144,7 @@ func TestMalformedMessagesAreSkipped(t *testing.T) {
 	t.Run("an operator reads why a message was skipped", func(t *testing.T) {
 		var logs logBuffer
 		c, p := openPipe(t, WithLogger(logs.logger()))
-		p.send(`{not json`)
+		p.Send(`{not json`)
 		proveAlive(t, p, c.Browser())
 		if got := logs.String(); !strings.Contains(got, "not valid JSON") || !strings.Contains(got, "{not json") {
 			t.Errorf("the log does not explain the skipped message:\n%s", got)
@@ -153,8 +155,8 @@ func TestMalformedMessagesAreSkipped(t *testing.T) {
 func TestAMalformedReplyFailsItsCallAtOnce(t *testing.T) {
 	c, p := openPipe(t)
 	ch := goCall(context.Background(), c.Browser(), "Test.odd", nil)
-	m := p.recv()
-	p.send(fmt.Sprintf(`{"id":%d,"result":{},"error":"not an object"}`, m.ID))
+	m := p.Recv()
+	p.Send(fmt.Sprintf(`{"id":%d,"result":{},"error":"not an object"}`, m.ID))
 	r := await(t, ch)
 	if r.err == nil || !strings.Contains(r.err.Error(), "reply to Test.odd is malformed") {
 		t.Fatalf("got %v, want an error saying the reply is malformed", r.err)
@@ -209,7 +211,7 @@ func TestEndedContextsLeaveNothingPending(t *testing.T) {
 				ch := goCall(ctx, c.Browser(), "Test.slow", nil)
 				var id int64
 				if tc.sends {
-					id = p.expectMethod("Test.slow", "").ID
+					id = p.Expect("Test.slow", "").ID
 				}
 				tc.end(cancel)
 				r := await(t, ch)
@@ -220,9 +222,9 @@ func TestEndedContextsLeaveNothingPending(t *testing.T) {
 					t.Fatalf("Pending() = %d after the caller gave up", c.Pending())
 				}
 				if tc.sends {
-					p.reply(id, `{"late":true}`) // must be ignored
+					p.ReplyID(id, `{"late":true}`) // must be ignored
 				} else {
-					p.quiet()
+					p.Quiet()
 				}
 				proveAlive(t, p, c.Browser())
 			})
@@ -235,12 +237,12 @@ func TestIDsRiseMonotonically(t *testing.T) {
 	var last int64
 	for range 5 {
 		ch := goCall(context.Background(), c.Browser(), "Test.next", nil)
-		m := p.recv()
+		m := p.Recv()
 		if m.ID <= last {
 			t.Fatalf("id %d follows id %d", m.ID, last)
 		}
 		last = m.ID
-		p.reply(m.ID, `{}`)
+		p.ReplyID(m.ID, `{}`)
 		await(t, ch)
 	}
 }
@@ -254,13 +256,13 @@ func TestADroppedConnectionFailsEveryPendingCall(t *testing.T) {
 			var calls []<-chan callResult
 			for i := range 3 {
 				calls = append(calls, goCall(context.Background(), c.Browser(), fmt.Sprintf("Test.browser%d", i), nil))
-				p.recv()
+				p.Recv()
 			}
 			calls = append(calls, goCall(context.Background(), s, "Test.session", nil))
-			p.recv()
+			p.Recv()
 
 			start := time.Now()
-			p.drop()
+			p.Drop()
 			for i, ch := range calls {
 				r := await(t, ch)
 				if !errors.Is(r.err, ErrClosed) {
@@ -293,8 +295,8 @@ func TestADroppedConnectionFailsEveryPendingCall(t *testing.T) {
 }
 
 func TestAFailedWriteEndsTheConnection(t *testing.T) {
-	pipe := newPipe()
-	pipe.failWrites = true
+	pipe, _ := cdptest.NewPipe(t)
+	pipe.FailWrites()
 	c := New(pipe, WithLogger(discardLogger))
 	defer c.Close()
 	err := c.Browser().Call(context.Background(), "Test.write", nil, nil)
@@ -339,8 +341,8 @@ func TestProtocolErrorsBecomeError(t *testing.T) {
 				c, p := tr.open(t)
 				s := attach(t, c, p, "T1", "S1")
 				ch := goCall(context.Background(), s, "Foo.bar", nil)
-				m := p.expectMethod("Foo.bar", "S1")
-				p.send(fmt.Sprintf(`{"id":%d,"sessionId":"S1","error":%s}`, m.ID, tc.errJSON))
+				m := p.Expect("Foo.bar", "S1")
+				p.Send(fmt.Sprintf(`{"id":%d,"sessionId":"S1","error":%s}`, m.ID, tc.errJSON))
 				r := await(t, ch)
 				var perr *Error
 				if !errors.As(r.err, &perr) {
@@ -387,17 +389,17 @@ func TestParamsAndResults(t *testing.T) {
 				if r.err == nil || !strings.Contains(r.err.Error(), tc.wantErr) {
 					t.Fatalf("got %v, want an error containing %q", r.err, tc.wantErr)
 				}
-				p.quiet()
+				p.Quiet()
 				if c.Pending() != 0 {
 					t.Errorf("Pending() = %d", c.Pending())
 				}
 				return
 			}
-			m := p.expectMethod("Test.params", "")
+			m := p.Expect("Test.params", "")
 			if string(m.Params) != tc.wantParams {
 				t.Errorf("sent params %s, want %s", m.Params, tc.wantParams)
 			}
-			p.reply(m.ID, `{}`)
+			p.ReplyID(m.ID, `{}`)
 			if r := await(t, ch); r.err != nil {
 				t.Fatal(r.err)
 			}
@@ -409,13 +411,13 @@ func TestParamsAndResults(t *testing.T) {
 		if err := c.Browser().Call(context.Background(), "", nil, nil); err == nil || !strings.Contains(err.Error(), "method name is empty") {
 			t.Fatalf("got %v", err)
 		}
-		p.quiet()
+		p.Quiet()
 	})
 	t.Run("a nil result ignores the reply", func(t *testing.T) {
 		c, p := openPipe(t)
 		errc := make(chan error, 1)
 		go func() { errc <- c.Browser().Call(context.Background(), "Test.any", nil, nil) }()
-		p.reply(p.recv().ID, `{"whatever":[1,2,3]}`)
+		p.ReplyID(p.Recv().ID, `{"whatever":[1,2,3]}`)
 		if err := <-errc; err != nil {
 			t.Fatal(err)
 		}
@@ -425,7 +427,7 @@ func TestParamsAndResults(t *testing.T) {
 		errc := make(chan error, 1)
 		var res target.CreateTargetResult
 		go func() { errc <- c.Browser().Call(context.Background(), "Test.any", nil, &res) }()
-		p.send(fmt.Sprintf(`{"id":%d}`, p.recv().ID))
+		p.Send(fmt.Sprintf(`{"id":%d}`, p.Recv().ID))
 		if err := <-errc; err != nil {
 			t.Fatal(err)
 		}
@@ -435,7 +437,7 @@ func TestParamsAndResults(t *testing.T) {
 		errc := make(chan error, 1)
 		var res target.CreateTargetResult
 		go func() { errc <- c.Browser().Call(context.Background(), "Target.createTarget", nil, &res) }()
-		p.reply(p.recv().ID, `{"targetId":42}`)
+		p.ReplyID(p.Recv().ID, `{"targetId":42}`)
 		err := <-errc
 		if err == nil || !strings.Contains(err.Error(), "decoding the reply to Target.createTarget") {
 			t.Fatalf("got %v", err)
@@ -452,11 +454,11 @@ func TestParamsAndResults(t *testing.T) {
 			res, err := Execute(context.Background(), c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: "CTX"})
 			done <- out{res, err}
 		}()
-		m := p.expectMethod("Target.createTarget", "")
+		m := p.Expect("Target.createTarget", "")
 		if want := `{"url":"about:blank","browserContextId":"CTX"}`; string(m.Params) != want {
 			t.Errorf("sent %s, want %s", m.Params, want)
 		}
-		p.reply(m.ID, `{"targetId":"T9"}`)
+		p.ReplyID(m.ID, `{"targetId":"T9"}`)
 		o := <-done
 		if o.err != nil || o.res.TargetID != "T9" {
 			t.Fatalf("got %+v, %v", o.res, o.err)
@@ -473,7 +475,7 @@ func TestParamsAndResults(t *testing.T) {
 			res, err := Execute(context.Background(), c.Browser(), target.CreateTarget, target.CreateTargetParams{})
 			done <- out{res, err}
 		}()
-		p.send(fmt.Sprintf(`{"id":%d,"error":{"code":-32000,"message":"no"}}`, p.recv().ID))
+		p.Send(fmt.Sprintf(`{"id":%d,"error":{"code":-32000,"message":"no"}}`, p.Recv().ID))
 		o := <-done
 		if o.err == nil || o.res.TargetID != "" {
 			t.Fatalf("got %+v, %v", o.res, o.err)
@@ -489,7 +491,7 @@ func TestCloseFailsPendingCallsAndLeaksNothing(t *testing.T) {
 			s := attach(t, c, p, "T1", "S1")
 			events, _ := s.Listen()
 			ch := goCall(context.Background(), s, "Test.pending", nil)
-			p.recv()
+			p.Recv()
 
 			if err := c.Close(); err != nil {
 				t.Fatalf("Close: %v", err)
@@ -513,7 +515,7 @@ func TestCloseFailsPendingCallsAndLeaksNothing(t *testing.T) {
 			if c.Pending() != 0 {
 				t.Errorf("Pending() = %d after Close", c.Pending())
 			}
-			goleak.VerifyNone(t, before, ignoreServerSide, ignoreTestServer)
+			goleak.VerifyNone(t, before, ignoreServerSide, ignorePipeSide, ignoreTestServer)
 		})
 	}
 }
@@ -521,6 +523,7 @@ func TestCloseFailsPendingCallsAndLeaksNothing(t *testing.T) {
 // The test server and its reader of the socket play the browser, not the
 // client under test; the test's cleanup stops them.
 var (
-	ignoreServerSide = goleak.IgnoreAnyFunction("github.com/glimpse/glimpse/cdp.(*wsServer).peer.func1")
+	ignoreServerSide = goleak.IgnoreAnyFunction("github.com/glimpse/glimpse/cdp/cdptest.(*Peer).readWebSocket")
+	ignorePipeSide   = goleak.IgnoreAnyFunction("github.com/glimpse/glimpse/cdp/cdptest.(*Peer).readPipe")
 	ignoreTestServer = goleak.IgnoreAnyFunction("net/http/httptest.(*Server).goServe.func1")
 )

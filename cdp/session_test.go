@@ -26,10 +26,10 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 			onBrowser, _ := c.Browser().Subscribe("Network.requestWillBeSent")
 
 			for i := range 10 {
-				p.event("S1", "Network.requestWillBeSent", fmt.Sprintf(`{"requestId":"s1-%d"}`, i))
+				p.Event("S1", "Network.requestWillBeSent", fmt.Sprintf(`{"requestId":"s1-%d"}`, i))
 			}
 			for i := range 3 {
-				p.event("S2", "Network.requestWillBeSent", fmt.Sprintf(`{"requestId":"s2-%d"}`, i))
+				p.Event("S2", "Network.requestWillBeSent", fmt.Sprintf(`{"requestId":"s2-%d"}`, i))
 			}
 			proveAlive(t, p, s2)
 
@@ -61,8 +61,8 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 		var logs logBuffer
 		c, p := openPipe(t, WithEventBuffer(1), WithLogger(logs.logger()))
 		_, _ = c.Browser().Subscribe("Log.entryAdded")
-		p.event("", "Log.entryAdded", `{}`)
-		p.event("", "Log.entryAdded", `{}`)
+		p.Event("", "Log.entryAdded", `{}`)
+		p.Event("", "Log.entryAdded", `{}`)
 		proveAlive(t, p, c.Browser())
 		if got := logs.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "buffer is full") || !strings.Contains(got, "Log.entryAdded") {
 			t.Errorf("the drop is not logged as expected:\n%s", got)
@@ -74,7 +74,7 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 		c, p := openPipe(t, WithEventBuffer(1), WithDropHook(func(m string) { mu.Lock(); methods = append(methods, m); mu.Unlock() }))
 		_, _ = c.Browser().Subscribe("Log.entryAdded")
 		for range 3 {
-			p.event("", "Log.entryAdded", `{}`)
+			p.Event("", "Log.entryAdded", `{}`)
 		}
 		proveAlive(t, p, c.Browser())
 		mu.Lock()
@@ -93,7 +93,7 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 			mu.Unlock()
 		})
 		for i := range 3 {
-			p.event("", "Fetch.requestPaused", fmt.Sprintf(`{"requestId":"r%d"}`, i))
+			p.Event("", "Fetch.requestPaused", fmt.Sprintf(`{"requestId":"r%d"}`, i))
 		}
 		proveAlive(t, p, c.Browser())
 		if got := string(<-events); got != `{"requestId":"r0"}` {
@@ -108,8 +108,8 @@ func TestASlowSubscriberHoldsUpNobodyElse(t *testing.T) {
 	t.Run("an event buffer below one still holds one event", func(t *testing.T) {
 		c, p := openPipe(t, WithEventBuffer(0))
 		ch, _ := c.Browser().Subscribe("Log.entryAdded")
-		p.event("", "Log.entryAdded", `{"n":1}`)
-		p.event("", "Log.entryAdded", `{"n":2}`)
+		p.Event("", "Log.entryAdded", `{"n":1}`)
+		p.Event("", "Log.entryAdded", `{"n":2}`)
 		proveAlive(t, p, c.Browser())
 		if len(ch) != 1 || c.Browser().Dropped() != 1 {
 			t.Fatalf("buffered %d, dropped %d; want 1 and 1", len(ch), c.Browser().Dropped())
@@ -146,11 +146,11 @@ func TestEventsThatEndASession(t *testing.T) {
 				typed, _ := s1.Subscribe("Page.loadEventFired")
 
 				call1 := goCall(context.Background(), s1, "Test.s1", nil)
-				p.expectMethod("Test.s1", "S1")
+				p.Expect("Test.s1", "S1")
 				call2 := goCall(context.Background(), s2, "Test.s2", nil)
-				m2 := p.expectMethod("Test.s2", "S2")
+				m2 := p.Expect("Test.s2", "S2")
 
-				p.event(target.SessionID(tc.on), tc.method, tc.params)
+				p.Event(target.SessionID(tc.on), tc.method, tc.params)
 
 				r1 := await(t, call1)
 				if !errors.Is(r1.err, ErrSessionClosed) || errors.Is(r1.err, ErrClosed) {
@@ -187,7 +187,7 @@ func TestEventsThatEndASession(t *testing.T) {
 				if !isOpen(s2.Done()) {
 					t.Fatal("the other session ended too")
 				}
-				p.replyTo(m2, `{"ok":true}`)
+				p.Reply(m2, `{"ok":true}`)
 				if r2 := await(t, call2); r2.err != nil || string(r2.raw) != `{"ok":true}` {
 					t.Fatalf("the other session's call got %s, %v", r2.raw, r2.err)
 				}
@@ -209,11 +209,11 @@ func TestDetach(t *testing.T) {
 		s := attach(t, c, p, "T1", "S1")
 		errc := make(chan error, 1)
 		go func() { errc <- s.Detach(context.Background()) }()
-		m := p.expectMethod("Target.detachFromTarget", "")
+		m := p.Expect("Target.detachFromTarget", "")
 		if string(m.Params) != `{"sessionId":"S1"}` {
 			t.Errorf("sent %s", m.Params)
 		}
-		p.reply(m.ID, `{}`)
+		p.ReplyID(m.ID, `{}`)
 		if err := <-errc; err != nil {
 			t.Fatal(err)
 		}
@@ -222,26 +222,26 @@ func TestDetach(t *testing.T) {
 			t.Errorf("a call after Detach returned %v", err)
 		}
 		// The browser's own notice that follows changes nothing.
-		p.event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
+		p.Event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
 		proveAlive(t, p, c.Browser())
 	})
 	t.Run("Detach of an ended session does nothing", func(t *testing.T) {
 		c, p := openPipe(t)
 		s := attach(t, c, p, "T1", "S1")
-		p.event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
+		p.Event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
 		closedWithin(t, s.Done(), "the session's Done")
 		if err := s.Detach(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		p.quiet()
+		p.Quiet()
 	})
 	t.Run("Detach ends the session even when the browser refuses", func(t *testing.T) {
 		c, p := openPipe(t)
 		s := attach(t, c, p, "T1", "S1")
 		errc := make(chan error, 1)
 		go func() { errc <- s.Detach(context.Background()) }()
-		m := p.expectMethod("Target.detachFromTarget", "")
-		p.send(fmt.Sprintf(`{"id":%d,"error":{"code":-32602,"message":"No session with given id"}}`, m.ID))
+		m := p.Expect("Target.detachFromTarget", "")
+		p.Send(fmt.Sprintf(`{"id":%d,"error":{"code":-32602,"message":"No session with given id"}}`, m.ID))
 		var perr *Error
 		if err := <-errc; !errors.As(err, &perr) {
 			t.Fatalf("got %v, want the browser's *Error", err)
@@ -253,7 +253,7 @@ func TestDetach(t *testing.T) {
 		if err := c.Browser().Detach(context.Background()); err == nil || !strings.Contains(err.Error(), "cannot be detached") {
 			t.Fatalf("got %v", err)
 		}
-		p.quiet()
+		p.Quiet()
 		if !isOpen(c.Browser().Done()) {
 			t.Fatal("the browser session ended")
 		}
@@ -265,8 +265,8 @@ func TestAttachFailures(t *testing.T) {
 		c, p := openPipe(t)
 		errc := make(chan error, 1)
 		go func() { _, err := c.Attach(context.Background(), "T404"); errc <- err }()
-		m := p.expectMethod("Target.attachToTarget", "")
-		p.send(fmt.Sprintf(`{"id":%d,"error":{"code":-32602,"message":"No target with given id found"}}`, m.ID))
+		m := p.Expect("Target.attachToTarget", "")
+		p.Send(fmt.Sprintf(`{"id":%d,"error":{"code":-32602,"message":"No target with given id found"}}`, m.ID))
 		var perr *Error
 		if err := <-errc; !errors.As(err, &perr) || perr.Method != "Target.attachToTarget" {
 			t.Fatalf("got %v", err)
@@ -282,7 +282,7 @@ func TestAttachFailures(t *testing.T) {
 		c, p := openPipe(t)
 		errc := make(chan error, 1)
 		go func() { _, err := c.Attach(context.Background(), "T1"); errc <- err }()
-		p.reply(p.expectMethod("Target.attachToTarget", "").ID, `{}`)
+		p.ReplyID(p.Expect("Target.attachToTarget", "").ID, `{}`)
 		if err := <-errc; err == nil || !strings.Contains(err.Error(), "without a session id") {
 			t.Fatalf("got %v", err)
 		}
@@ -291,7 +291,7 @@ func TestAttachFailures(t *testing.T) {
 		c, p := openPipe(t)
 		errc := make(chan error, 1)
 		go func() { _, err := c.Attach(context.Background(), "T1"); errc <- err }()
-		p.reply(p.expectMethod("Target.attachToTarget", "").ID, `{"sessionId":5}`)
+		p.ReplyID(p.Expect("Target.attachToTarget", "").ID, `{"sessionId":5}`)
 		if err := <-errc; err == nil || !strings.Contains(err.Error(), "decoding the reply to Target.attachToTarget") {
 			t.Fatalf("got %v", err)
 		}
@@ -300,7 +300,7 @@ func TestAttachFailures(t *testing.T) {
 		c, p := openPipe(t)
 		old := attach(t, c, p, "T1", "S1")
 		pending := goCall(context.Background(), old, "Test.old", nil)
-		p.expectMethod("Test.old", "S1")
+		p.Expect("Test.old", "S1")
 		fresh := attach(t, c, p, "T1", "S1")
 		if r := await(t, pending); !errors.Is(r.err, ErrSessionClosed) || !strings.Contains(r.err.Error(), "attached session S1 again") {
 			t.Fatalf("the old session's call returned %v", r.err)
@@ -322,7 +322,7 @@ func TestAttachFailures(t *testing.T) {
 		if _, err := c.Attach(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "target id is empty") {
 			t.Fatalf("got %v", err)
 		}
-		p.quiet()
+		p.Quiet()
 	})
 	t.Run("events right after the attach reply reach the new session", func(t *testing.T) {
 		c, p := openPipe(t)
@@ -332,11 +332,11 @@ func TestAttachFailures(t *testing.T) {
 		}
 		done := make(chan out, 1)
 		go func() { s, err := c.Attach(context.Background(), "T1"); done <- out{s, err} }()
-		m := p.expectMethod("Target.attachToTarget", "")
+		m := p.Expect("Target.attachToTarget", "")
 		// The detach follows the reply before Attach's caller can run: the
 		// session must already be routed when the read loop reaches it.
-		p.reply(m.ID, `{"sessionId":"S1"}`)
-		p.event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
+		p.ReplyID(m.ID, `{"sessionId":"S1"}`)
+		p.Event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
 		o := <-done
 		if o.err != nil {
 			t.Fatal(o.err)
@@ -354,7 +354,7 @@ func TestSubscriptions(t *testing.T) {
 		if _, ok := <-ch; ok {
 			t.Fatal("the channel is open after cancel")
 		}
-		p.event("", "Log.entryAdded", `{}`)
+		p.Event("", "Log.entryAdded", `{}`)
 		proveAlive(t, p, c.Browser())
 		if c.Browser().Dropped() != 0 {
 			t.Error("a cancelled subscription still counts drops")
@@ -363,8 +363,8 @@ func TestSubscriptions(t *testing.T) {
 	t.Run("Listen without methods gets every event of its session with its name", func(t *testing.T) {
 		c, p := openPipe(t)
 		all, _ := c.Browser().Listen()
-		p.event("", "A.one", `{"a":1}`)
-		p.event("", "B.two", `{"b":2}`)
+		p.Event("", "A.one", `{"a":1}`)
+		p.Event("", "B.two", `{"b":2}`)
 		proveAlive(t, p, c.Browser())
 		want := []Event{{"A.one", jsonv2.Value(`{"a":1}`)}, {"B.two", jsonv2.Value(`{"b":2}`)}}
 		for _, w := range want {
@@ -377,9 +377,9 @@ func TestSubscriptions(t *testing.T) {
 	t.Run("Listen with methods gets those methods only", func(t *testing.T) {
 		c, p := openPipe(t)
 		some, _ := c.Browser().Listen("A.one", "C.three")
-		p.event("", "A.one", `{}`)
-		p.event("", "B.two", `{}`)
-		p.event("", "C.three", `{}`)
+		p.Event("", "A.one", `{}`)
+		p.Event("", "B.two", `{}`)
+		p.Event("", "C.three", `{}`)
 		proveAlive(t, p, c.Browser())
 		if got := (<-some).Method; got != "A.one" {
 			t.Errorf("first event %s", got)
@@ -394,7 +394,7 @@ func TestSubscriptions(t *testing.T) {
 	t.Run("an event without params arrives as an empty object", func(t *testing.T) {
 		c, p := openPipe(t)
 		ch, _ := c.Browser().Subscribe("Page.frameResized")
-		p.send(`{"method":"Page.frameResized"}`)
+		p.Send(`{"method":"Page.frameResized"}`)
 		proveAlive(t, p, c.Browser())
 		if got := <-ch; string(got) != `{}` {
 			t.Errorf("got %q", got)
@@ -406,7 +406,7 @@ func TestSubscriptions(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		defer cancel()
 		events := cdproto.Events(ctx, s, page.LoadEventFired)
-		p.event("S1", "Page.loadEventFired", `{"timestamp":12.5}`)
+		p.Event("S1", "Page.loadEventFired", `{"timestamp":12.5}`)
 		for ev, err := range events {
 			if err != nil {
 				t.Fatal(err)
@@ -423,7 +423,7 @@ func TestSubscriptions(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		defer cancel()
 		events := cdproto.Events(ctx, s, page.LoadEventFired)
-		p.event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
+		p.Event("", "Target.detachedFromTarget", `{"sessionId":"S1"}`)
 		for _, err := range events {
 			t.Fatalf("an event or error arrived after the session ended: %v", err)
 		}

@@ -64,8 +64,8 @@ func TestReadLimit(t *testing.T) {
 	t.Run("a message over the read limit ends the connection with an error that names the limit", func(t *testing.T) {
 		c, p := openWebSocket(t, WithReadLimit(1024))
 		pending := goCall(context.Background(), c.Browser(), "Test.pending", nil)
-		p.recv()
-		p.event("", "Test.huge", `{"blob":"`+strings.Repeat("x", 4096)+`"}`)
+		p.Recv()
+		p.Event("", "Test.huge", `{"blob":"`+strings.Repeat("x", 4096)+`"}`)
 		closedWithin(t, c.Done(), "the connection's Done")
 		err := c.Err()
 		if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "larger than the read limit of 1024 bytes") {
@@ -79,7 +79,7 @@ func TestReadLimit(t *testing.T) {
 		c, p := openWebSocket(t, WithReadLimit(1<<20))
 		ch, _ := c.Browser().Subscribe("Test.big")
 		blob := strings.Repeat("y", 512<<10)
-		p.event("", "Test.big", `{"blob":"`+blob+`"}`)
+		p.Event("", "Test.big", `{"blob":"`+blob+`"}`)
 		select {
 		case got := <-ch:
 			if len(got) != len(blob)+len(`{"blob":""}`) {

@@ -17,7 +17,6 @@ import (
 	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/query"
-	"github.com/glimpse/glimpse/pool"
 )
 
 // Bounds of the caller's actions on the page.
@@ -38,9 +37,9 @@ const (
 // media type with the color scheme and motion preference, the viewport
 // and device, and JavaScript off. The lease's page is fresh and disposed
 // after the request, so nothing set here reaches another request.
-func emulate(ctx context.Context, lease *pool.Lease, req *query.Request) error {
+func emulate(ctx context.Context, lease Lease, req *query.Request) error {
 	c := req.Controls
-	sess := lease.Session
+	sess := lease.Page()
 	if _, err := cdp.Execute(ctx, sess, emulation.SetEmulatedMedia,
 		emulation.SetEmulatedMediaParams{Media: req.MediaType, Features: mediaFeatures(c)}); err != nil {
 		return browserError(ctx, "setting the media type", err)
@@ -71,7 +70,7 @@ func emulate(ctx context.Context, lease *pool.Lease, req *query.Request) error {
 		}
 	}
 	if d, ok := query.LookupDevice(c.Device); ok {
-		ver, err := cdp.Execute(ctx, lease.Browser, browser.GetVersion, cdproto.Empty{})
+		ver, err := cdp.Execute(ctx, lease.Browser(), browser.GetVersion, cdproto.Empty{})
 		if err != nil {
 			return browserError(ctx, "reading the browser's version", err)
 		}
@@ -133,9 +132,9 @@ const finishAnimationsJS = `(() => {
 // and stop animations, add the styles, run the scripts, click, scroll.
 // Banners go first so that a click reaches the page rather than an
 // overlay; styles before scripts so that a script sees them.
-func (r *Renderer) beforeCapture(ctx context.Context, lease *pool.Lease, req *query.Request) error {
+func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Request) error {
 	c := req.Controls
-	sess := lease.Session
+	sess := lease.Page()
 	if ctx.Err() != nil {
 		// The page ran out of time loading. What only tidies the page is
 		// still worth a moment; what the caller asked to happen to it is

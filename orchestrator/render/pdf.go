@@ -22,7 +22,7 @@ func (p *Page) PrintPDF(ctx context.Context, o *query.PDFOptions) (*Stream, erro
 	start := time.Now()
 	landscape, bg := o.Landscape, o.PrintBackground
 	top, right, bottom, left := o.Margin.Top, o.Margin.Right, o.Margin.Bottom, o.Margin.Left
-	res, err := cdp.Execute(ctx, p.lease.Session, page.PrintToPDF, page.PrintToPDFParams{
+	res, err := cdp.Execute(ctx, p.lease.Page(), page.PrintToPDF, page.PrintToPDFParams{
 		Landscape: &landscape, PrintBackground: &bg, Scale: o.Scale,
 		PaperWidth: o.Width, PaperHeight: o.Height,
 		MarginTop: &top, MarginRight: &right, MarginBottom: &bottom, MarginLeft: &left,
@@ -38,5 +38,5 @@ func (p *Page) PrintPDF(ctx context.Context, o *query.PDFOptions) (*Stream, erro
 		return nil, browserError(ctx, "printing the PDF", err)
 	}
 	p.m.Phase.WithLabelValues("pdf").Observe(time.Since(start).Seconds())
-	return newStream(ctx, p.lease.Session, res.Stream), nil
+	return newStream(ctx, p.lease.Page(), res.Stream), nil
 }

@@ -32,12 +32,15 @@ type Config struct {
 	// load event is awaited even when the answer needs no pixels. For
 	// comparison with the lean renders, and as a way back from them.
 	Full bool
+	// Leases, when set, hands out the pages instead of Pool: a scripted
+	// browser in tests.
+	Leases Leaser
 }
 
 // Renderer turns a request into a visited page: a plain fetch when that is
 // enough, else a leased browser.
 type Renderer struct {
-	pool     *pool.Pool
+	leases   Leaser // nil: no browser
 	policy   *guard.Policy
 	resolver guard.Resolver
 	m        *metrics.Orchestrator
@@ -48,11 +51,14 @@ type Renderer struct {
 
 // New builds a Renderer.
 func New(c Config) *Renderer {
-	r := &Renderer{pool: c.Pool, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full}
+	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full}
 	if r.log == nil {
 		r.log = slog.Default()
 	}
 	if c.Pool != nil {
+		if r.leases == nil {
+			r.leases = poolLeaser{c.Pool}
+		}
 		r.static = newStaticFetcher(c.Pool.EgressProxyURL)
 	}
 	return r
@@ -73,9 +79,9 @@ type Page struct {
 	// rules, by its source, run while the page was held.
 	Evaluated map[string]Evaluation
 
-	lease    *pool.Lease // nil for a plain fetch
-	scale    float64     // the device scale factor emulated, 1 when none
-	viewport [2]float64  // the viewport's CSS width and height
+	lease    Lease      // nil for a plain fetch
+	scale    float64    // the device scale factor emulated, 1 when none
+	viewport [2]float64 // the viewport's CSS width and height
 	log      *slog.Logger
 	m        *metrics.Orchestrator
 }
@@ -116,7 +122,7 @@ func (r *Renderer) Render(ctx context.Context, req *query.Request, use func(cont
 		}
 		r.log.Debug("the static page is not enough; rendering it in a browser", "reason", err)
 	}
-	if r.pool == nil {
+	if r.leases == nil {
 		return errors.New("no browser pool is configured")
 	}
 	unfiltered := req.Controls.AdblockOff
@@ -162,21 +168,21 @@ func (r *Renderer) renderStatic(ctx context.Context, req *query.Request, use fun
 
 func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltered bool, use func(context.Context, *Page) error) error {
 	start := time.Now()
-	lease, err := r.pool.LeaseWith(ctx, pool.LeaseOptions{Unfiltered: unfiltered})
+	lease, err := r.leases.Lease(ctx, pool.LeaseOptions{Unfiltered: unfiltered})
 	r.m.LeaseWait.Observe(time.Since(start).Seconds())
 	r.m.Phase.WithLabelValues("lease_wait").Observe(time.Since(start).Seconds())
 	if err != nil {
 		return r.leaseError(ctx, err)
 	}
 	defer lease.Release()
-	watch := watchPage(ctx, lease.Session)
+	watch := watchPage(ctx, lease.Page())
 	defer watch.close()
 
 	err = func() error {
 		if blocked := r.blockedTypes(req); len(req.Headers) > 0 || len(blocked) > 0 {
 			// Interception lasts for the whole lease: asset probes of the
 			// target's own site need the caller's cookie too.
-			stop, err := intercept(ctx, lease.Session, req.Target, req.Headers, blocked)
+			stop, err := intercept(ctx, lease.Page(), req.Target, req.Headers, blocked)
 			if err != nil {
 				return browserError(ctx, "intercepting the page's requests", err)
 			}

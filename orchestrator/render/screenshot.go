@@ -41,7 +41,7 @@ func (p *Page) Screenshot(ctx context.Context, o *query.ScreenshotOptions) (*Sho
 	if p.lease == nil {
 		return nil, errors.New("a screenshot was asked of a page read without a browser")
 	}
-	sess := p.lease.Session
+	sess := p.lease.Page()
 	start := time.Now()
 
 	if o.OmitBackground {

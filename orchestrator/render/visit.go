@@ -16,7 +16,6 @@ import (
 	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/query"
-	"github.com/glimpse/glimpse/pool"
 	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
@@ -28,7 +27,7 @@ const idleFor = 500 * time.Millisecond
 // request's waitUntil.
 type navigation struct {
 	r          *Renderer
-	lease      *pool.Lease
+	lease      Lease
 	sess       *cdp.Session
 	req        *query.Request
 	unfiltered bool // the page skips the ad-block list
@@ -69,9 +68,9 @@ type navOutcome struct {
 // visit navigates the leased page to the target, waits until it has
 // loaded (or its load budget is spent), applies the caller's actions and
 // reads the DOM.
-func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Request, unfiltered bool) (*Page, error) {
+func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, unfiltered bool) (*Page, error) {
 	start := time.Now()
-	n := &navigation{r: r, lease: lease, sess: lease.Session, req: req, unfiltered: unfiltered,
+	n := &navigation{r: r, lease: lease, sess: lease.Page(), req: req, unfiltered: unfiltered,
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
 		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
 	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
@@ -133,7 +132,7 @@ func (r *Renderer) visit(ctx context.Context, lease *pool.Lease, req *query.Requ
 		return nil, err
 	}
 	if scripts := query.Evaluations(req.Data); len(scripts) > 0 {
-		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID), scripts)
+		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID()), scripts)
 		if err != nil {
 			if lease.IsLost() {
 				return nil, errLeaseLost
@@ -277,6 +276,14 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		}
 		return browserError(ctx, "navigating", o.err)
 	}
+	if strings.Contains(o.res.ErrorText, "ERR_ABORTED") {
+		// A download's response travels ahead of this reply, but may
+		// still wait among the events: whether the target is a file
+		// depends on it.
+		if err := n.takeQueued(ctx); err != nil {
+			return err
+		}
+	}
 	if o.res.IsDownload || (strings.Contains(o.res.ErrorText, "ERR_ABORTED") && isFileType(n.mediaType())) {
 		return errDownload
 	}
@@ -291,6 +298,24 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 	}
 	n.navigated = true
 	return nil
+}
+
+// takeQueued follows the page's events that have already arrived, without
+// waiting for more.
+func (n *navigation) takeQueued(ctx context.Context) error {
+	for {
+		select {
+		case ev, ok := <-n.events:
+			if !ok {
+				return nil
+			}
+			if _, err := n.onEvent(ctx, ev); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
 }
 
 // onEvent follows one event of the page; loaded reports that the page
@@ -367,7 +392,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 // onRequest watches the main document's redirect hops, and counts the
 // requests that the quiet period after load waits for.
 func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillBeSent) error {
-	mainFrame := string(n.lease.TargetID) // the main frame's id is its page target's id
+	mainFrame := string(n.lease.TargetID()) // the main frame's id is its page target's id
 	if e.Type == network.ResourceTypeDocument && string(e.FrameID) == mainFrame {
 		if e.RedirectResponse != nil && e.RequestID == n.mainReq {
 			n.response.Redirects = append(n.response.Redirects, Redirect{URL: e.RedirectResponse.URL, StatusCode: int(e.RedirectResponse.Status)})
