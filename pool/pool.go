@@ -276,6 +276,18 @@ func (p *Pool) LeaseWith(ctx context.Context, o LeaseOptions) (*Lease, error) {
 		if err == nil {
 			return l, nil
 		}
+		if cdp.IsSidecarFull(err) {
+			// Other orchestrators hold the sidecar's pages: it is busy,
+			// not broken. The caller waits for another slot, as for one
+			// of this pool's own, without spending an attempt.
+			sc.markFull()
+			p.releaseSlot(sc)
+			tries--
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
+			}
+			continue
+		}
 		if errors.Is(err, cdp.ErrClosed) {
 			// The browser went away under us: out of rotation at once, and
 			// the caller queues again for a sidecar that works, without
@@ -390,8 +402,9 @@ func (p *Pool) hopeLocked() bool {
 // pickLocked chooses the least loaded sidecar that can take a lease now.
 func (p *Pool) pickLocked() *sidecar {
 	var best *sidecar
+	now := time.Now()
 	for _, sc := range p.sidecars {
-		if !sc.usableLocked() || sc.inUse >= p.cfg.PerSidecar {
+		if !sc.usableLocked() || sc.inUse >= p.cfg.PerSidecar || now.Before(sc.fullUntil) {
 			continue
 		}
 		if best == nil || sc.inUse < best.inUse ||

@@ -39,6 +39,12 @@ type Config struct {
 	// RecycleMemory restarts Chromium once its process group uses more than
 	// this many bytes; 0 means never.
 	RecycleMemory int64
+	// MaxPages is how many pages the sidecar admits at once, over all its
+	// clients; a page past it is refused with cdp.CodeSidecarFull, which
+	// the pool treats as a full sidecar. 0 means no limit, which suits a
+	// sidecar only one orchestrator uses (the embedded one); the sidecar
+	// binary derives a limit from its memory (MaxPagesFor).
+	MaxPages int
 	// RecycleGrace is how long a recycled browser may finish its open
 	// pages before it is stopped anyway. Keep it above the longest request
 	// timeout of the clients. Default 75s.
@@ -144,6 +150,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.RecycleAfter < 0 {
 		errs = append(errs, fmt.Errorf("RecycleAfter is %d; it must be 0 (never recycle) or a positive number of page targets", cfg.RecycleAfter))
 	}
+	if cfg.MaxPages < 0 {
+		errs = append(errs, fmt.Errorf("MaxPages is %d; it must be 0 (no limit) or a positive number of pages", cfg.MaxPages))
+	}
 	if cfg.RecycleMemory < 0 {
 		errs = append(errs, fmt.Errorf("RecycleMemory is %d; it must be 0 (never recycle) or a positive number of bytes", cfg.RecycleMemory))
 	}
@@ -194,6 +203,9 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger.Info("Chromium keeps its shared memory in the temporary directory, not /dev/shm.", "why", why)
 	} else {
 		cfg.Logger.Info("Chromium keeps its shared memory in /dev/shm.", "why", why)
+	}
+	if cfg.MaxPages > 0 {
+		cfg.Logger.Info("The sidecar admits a limited number of pages at once, over all its clients.", "max_pages", cfg.MaxPages)
 	}
 	if cfg.ChromePath == "" {
 		p, err := FindChrome()

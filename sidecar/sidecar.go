@@ -61,6 +61,7 @@ type Sidecar struct {
 
 	secret       secret     // the token callers of /devtools/browser must send
 	filter       *cdpFilter // judges every command a client sends to Chromium
+	admission    *admission // counts every client's pages against MaxPages
 	authRefusals atomic.Int64
 
 	ctx    context.Context // ends at Close; bounds launches and supervision
@@ -100,6 +101,7 @@ func New(cfg Config) (*Sidecar, error) {
 		logger:      cfg.Logger,
 		secret:      newSecret(cfg.Token),
 		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr),
+		admission:   &admission{max: cfg.MaxPages},
 		ctx:         ctx,
 		cancel:      cancel,
 		status:      StatusStarting,
