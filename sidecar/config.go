@@ -60,6 +60,12 @@ type Config struct {
 	// can create browser contexts that use it (Target.createBrowserContext's
 	// proxyServer) for renders with adblock off.
 	UnfilteredProxyAddr string
+	// BackgroundProxyAddr, when set with ProxyAddr, is Chromium's own
+	// proxy, which refuses everything: the browser's background traffic
+	// (account lists, component updates) uses it, while every browser
+	// context a client creates is given ProxyAddr as its proxy by the
+	// DevTools filter, unless it names the unfiltered one.
+	BackgroundProxyAddr string
 	// Token is the shared secret a caller of /devtools/browser and
 	// /json/version must send as "Authorization: Bearer <token>"; Run's
 	// egress proxy on Addr wants it as Proxy-Authorization. Empty means no
@@ -286,9 +292,14 @@ func reservedFlag(f string) string {
 // that never show; the spare renderer is started ahead for a next
 // navigation in the same context, which a context used for one page never
 // makes. Together they were 40 % of Chromium's processor time per render.
+//
+// The last ones keep the browser from asking the network for things of its
+// own, which the sidecar would only refuse: the network time, certificate
+// transparency lists and form data from Google's servers.
 var disabledFeatures = []string{
 	"Translate", "MediaRouter", "OptimizationHints",
 	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess",
+	"NetworkTimeServiceQuerying", "CertificateTransparencyComponentUpdater", "AutofillServerCommunication",
 }
 
 // baseFlags are passed to every Chromium. Besides the required headless set
@@ -345,7 +356,10 @@ func chromeArgs(cfg Config, profileDir string) []string {
 	if cfg.skipDevShm {
 		args = append(args, "--disable-dev-shm-usage")
 	}
-	if cfg.ProxyAddr != "" {
+	switch {
+	case cfg.ProxyAddr != "" && cfg.BackgroundProxyAddr != "":
+		args = append(args, guard.ChromeFlags(cfg.BackgroundProxyAddr)...)
+	case cfg.ProxyAddr != "":
 		args = append(args, guard.ChromeFlags(cfg.ProxyAddr)...)
 	}
 	features := append([]string(nil), disabledFeatures...)

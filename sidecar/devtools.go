@@ -238,6 +238,7 @@ func (pc *proxyConn) forwardCommands(onMessage func()) error {
 			}
 		}
 		if r == nil {
+			msg = pc.filter.routed(method, msg)
 			if err := pc.upstream.WriteMessage(websocket.TextMessage, msg); err != nil {
 				return err
 			}
