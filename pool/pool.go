@@ -387,12 +387,14 @@ func (p *Pool) servingLocked() bool {
 // its browser, or went down a moment ago: a lease may come. A dropped
 // connection is most often a browser restarting, which the next probe
 // shows, so a sidecar is waited for two probe intervals after it went
-// down. With every sidecar down for longer, or none found, no lease may
-// come.
+// down. One that already passed a probe since is coming back: a browser
+// that restarted within one probe interval is never seen "starting", and
+// waits for its second good probe. With every sidecar down for longer, or
+// none found, no lease may come.
 func (p *Pool) hopeLocked() bool {
 	recent := 2 * p.cfg.HealthInterval
 	for _, sc := range p.sidecars {
-		if !sc.removed && (sc.state != stateUnhealthy || time.Since(sc.downSince) < recent) {
+		if !sc.removed && (sc.state != stateUnhealthy || sc.oks > 0 || time.Since(sc.downSince) < recent) {
 			return true
 		}
 	}
