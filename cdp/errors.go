@@ -26,3 +26,17 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("the browser refused %s: %s (code %d)", e.Method, e.Message, e.Code)
 }
+
+// CodeSidecarFull is the error code a glimpse sidecar answers
+// Target.createBrowserContext with when it admits no more pages: the
+// sidecar is busy, not broken, and a page may be opened there once one of
+// its pages closes. It lies in JSON-RPC's range for server errors, apart
+// from the codes Chromium uses.
+const CodeSidecarFull int64 = -32090
+
+// IsSidecarFull reports whether err is a sidecar's refusal of a page for
+// being full.
+func IsSidecarFull(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == CodeSidecarFull
+}

@@ -158,7 +158,7 @@ func TestPrometheusRuleEmbedsTheAlertsFile(t *testing.T) {
 	want := readAlerts(t)
 	for _, c := range valuesCases(t) {
 		t.Run("the PrometheusRule holds the alerts file as it is "+c.name, func(t *testing.T) {
-			rules := objectsOf[*prometheusRule](render(t, c))
+			rules := alertsRules(objectsOf[*prometheusRule](render(t, c)))
 			enabled := valuesOf(t, c).lookup("metrics.prometheusRule.enabled") == true
 			if len(rules) != map[bool]int{true: 1, false: 0}[enabled] {
 				t.Fatalf("metrics.prometheusRule.enabled is %v but %d PrometheusRules rendered", enabled, len(rules))
@@ -651,9 +651,9 @@ func TestPrometheusRulePointsAtTheConfiguredRunbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := objectsOf[*prometheusRule](rendering{objects: objs})
+	rules := alertsRules(objectsOf[*prometheusRule](rendering{objects: objs}))
 	if len(rules) != 1 {
-		t.Fatalf("%d PrometheusRules rendered, want 1", len(rules))
+		t.Fatalf("%d PrometheusRules of files/alerts.yaml rendered, want 1", len(rules))
 	}
 	want := readAlerts(t)
 	n := 0

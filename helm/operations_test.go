@@ -38,8 +38,8 @@ func TestMonitoringObjectsAreLeftOutWhereTheClusterLacksTheirAPI(t *testing.T) {
 	})
 	t.Run("with the CRDs both are rendered", func(t *testing.T) {
 		r := renderWith(t, monitoringAPIs, on...)
-		if len(objectsOf[*serviceMonitor](r)) != 1 || len(objectsOf[*prometheusRule](r)) != 1 {
-			t.Errorf("want one ServiceMonitor and one PrometheusRule where the cluster has their API")
+		if len(objectsOf[*serviceMonitor](r)) != 1 || len(alertsRules(objectsOf[*prometheusRule](r))) != 1 || len(objectsOf[*prometheusRule](r)) != 2 {
+			t.Errorf("want one ServiceMonitor and two PrometheusRules, the alerts' and the SLOs', where the cluster has their API")
 		}
 	})
 }

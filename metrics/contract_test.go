@@ -63,6 +63,10 @@ var contract = []contractMetric{
 	{"glimpse_sidecar_adblock_blocked_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_auth_refusals_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_cdp_refusals_total", dto.MetricType_COUNTER, []string{"reason"}},
+	{"glimpse_sidecar_max_pages", dto.MetricType_GAUGE, nil},
+	{"glimpse_sidecar_admitted_pages", dto.MetricType_GAUGE, nil},
+	{"glimpse_sidecar_pages_refused_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_sidecar_background_refusals_total", dto.MetricType_COUNTER, nil},
 }
 
 func gatherPopulated(t *testing.T) map[string]*dto.MetricFamily {

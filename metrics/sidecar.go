@@ -18,6 +18,15 @@ type SidecarStats struct {
 	// to Chromium, ever, by one of CDPRefusalReasons; a missing reason
 	// counts 0.
 	CDPRefusals map[string]int64
+	// MaxPages is the sidecar's page limit over every orchestrator (0:
+	// none), AdmittedPages the pages its clients hold against it now, and
+	// PagesRefused the pages it refused for being full, ever.
+	MaxPages      int
+	AdmittedPages int
+	PagesRefused  int64
+	// BackgroundRefusals counts the requests Chromium made on its own, for
+	// no page, that the sidecar refused, ever.
+	BackgroundRefusals int64
 }
 
 // Reasons the sidecar refuses a DevTools command, the values of the reason
@@ -43,8 +52,11 @@ var CDPRefusalReasons = [...]string{
 // glimpse_sidecar_chromium_memory_bytes,
 // glimpse_sidecar_guard_refusals_total,
 // glimpse_sidecar_adblock_blocked_total,
-// glimpse_sidecar_auth_refusals_total and
-// glimpse_sidecar_cdp_refusals_total{reason}, read from stats at scrape
+// glimpse_sidecar_auth_refusals_total,
+// glimpse_sidecar_cdp_refusals_total{reason},
+// glimpse_sidecar_max_pages, glimpse_sidecar_admitted_pages,
+// glimpse_sidecar_pages_refused_total and
+// glimpse_sidecar_background_refusals_total, read from stats at scrape
 // time.
 // The running totals are exported as counters, so rate() and increase()
 // work on them and survive a sidecar restart. stats must be safe to call
@@ -65,6 +77,8 @@ type sidecarCollector struct {
 	up, draining, open, created             *prometheus.Desc
 	restarts, recycles, memory, guardRefuse *prometheus.Desc
 	adsBlocked, authRefusals, cdpRefusals   *prometheus.Desc
+	maxPages, admitted, refusedPages        *prometheus.Desc
+	background                              *prometheus.Desc
 }
 
 func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
@@ -87,11 +101,16 @@ func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
 		cdpRefusals: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "sidecar", "cdp_refusals_total"),
 			"DevTools commands the sidecar answered with an error instead of passing them to Chromium, by reason.",
 			[]string{"reason"}, nil),
+		maxPages:     d("max_pages", "Pages the sidecar admits at once over every orchestrator (GLIMPSE_SIDECAR_MAX_PAGES); 0 for no limit."),
+		admitted:     d("admitted_pages", "Pages the sidecar's clients, every orchestrator together, hold now: its real load."),
+		refusedPages: d("pages_refused_total", "Pages the sidecar refused because it held its GLIMPSE_SIDECAR_MAX_PAGES already."),
+		background:   d("background_refusals_total", "Requests Chromium made on its own, for no page, that the sidecar refused."),
 	}
 }
 
 func (c *sidecarCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked, c.authRefusals, c.cdpRefusals} {
+	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked, c.authRefusals, c.cdpRefusals,
+		c.maxPages, c.admitted, c.refusedPages, c.background} {
 		ch <- d
 	}
 }
@@ -114,6 +133,10 @@ func (c *sidecarCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.guardRefuse, s.GuardRefusals)
 	counter(c.adsBlocked, s.AdsBlocked)
 	counter(c.authRefusals, s.AuthRefusals)
+	gauge(c.maxPages, float64(s.MaxPages))
+	gauge(c.admitted, float64(s.AdmittedPages))
+	counter(c.refusedPages, s.PagesRefused)
+	counter(c.background, s.BackgroundRefusals)
 	// Every reason is exported, 0 included, so rate() sees the first refusal.
 	for _, reason := range CDPRefusalReasons {
 		ch <- prometheus.MustNewConstMetric(c.cdpRefusals, prometheus.CounterValue, float64(s.CDPRefusals[reason]), reason)

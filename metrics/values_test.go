@@ -273,13 +273,14 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 		{
 			name: "a sidecar whose browser is ready",
 			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7, AdsBlocked: 31,
-				AuthRefusals: 4, CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 5, metrics.CDPRefusedProxy: 1}},
-			want: sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31, 4, map[string]int{"method": 5, "proxy": 1}),
+				AuthRefusals: 4, CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 5, metrics.CDPRefusedProxy: 1},
+				MaxPages: 5, AdmittedPages: 3, PagesRefused: 11, BackgroundRefusals: 6},
+			want: sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31, 4, map[string]int{"method": 5, "proxy": 1}) + admissionText(5, 3, 11, 6),
 		},
 		{
 			name:  "a sidecar that is draining with its browser down",
 			stats: metrics.SidecarStats{Draining: true, PagesCreated: 9},
-			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0, 0, nil),
+			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0, 0, nil) + admissionText(0, 0, 0, 0),
 		},
 	}
 	for _, tc := range cases {
@@ -332,6 +333,22 @@ glimpse_sidecar_auth_refusals_total ` + itoa(unauthorized) + `
 # HELP glimpse_sidecar_cdp_refusals_total DevTools commands the sidecar answered with an error instead of passing them to Chromium, by reason.
 # TYPE glimpse_sidecar_cdp_refusals_total counter
 ` + cdpLines
+}
+
+func admissionText(limit, admitted, refused, background int) string {
+	return `# HELP glimpse_sidecar_max_pages Pages the sidecar admits at once over every orchestrator (GLIMPSE_SIDECAR_MAX_PAGES); 0 for no limit.
+# TYPE glimpse_sidecar_max_pages gauge
+glimpse_sidecar_max_pages ` + itoa(limit) + `
+# HELP glimpse_sidecar_admitted_pages Pages the sidecar's clients, every orchestrator together, hold now: its real load.
+# TYPE glimpse_sidecar_admitted_pages gauge
+glimpse_sidecar_admitted_pages ` + itoa(admitted) + `
+# HELP glimpse_sidecar_pages_refused_total Pages the sidecar refused because it held its GLIMPSE_SIDECAR_MAX_PAGES already.
+# TYPE glimpse_sidecar_pages_refused_total counter
+glimpse_sidecar_pages_refused_total ` + itoa(refused) + `
+# HELP glimpse_sidecar_background_refusals_total Requests Chromium made on its own, for no page, that the sidecar refused.
+# TYPE glimpse_sidecar_background_refusals_total counter
+glimpse_sidecar_background_refusals_total ` + itoa(background) + `
+`
 }
 
 func TestLocalStorageCollectorExportsEveryReason(t *testing.T) {

@@ -150,7 +150,8 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 // apiConfig is the part of the configuration the HTTP layer reads.
 func apiConfig(c Config) api.Config {
 	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
-		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, MaxFileBytes: c.MaxFileBytes, FileVersion: c.FileVersion, Pprof: c.Pprof, FullRenders: c.FullRenders}
+		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, MaxFileBytes: c.MaxFileBytes, FileVersion: c.FileVersion, Pprof: c.Pprof, FullRenders: c.FullRenders,
+		DocsURL: c.DocsURL}
 }
 
 func warmSetting(n int) int {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/quota"
 	"github.com/glimpse/glimpse/sidecar/envflag"
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -38,6 +40,7 @@ type Config struct {
 	StorageMinAge   time.Duration
 
 	Region             string
+	DocsURL            string
 	PlansFile          string
 	RedisURL           string
 	TrustedProxies     []netip.Prefix
@@ -85,6 +88,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "storage-max-age", Env: "GLIMPSE_STORAGE_MAX_AGE", Usage: "how long the local storage directory keeps an object", Default: "1512h", Parse: duration(&c.StorageMaxAge)},
 		{Flag: "storage-min-age", Env: "GLIMPSE_STORAGE_MIN_AGE", Usage: "no object younger than this is swept from the local storage directory", Default: "1h", Parse: duration(&c.StorageMinAge)},
 		{Flag: "region", Env: "GLIMPSE_REGION", Usage: "prefix of x-request-id", Default: "local", Parse: str(&c.Region)},
+		{Flag: "docs-url", Env: "GLIMPSE_DOCS_URL", Usage: "page documenting the error codes, one anchor per code, that every error's `more` links to; default: the page this service serves at " + apierr.DocsPath, Default: "", Parse: docsURL(&c.DocsURL)},
 		{Flag: "plans", Env: "GLIMPSE_PLANS", Usage: "plans and API keys file (YAML or JSON); default: one anonymous plan", Default: "", Parse: str(&c.PlansFile)},
 		{Flag: "redis-url", Env: "GLIMPSE_REDIS_URL", Usage: "Redis that counts quotas for every replica, redis://[:password@]host:port/db or rediss://; empty: each replica counts in its own memory, from zero after a restart", Default: "", Parse: redisURL(&c.RedisURL), Secret: true},
 		{Flag: "trusted-proxies", Env: "GLIMPSE_TRUSTED_PROXIES", Usage: "CIDRs of proxies whose X-Forwarded-For names the client", Default: "", Parse: prefixes(&c.TrustedProxies)},
@@ -117,6 +121,25 @@ func onOff(p *bool) func(string) error {
 		default:
 			return fmt.Errorf("want on or off")
 		}
+		return nil
+	}
+}
+
+// docsURL accepts an empty value or an absolute http(s) URL without a
+// fragment: `more` adds the code's anchor to it.
+func docsURL(p *string) func(string) error {
+	return func(v string) error {
+		v = strings.TrimSpace(v)
+		if v != "" {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("want an absolute http or https URL of the page documenting the error codes, such as https://docs.example.com/glimpse/api#errors without the anchor")
+			}
+			if u.Fragment != "" || strings.Contains(v, "#") {
+				return fmt.Errorf("want the URL without a #fragment: each error adds its code's anchor (#einvalurl)")
+			}
+		}
+		*p = v
 		return nil
 	}
 }

@@ -27,6 +27,15 @@ func TestConfigTakesARedisURL(t *testing.T) {
 	}
 }
 
+func TestConfigTakesADocsURL(t *testing.T) {
+	for _, u := range []string{"", "https://git.example.com/ops/glimpse/-/blob/main/docs/api.md", "http://docs.internal:8080/errors"} {
+		cfg, err := LoadConfig(nil, func(k string) string { return map[string]string{"GLIMPSE_DOCS_URL": u}[k] }, &bytes.Buffer{})
+		if err != nil || cfg.DocsURL != u {
+			t.Errorf("GLIMPSE_DOCS_URL=%q: got %q, %v", u, cfg.DocsURL, err)
+		}
+	}
+}
+
 func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 	cases := []struct {
 		name string
@@ -44,6 +53,10 @@ func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 			want: []string{"GLIMPSE_S3_ACCESS_KEY"}},
 		{name: "a Redis URL of another scheme", env: map[string]string{"GLIMPSE_REDIS_URL": "http://:hunter2@redis:6379"},
 			want: []string{"GLIMPSE_REDIS_URL", "does not start with redis:// or rediss://", "want redis://[:password@]host[:port][/db]"}},
+		{name: "a docs URL that is not absolute", env: map[string]string{"GLIMPSE_DOCS_URL": "docs/api.md"},
+			want: []string{`GLIMPSE_DOCS_URL="docs/api.md"`, "absolute http or https URL"}},
+		{name: "a docs URL with its own anchor", env: map[string]string{"GLIMPSE_DOCS_URL": "https://docs.example.com/api#errors"},
+			want: []string{"GLIMPSE_DOCS_URL", "without a #fragment"}},
 		{name: "a Redis URL with a database that is not a number", env: map[string]string{"GLIMPSE_REDIS_URL": "redis://:hunter2@redis:6379/quotas"},
 			want: []string{"GLIMPSE_REDIS_URL", "invalid database number"}},
 	}

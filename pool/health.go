@@ -67,6 +67,10 @@ type sidecar struct {
 	// disposing counts released leases whose contexts are still being
 	// torn down (Lease.Release).
 	disposing int
+	// fullUntil is when a sidecar that refused a page for being full (its
+	// own page limit, reached by every orchestrator together) is tried
+	// again; until then it is skipped like one at PerSidecar.
+	fullUntil time.Time
 	// unfilteredProxy is the sidecar's egress guard without its ad-block
 	// list, as the browser reaches it, from /healthz; "" when it has none.
 	unfilteredProxy string

@@ -83,6 +83,12 @@ func (l *Lease) Release() {
 			l.dispose()
 			p.mu.Lock()
 			l.sc.disposing--
+			if !l.sc.fullUntil.IsZero() {
+				// The sidecar has a page fewer: one that refused pages
+				// for being full may take one now.
+				l.sc.fullUntil = time.Time{}
+				p.dispatchLocked()
+			}
 			p.mu.Unlock()
 			if !early {
 				p.releaseSlot(l.sc)
@@ -230,11 +236,32 @@ func (sc *sidecar) refillWhenIdle() {
 	}
 }
 
+// fullBackoff is how long a sidecar that refused a page for being full is
+// left alone, unless a page of this pool's on it closes first.
+const fullBackoff = 250 * time.Millisecond
+
+// markFull leaves the sidecar out of picks for fullBackoff, then hands its
+// slots to waiting callers again.
+func (sc *sidecar) markFull() {
+	p := sc.p
+	p.mu.Lock()
+	sc.fullUntil = time.Now().Add(fullBackoff)
+	p.mu.Unlock()
+	p.log.Debug("the sidecar is full with other orchestrators' pages; trying it again shortly", "sidecar", sc.addr)
+	time.AfterFunc(fullBackoff, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.closed {
+			p.dispatchLocked()
+		}
+	})
+}
+
 // refill keeps cfg.Warm ready leases on a healthy sidecar.
 func (sc *sidecar) refill() {
 	p := sc.p
 	p.mu.Lock()
-	if !sc.usableLocked() || p.closed {
+	if !sc.usableLocked() || p.closed || time.Now().Before(sc.fullUntil) {
 		p.mu.Unlock()
 		return
 	}
@@ -254,6 +281,9 @@ func (sc *sidecar) refill() {
 			ctx, cancel := context.WithTimeout(sc.ctx, 10*time.Second)
 			l, err := sc.open(ctx, conn, "")
 			cancel()
+			if cdp.IsSidecarFull(err) {
+				sc.markFull()
+			}
 			p.mu.Lock()
 			sc.warming--
 			keep := err == nil && sc.usableLocked() && sc.conn == conn && !p.closed

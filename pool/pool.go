@@ -276,6 +276,18 @@ func (p *Pool) LeaseWith(ctx context.Context, o LeaseOptions) (*Lease, error) {
 		if err == nil {
 			return l, nil
 		}
+		if cdp.IsSidecarFull(err) {
+			// Other orchestrators hold the sidecar's pages: it is busy,
+			// not broken. The caller waits for another slot, as for one
+			// of this pool's own, without spending an attempt.
+			sc.markFull()
+			p.releaseSlot(sc)
+			tries--
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: %w", ErrNoSidecar, ctx.Err())
+			}
+			continue
+		}
 		if errors.Is(err, cdp.ErrClosed) {
 			// The browser went away under us: out of rotation at once, and
 			// the caller queues again for a sidecar that works, without
@@ -375,12 +387,14 @@ func (p *Pool) servingLocked() bool {
 // its browser, or went down a moment ago: a lease may come. A dropped
 // connection is most often a browser restarting, which the next probe
 // shows, so a sidecar is waited for two probe intervals after it went
-// down. With every sidecar down for longer, or none found, no lease may
-// come.
+// down. One that already passed a probe since is coming back: a browser
+// that restarted within one probe interval is never seen "starting", and
+// waits for its second good probe. With every sidecar down for longer, or
+// none found, no lease may come.
 func (p *Pool) hopeLocked() bool {
 	recent := 2 * p.cfg.HealthInterval
 	for _, sc := range p.sidecars {
-		if !sc.removed && (sc.state != stateUnhealthy || time.Since(sc.downSince) < recent) {
+		if !sc.removed && (sc.state != stateUnhealthy || sc.oks > 0 || time.Since(sc.downSince) < recent) {
 			return true
 		}
 	}
@@ -390,8 +404,9 @@ func (p *Pool) hopeLocked() bool {
 // pickLocked chooses the least loaded sidecar that can take a lease now.
 func (p *Pool) pickLocked() *sidecar {
 	var best *sidecar
+	now := time.Now()
 	for _, sc := range p.sidecars {
-		if !sc.usableLocked() || sc.inUse >= p.cfg.PerSidecar {
+		if !sc.usableLocked() || sc.inUse >= p.cfg.PerSidecar || now.Before(sc.fullUntil) {
 			continue
 		}
 		if best == nil || sc.inUse < best.inUse ||

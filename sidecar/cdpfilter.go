@@ -116,7 +116,49 @@ type cdpFilter struct {
 	// proxies are the proxyServer values a browser context may name: the
 	// sidecar's own egress guard, filtered or not, as the pool names them.
 	proxies []string
-	refused [len(metrics.CDPRefusalReasons)]atomic.Int64
+	// contextProxy, when set, is the proxyServer given to every browser
+	// context created without one: the egress guard, while Chromium's own
+	// proxy refuses everything.
+	contextProxy string
+	refused      [len(metrics.CDPRefusalReasons)]atomic.Int64
+}
+
+// routeContextsTo makes every browser context created without a proxy use
+// the guard at addr, when on.
+func (f *cdpFilter) routeContextsTo(addr string, on bool) *cdpFilter {
+	if on && addr != "" {
+		f.contextProxy = "http://" + addr
+	}
+	return f
+}
+
+// routed is a Target.createBrowserContext the filter passed, with the
+// guard named as its proxy when it names none; any other message is
+// returned as it is.
+func (f *cdpFilter) routed(method string, msg []byte) []byte {
+	if f.contextProxy == "" || method != "Target.createBrowserContext" {
+		return msg
+	}
+	var c struct {
+		ID        int64  `json:"id"`
+		SessionID string `json:"sessionId,omitempty"`
+		Method    string `json:"method"`
+		Params    struct {
+			DisposeOnDetach *bool  `json:"disposeOnDetach,omitempty"`
+			ProxyServer     string `json:"proxyServer,omitempty"`
+			ProxyBypassList string `json:"proxyBypassList,omitempty"`
+		} `json:"params"`
+	}
+	if err := jsonv2.Unmarshal(msg, &c); err != nil || c.Params.ProxyServer != "" {
+		return msg
+	}
+	c.Params.ProxyServer = f.contextProxy
+	c.Params.ProxyBypassList = "<-loopback>"
+	out, err := jsonv2.Marshal(c)
+	if err != nil {
+		return msg
+	}
+	return out
 }
 
 func newCDPFilter(proxyAddrs ...string) *cdpFilter {

@@ -39,6 +39,12 @@ type Config struct {
 	// RecycleMemory restarts Chromium once its process group uses more than
 	// this many bytes; 0 means never.
 	RecycleMemory int64
+	// MaxPages is how many pages the sidecar admits at once, over all its
+	// clients; a page past it is refused with cdp.CodeSidecarFull, which
+	// the pool treats as a full sidecar. 0 means no limit, which suits a
+	// sidecar only one orchestrator uses (the embedded one); the sidecar
+	// binary derives a limit from its memory (MaxPagesFor).
+	MaxPages int
 	// RecycleGrace is how long a recycled browser may finish its open
 	// pages before it is stopped anyway. Keep it above the longest request
 	// timeout of the clients. Default 75s.
@@ -54,6 +60,12 @@ type Config struct {
 	// can create browser contexts that use it (Target.createBrowserContext's
 	// proxyServer) for renders with adblock off.
 	UnfilteredProxyAddr string
+	// BackgroundProxyAddr, when set with ProxyAddr, is Chromium's own
+	// proxy, which refuses everything: the browser's background traffic
+	// (account lists, component updates) uses it, while every browser
+	// context a client creates is given ProxyAddr as its proxy by the
+	// DevTools filter, unless it names the unfiltered one.
+	BackgroundProxyAddr string
 	// Token is the shared secret a caller of /devtools/browser and
 	// /json/version must send as "Authorization: Bearer <token>"; Run's
 	// egress proxy on Addr wants it as Proxy-Authorization. Empty means no
@@ -144,6 +156,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.RecycleAfter < 0 {
 		errs = append(errs, fmt.Errorf("RecycleAfter is %d; it must be 0 (never recycle) or a positive number of page targets", cfg.RecycleAfter))
 	}
+	if cfg.MaxPages < 0 {
+		errs = append(errs, fmt.Errorf("MaxPages is %d; it must be 0 (no limit) or a positive number of pages", cfg.MaxPages))
+	}
 	if cfg.RecycleMemory < 0 {
 		errs = append(errs, fmt.Errorf("RecycleMemory is %d; it must be 0 (never recycle) or a positive number of bytes", cfg.RecycleMemory))
 	}
@@ -194,6 +209,9 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger.Info("Chromium keeps its shared memory in the temporary directory, not /dev/shm.", "why", why)
 	} else {
 		cfg.Logger.Info("Chromium keeps its shared memory in /dev/shm.", "why", why)
+	}
+	if cfg.MaxPages > 0 {
+		cfg.Logger.Info("The sidecar admits a limited number of pages at once, over all its clients.", "max_pages", cfg.MaxPages)
 	}
 	if cfg.ChromePath == "" {
 		p, err := FindChrome()
@@ -274,9 +292,14 @@ func reservedFlag(f string) string {
 // that never show; the spare renderer is started ahead for a next
 // navigation in the same context, which a context used for one page never
 // makes. Together they were 40 % of Chromium's processor time per render.
+//
+// The last ones keep the browser from asking the network for things of its
+// own, which the sidecar would only refuse: the network time, certificate
+// transparency lists and form data from Google's servers.
 var disabledFeatures = []string{
 	"Translate", "MediaRouter", "OptimizationHints",
 	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess",
+	"NetworkTimeServiceQuerying", "CertificateTransparencyComponentUpdater", "AutofillServerCommunication",
 }
 
 // baseFlags are passed to every Chromium. Besides the required headless set
@@ -333,7 +356,10 @@ func chromeArgs(cfg Config, profileDir string) []string {
 	if cfg.skipDevShm {
 		args = append(args, "--disable-dev-shm-usage")
 	}
-	if cfg.ProxyAddr != "" {
+	switch {
+	case cfg.ProxyAddr != "" && cfg.BackgroundProxyAddr != "":
+		args = append(args, guard.ChromeFlags(cfg.BackgroundProxyAddr)...)
+	case cfg.ProxyAddr != "":
 		args = append(args, guard.ChromeFlags(cfg.ProxyAddr)...)
 	}
 	features := append([]string(nil), disabledFeatures...)

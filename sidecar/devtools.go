@@ -88,6 +88,9 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pc := newProxyConn(client, upstream, s.filter, s.logger.With("generation", g.n, "client", r.RemoteAddr))
+	pc.admission = s.admission
+	// The browser disposes of the contexts of a connection that ends.
+	defer func() { s.admission.release(&pc.pages, pc.pages) }()
 	if !g.addClient(pc) {
 		pc.closeBoth(errShutdown)
 		return
@@ -101,6 +104,10 @@ type proxyConn struct {
 	client, upstream *websocket.Conn
 	filter           *cdpFilter
 	logger           *slog.Logger
+	// admission counts this client's pages against the sidecar's limit;
+	// pages is how many it holds, guarded by admission's lock.
+	admission *admission
+	pages     int
 	// clientMu serialises the two writers of client messages: Chromium's
 	// messages piped back, and the answers to refused commands.
 	clientMu sync.Mutex
@@ -219,8 +226,28 @@ func (pc *proxyConn) forwardCommands(onMessage func()) error {
 		} else {
 			answer, r = pc.filter.refuseBinary()
 		}
+		if r == nil && pc.admission != nil {
+			switch method {
+			case "Target.createBrowserContext":
+				if !pc.admission.admit(&pc.pages) {
+					r = pc.admission.fullRefusal()
+					answer = errorAnswer(commandID(msg), "", r)
+				}
+			case "Target.disposeBrowserContext":
+				pc.admission.release(&pc.pages, 1)
+			}
+		}
 		if r == nil {
+			msg = pc.filter.routed(method, msg)
 			if err := pc.upstream.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.reason == "full" {
+			// Busy, not hostile: the pool tries another sidecar.
+			pc.logger.Debug("The sidecar is full and refused a page.", "why", r.message)
+			if err := pc.answer(answer); err != nil {
 				return err
 			}
 			continue

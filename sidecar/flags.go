@@ -39,6 +39,19 @@ func ParseFlags(args []string, lookupEnv func(string) (string, bool), out io.Wri
 				}
 				return nil
 			}},
+		{Flag: "max-pages", Env: "GLIMPSE_SIDECAR_MAX_PAGES", Default: "auto",
+			Usage: "pages the sidecar admits at once, over every orchestrator; past it a page is refused as busy and the pool tries another sidecar. auto: one per 512MiB of the container's memory limit beyond 512MiB for the browser, or " + strconv.Itoa(DefaultMaxPages) + " without a limit; 0 no limit",
+			Parse: func(v string) error {
+				v = strings.TrimSpace(v)
+				if v == "auto" {
+					sc.MaxPages = MaxPagesFor(memoryLimit())
+					return nil
+				}
+				if envflag.Int(&sc.MaxPages, 0)(v) != nil {
+					return errors.New("want auto, or a whole number of pages, 0 or more (0 admits any number)")
+				}
+				return nil
+			}},
 		{Flag: "recycle-grace", Env: "GLIMPSE_RECYCLE_GRACE", Default: DefaultRecycleGrace.String(), Usage: "how long a recycled Chromium may finish its open pages; keep it above the orchestrator's GLIMPSE_MAX_TIMEOUT",
 			Parse: envflag.Duration(&sc.RecycleGrace)},
 		{Flag: "recycle-memory", Env: "GLIMPSE_RECYCLE_MEMORY", Default: "0", Usage: "restart Chromium once it uses more memory than this, such as 1.5GiB; 0 never",
@@ -70,6 +83,9 @@ const sidecarAbout = `Runs headless Chromium, restarts it when it dies, recycles
 and serves /healthz and, to callers with the sidecar token, the DevTools
 WebSocket /devtools/browser and the egress proxy. Every connection Chromium
 opens goes through the built-in egress guard.`
+
+// memoryLimit is MemoryLimit; tests replace it.
+var memoryLimit = MemoryLimit
 
 // parseToken reads the sidecar token. Its errors never quote the value, as
 // every other setting's do: a secret does not belong in a log.

@@ -23,6 +23,12 @@ type Health struct {
 	// pages. New connections never reach them.
 	ReplacedGenerations int `json:"replaced_generations"`
 	ReplacedPages       int `json:"replaced_pages"`
+	// MaxPages is the sidecar's page limit (0: none), AdmittedPages the
+	// pages its clients hold against it now, and PagesRefused the pages it
+	// refused for being full, ever.
+	MaxPages      int   `json:"max_pages"`
+	AdmittedPages int   `json:"admitted_pages"`
+	PagesRefused  int64 `json:"pages_refused"`
 	// UnfilteredProxy is the loopback address, as the browser reaches it, of
 	// the egress guard without the ad-block list; "" when there is none.
 	UnfilteredProxy string `json:"unfiltered_proxy,omitempty"`
@@ -46,6 +52,7 @@ func (s *Sidecar) Health() Health {
 		replaced = append(replaced, r)
 	}
 	s.mu.Unlock()
+	h.MaxPages, h.AdmittedPages, h.PagesRefused = s.admission.counts()
 	h.ReplacedGenerations = len(replaced)
 	for _, r := range replaced {
 		open, _, _ := r.counts()

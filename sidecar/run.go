@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -54,9 +55,14 @@ type Server struct {
 	logger  *slog.Logger
 	sidecar *Sidecar
 	guard   *guard.Proxy
-	guardLn net.Listener // filtered: Chromium's default proxy
+	guardLn net.Listener // filtered: the proxy of every context a client creates
 	plainLn net.Listener // unfiltered: for contexts rendering with adblock off
+	quietLn net.Listener // Chromium's own proxy, which refuses its background traffic
 	policy  *guard.Policy
+	// background refuses and counts what Chromium asks for on its own;
+	// egress counts the requests that reached the guard.
+	background *backgroundRefuser
+	egress     atomic.Int64
 	// proxyAuthRefusals counts proxy requests on Addr refused for the token.
 	proxyAuthRefusals atomic.Int64
 }
@@ -86,18 +92,26 @@ func NewServer(cfg RunConfig) (*Server, error) {
 		ln.Close()
 		return nil, fmt.Errorf("opening a loopback port for the egress guard: %w", err)
 	}
+	quiet, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		plain.Close()
+		return nil, fmt.Errorf("opening a loopback port for the browser's own traffic: %w", err)
+	}
 	policy := guard.NewPolicy(cfg.AllowTargets)
 	// A page must not reach the sidecar's own ports through the guard, nor
 	// the guard itself: these are refused whatever AllowTargets says. Run
 	// adds the port it serves on.
 	policy.Protect(portOfAddr(ln.Addr()))
 	policy.Protect(portOfAddr(plain.Addr()))
+	policy.Protect(portOfAddr(quiet.Addr()))
 	for _, port := range cfg.ProtectPorts {
 		policy.Protect(port)
 	}
 	proxy := guard.NewProxy(&guard.Dialer{Policy: policy}, logger.With("component", "guard"))
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
 	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
+	cfg.Sidecar.BackgroundProxyAddr = quiet.Addr().String()
 	if cfg.Sidecar.ProtectPort == nil {
 		cfg.Sidecar.ProtectPort = policy.Protect
 	}
@@ -105,11 +119,15 @@ func NewServer(cfg RunConfig) (*Server, error) {
 	if err != nil {
 		ln.Close()
 		plain.Close()
+		quiet.Close()
 		_ = proxy.Close()
 		return nil, err
 	}
-	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain,
-		policy: policy}, nil
+	background := newBackgroundRefuser(func(host string) {
+		logger.Debug("Refused a request Chromium made on its own, not for a page.", "host", host)
+	})
+	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain, quietLn: quiet,
+		policy: policy, background: background}, nil
 }
 
 func portOfAddr(a net.Addr) uint16 {
@@ -167,17 +185,25 @@ func (srv *Server) Handler() http.Handler {
 // /healthz explains the wait instead of the process exiting. Run returns nil
 // after a clean stop and an error when serving failed.
 func (srv *Server) Run(ctx context.Context) error {
-	guardSrv := srv.guard.ServerFor(srv.guard.Filter(srv.cfg.Blocks))
-	plainSrv := srv.guard.NewServer()
-	guardDone := make(chan error, 2)
+	guardSrv := srv.guard.ServerFor(srv.counted(srv.guard.Filter(srv.cfg.Blocks)))
+	plainSrv := srv.guard.ServerFor(srv.counted(srv.guard))
+	quietSrv := &http.Server{Handler: srv.background, ReadHeaderTimeout: readHeaderWait,
+		ErrorLog: slog.NewLogLogger(srv.logger.Handler(), slog.LevelDebug)}
+	guardDone := make(chan error, 3)
 	go func() { guardDone <- guardSrv.Serve(srv.guardLn) }()
 	go func() { guardDone <- plainSrv.Serve(srv.plainLn) }()
+	go func() { guardDone <- quietSrv.Serve(srv.quietLn) }()
 	defer func() {
 		_ = srv.guard.Close()
 		_ = guardSrv.Close()
 		_ = plainSrv.Close()
+		_ = quietSrv.Close()
 		<-guardDone
 		<-guardDone
+		<-guardDone
+		if total, hosts := srv.background.counts(); total > 0 {
+			srv.logger.Info("Chromium's own background requests were refused.", "requests", total, "hosts", strings.Join(backgroundHosts(hosts), ","))
+		}
 	}()
 
 	ln := srv.cfg.Listener
@@ -228,6 +254,14 @@ func (srv *Server) Run(ctx context.Context) error {
 		srv.logger.Error("Chromium did not stop cleanly.", "err", closeErr)
 	}
 	return errors.Join(serveErr, closeErr)
+}
+
+// counted counts the requests h serves.
+func (srv *Server) counted(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv.egress.Add(1)
+		h.ServeHTTP(w, r)
+	})
 }
 
 // startWithRetry calls Start until it succeeds or ctx ends.

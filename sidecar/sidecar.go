@@ -61,6 +61,7 @@ type Sidecar struct {
 
 	secret       secret     // the token callers of /devtools/browser must send
 	filter       *cdpFilter // judges every command a client sends to Chromium
+	admission    *admission // counts every client's pages against MaxPages
 	authRefusals atomic.Int64
 
 	ctx    context.Context // ends at Close; bounds launches and supervision
@@ -99,7 +100,8 @@ func New(cfg Config) (*Sidecar, error) {
 		cfg:         cfg,
 		logger:      cfg.Logger,
 		secret:      newSecret(cfg.Token),
-		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr),
+		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr).routeContextsTo(cfg.ProxyAddr, cfg.BackgroundProxyAddr != ""),
+		admission:   &admission{max: cfg.MaxPages},
 		ctx:         ctx,
 		cancel:      cancel,
 		status:      StatusStarting,

@@ -61,6 +61,7 @@ func Populated() *prometheus.Registry {
 			Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2,
 			MemoryBytes: 512 << 20, GuardRefusals: 3, AdsBlocked: 40, AuthRefusals: 2,
 			CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 1},
+			MaxPages:    5, AdmittedPages: 4, PagesRefused: 7, BackgroundRefusals: 9,
 		}
 	})
 	return reg

@@ -380,6 +380,9 @@ func (run *dataRun) markdown(s *goquery.Selection) string {
 	var err error
 	if len(s.Nodes) == 1 && s.Nodes[0].Type == html.DocumentNode {
 		md, err = markdown.Article(run.ctx, run.doc, run.base, opts)
+		if err == nil {
+			md = run.withTitle(md, opts)
+		}
 	} else {
 		md, err = markdown.Convert(run.ctx, s, run.base, opts)
 	}

@@ -39,8 +39,8 @@ func TestRenderFailuresAnswerAStatusByWhetherARetryHelps(t *testing.T) {
 			if got := slices.Contains(apierr.ClientRetried, e.Status()); got != c.retried {
 				t.Errorf("kind %v answers %d, which clients retry: %t; want %t", c.kind, e.Status(), got, c.retried)
 			}
-			if want := map[bool]string{true: "error", false: "fail"}[e.Status() >= 500]; e.Envelope("r").Status != want {
-				t.Errorf("kind %v has envelope status %q; want %q", c.kind, e.Envelope("r").Status, want)
+			if want := map[bool]string{true: "error", false: "fail"}[e.Status() >= 500]; e.Envelope("r", "").Status != want {
+				t.Errorf("kind %v has envelope status %q; want %q", c.kind, e.Envelope("r", "").Status, want)
 			}
 		})
 	}

@@ -470,19 +470,73 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 	return err
 }
 
+// queryKeyParams are the spellings under which a key arrives in the query
+// string: the microlink CLI's `--api-key=K` sends `api-key`, and code that
+// builds the URL itself writes `apiKey` or `api_key`.
+var queryKeyParams = []string{"api-key", "apiKey", "api_key"}
+
 // identify finds the caller's plan: an API key's, or the anonymous plan
-// counted per client address.
+// counted per client address. A key is read from the x-api-key header or
+// from the query string; it is honoured wherever it comes from, and a key
+// given twice with different values, or one that is unknown, is refused,
+// so a caller never runs on the anonymous plan by mistake.
 func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 	plans := s.deps.Plans
-	if key := c.Request().Header.Get("x-api-key"); key != "" {
-		plan, id, ok := plans.Lookup(key)
-		if !ok {
+	key, from, err := apiKey(c.Request())
+	if err != nil {
+		return nil, "", err
+	}
+	if from == "" {
+		return &plans.Anonymous, "ip:" + c.RealIP(), nil
+	}
+	plan, id, ok := plans.Lookup(key)
+	if !ok {
+		if from == "x-api-key" {
 			return nil, "", apierr.New(apierr.CodeAuth,
 				"The `x-api-key` header holds a key this service does not know; check the key, or send none for the anonymous plan.")
 		}
-		return plan, id, nil
+		e := apierr.New(apierr.CodeAuth, fmt.Sprintf(
+			"The `%s` parameter holds a key this service does not know; check the key, or send none for the anonymous plan.", from))
+		e.Param = from
+		return nil, "", e
 	}
-	return &plans.Anonymous, "ip:" + c.RealIP(), nil
+	return plan, id, nil
+}
+
+// apiKey is the caller's key and where it was found ("x-api-key" or the
+// query parameter's name), or "" when there is none. The key itself never
+// appears in an error: answers and logs must not repeat a secret.
+func apiKey(r *http.Request) (key, from string, err error) {
+	if v := r.Header.Values("x-api-key"); len(v) > 0 {
+		key, from = v[0], "x-api-key"
+		for _, other := range v[1:] {
+			if other != key {
+				return "", "", apierr.New(apierr.CodeAuth, "The `x-api-key` header is sent more than once with different keys; send one.")
+			}
+		}
+		if key == "" {
+			from = ""
+		}
+	}
+	q := r.URL.Query()
+	for _, name := range queryKeyParams {
+		for _, v := range q[name] {
+			switch {
+			case v == "" || v == "true":
+				// `--api-key` with no value: mri makes it true.
+				e := apierr.New(apierr.CodeAuth, fmt.Sprintf("The `%s` parameter holds no key; give the key as its value (`%s=<key>`), or send it in the `x-api-key` header.", name, name))
+				e.Param = name
+				return "", "", e
+			case from == "":
+				key, from = v, name
+			case v != key:
+				e := apierr.New(apierr.CodeAuth, fmt.Sprintf("An API key is given in both `%s` and `%s`, with different values; send one key, preferably in the `x-api-key` header.", from, name))
+				e.Param = name
+				return "", "", e
+			}
+		}
+	}
+	return key, from, nil
 }
 
 // redactTarget is how a log line names a target: the scheme, host and

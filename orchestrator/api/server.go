@@ -42,6 +42,10 @@ type Config struct {
 	FileVersion    func() string  // names one render's files; nil: fresh each time
 	Pprof          bool           // serve /debug/pprof
 	FullRenders    bool           // no lean renders (render.Config.Full)
+	// DocsURL is the page documenting the error codes, which every error's
+	// `more` links to with the code as its anchor; empty: the page glimpse
+	// serves itself at apierr.DocsPath, on the address the caller reached.
+	DocsURL string
 }
 
 // Deps are the parts a Server is built from; the root package wires them.
@@ -180,6 +184,8 @@ func NewServer(cfg Config, d Deps) *Server {
 			e.HEAD(p, page)
 		}
 	}
+	e.GET(apierr.DocsPath, s.handleDocs)
+	e.HEAD(apierr.DocsPath, s.handleDocs)
 	e.GET("/healthz", s.handleHealthz)
 	e.GET("/readyz", s.handleReadyz)
 	e.GET("/metrics", echo.WrapHandler(metrics.Handler(d.Registry)))
@@ -364,8 +370,51 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(status)
 		return
 	}
-	body, _ := answer.Marshal(e.Envelope(id))
+	body, _ := answer.Marshal(e.Envelope(id, s.docsURL(c)))
 	_ = c.Blob(status, echo.MIMEApplicationJSON, append(body, '\n'))
+}
+
+// docsURL is the errors page that `more` links to: the operator's, or
+// glimpse's own on the scheme and host the caller used, which is the one
+// address every caller is known to reach.
+func (s *Server) docsURL(c echo.Context) string {
+	if s.cfg.DocsURL != "" {
+		return s.cfg.DocsURL
+	}
+	scheme := "http"
+	if c.Request().TLS != nil || (s.fromTrustedProxy(c) && c.Request().Header.Get("X-Forwarded-Proto") == "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + c.Request().Host + apierr.DocsPath
+}
+
+// fromTrustedProxy reports whether the request came straight from one of
+// the configured proxies, whose X-Forwarded-* headers are then believed.
+func (s *Server) fromTrustedProxy(c echo.Context) bool {
+	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
+	if err != nil {
+		return false
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(addr.Unmap()) {
+			return true
+		}
+	}
+	return false
+}
+
+// handleDocs serves the page that documents every error code, one anchor
+// per code: what `more` links to unless GLIMPSE_DOCS_URL names another.
+func (s *Server) handleDocs(c echo.Context) error {
+	h := c.Response().Header()
+	h.Set("cache-control", "public, max-age=3600")
+	h.Set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("x-content-type-options", "nosniff")
+	return c.Blob(http.StatusOK, "text/html; charset=utf-8", apierr.DocsPage())
 }
 
 func (s *Server) handleHealthz(c echo.Context) error {

@@ -99,9 +99,18 @@ func Status(code string) int {
 	return http.StatusInternalServerError
 }
 
-// ErrorDocsBase is where the `more` link of every error points; the code in
-// lower case is the anchor. Set it once at start-up, before serving.
-var ErrorDocsBase = "https://glimpse.dev/docs/errors"
+// DocsPath is where glimpse serves the page that documents its error
+// codes, one anchor per code (DocsPage). Unless the operator names another
+// page, the `more` link of an error points there, on the address the
+// caller reached: documentation every caller of a self-hosted glimpse can
+// open.
+const DocsPath = "/docs/errors"
+
+// MoreLink is the `more` link of an error with code: the errors page docs,
+// with the code in lower case as the anchor.
+func MoreLink(docs, code string) string {
+	return docs + "#" + strings.ToLower(code)
+}
 
 // fatalMessage is all a caller learns about an unexpected failure; the cause
 // goes to the log under the same request id.
@@ -198,13 +207,15 @@ type ErrorEnvelope struct {
 // Envelope is the body sent for e. The request id appears in it only at the
 // end of EFATAL's message, because that message carries nothing else a
 // caller could report; every answer has the id in x-request-id anyway.
-func (e *Error) Envelope(requestID string) ErrorEnvelope {
+// docs is the URL of the page that documents the codes, which `more`
+// links to.
+func (e *Error) Envelope(requestID, docs string) ErrorEnvelope {
 	status := e.Status()
 	env := ErrorEnvelope{
 		Status:  "fail",
 		Code:    e.Code,
 		Message: e.Message,
-		More:    ErrorDocsBase + "#" + strings.ToLower(e.Code),
+		More:    MoreLink(docs, e.Code),
 		Data:    e.Data,
 	}
 	if status >= 500 {

@@ -45,22 +45,25 @@ func TestEveryCodeHasTheStatusOfTheAPITable(t *testing.T) {
 			if e.Status() != tc.status {
 				t.Fatalf("status %d, want %d", e.Status(), tc.status)
 			}
-			env := e.Envelope("local:1")
+			env := e.Envelope("local:1", testDocs)
 			if env.Status != tc.body {
 				t.Errorf("envelope status %q, want %q", env.Status, tc.body)
 			}
-			if want := "https://glimpse.dev/docs/errors#" + strings.ToLower(tc.code); env.More != want {
+			if want := testDocs + "#" + strings.ToLower(tc.code); env.More != want {
 				t.Errorf("more is %q, want %q", env.More, want)
 			}
 		})
 	}
 }
 
+// testDocs stands for the errors page a server links to.
+const testDocs = "https://glimpse.example/docs/errors"
+
 func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
 	e := New(CodeInvalidURL, "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.")
 	e.Data = map[string]any{"url": "no"}
 	e.Err = errors.New("internal detail that must stay in the log")
-	b, err := json.Marshal(e.Envelope("local:abc"))
+	b, err := json.Marshal(e.Envelope("local:abc", testDocs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +75,7 @@ func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
 		"status":  "fail",
 		"code":    "EINVALURL",
 		"message": "The URL `no` is not valid: it needs a protocol (http or https) and a hostname.",
-		"more":    "https://glimpse.dev/docs/errors#einvalurl",
+		"more":    "https://glimpse.example/docs/errors#einvalurl",
 		"data":    map[string]any{"url": "no"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -85,13 +88,13 @@ func TestEnvelopeHasTheShapeOfAPIMd(t *testing.T) {
 
 func TestEnvelopeDetails(t *testing.T) {
 	t.Run("an error without data still has a data object", func(t *testing.T) {
-		b, _ := json.Marshal(New(CodeAuth, "Send a known `x-api-key`.").Envelope("id"))
+		b, _ := json.Marshal(New(CodeAuth, "Send a known `x-api-key`.").Envelope("id", testDocs))
 		if !strings.Contains(string(b), `"data":{}`) {
 			t.Errorf("got %s", b)
 		}
 	})
 	t.Run("EFATAL's message ends with the request id", func(t *testing.T) {
-		env := Fatal(errors.New("disk on fire")).Envelope("eu:1234")
+		env := Fatal(errors.New("disk on fire")).Envelope("eu:1234", testDocs)
 		if !strings.HasSuffix(env.Message, "(request eu:1234)") {
 			t.Errorf("message %q does not end with the request id", env.Message)
 		}
@@ -103,26 +106,23 @@ func TestEnvelopeDetails(t *testing.T) {
 		}
 	})
 	t.Run("EFATAL without a request id has no empty suffix", func(t *testing.T) {
-		if m := Fatal(io.EOF).Envelope("").Message; strings.Contains(m, "(request") {
+		if m := Fatal(io.EOF).Envelope("", testDocs).Message; strings.Contains(m, "(request") {
 			t.Errorf("message %q", m)
 		}
 	})
 	t.Run("other codes never carry the request id in the body", func(t *testing.T) {
-		if m := New(CodeBusy, "Retry shortly.").Envelope("eu:1").Message; m != "Retry shortly." {
+		if m := New(CodeBusy, "Retry shortly.").Envelope("eu:1", testDocs).Message; m != "Retry shortly." {
 			t.Errorf("message %q", m)
 		}
 	})
 	t.Run("storage that is away is a 503 of its own, not EFATAL", func(t *testing.T) {
 		e := New(CodeStorage, "Storage is unreachable; retry shortly.")
-		if env := e.Envelope("x"); env.Status != "error" || e.Status() != 503 || strings.Contains(env.Message, "(request") {
+		if env := e.Envelope("x", testDocs); env.Status != "error" || e.Status() != 503 || strings.Contains(env.Message, "(request") {
 			t.Errorf("got %d %+v", e.Status(), env)
 		}
 	})
-	t.Run("the docs base can be moved", func(t *testing.T) {
-		old := ErrorDocsBase
-		defer func() { ErrorDocsBase = old }()
-		ErrorDocsBase = "https://docs.internal/errors"
-		if m := New(CodeRate, "Wait.").Envelope("").More; m != "https://docs.internal/errors#erate" {
+	t.Run("the docs page can be any page", func(t *testing.T) {
+		if m := New(CodeRate, "Wait.").Envelope("", "https://docs.internal/api.md").More; m != "https://docs.internal/api.md#erate" {
 			t.Errorf("more is %q", m)
 		}
 	})
@@ -239,5 +239,29 @@ func TestOnlyTransientFailuresInviteARetry(t *testing.T) {
 				t.Errorf("%s answers %d, which clients retry: %t; want %t", code, Status(code), retried, transient[code])
 			}
 		})
+	}
+}
+
+func TestTheErrorsPageDocumentsEveryCodeUnderItsAnchor(t *testing.T) {
+	page := string(DocsPage())
+	documented := map[string]bool{}
+	for _, d := range Docs() {
+		documented[d.Code] = true
+		if d.Status != Status(d.Code) || d.When == "" || d.Retry == "" {
+			t.Errorf("%s is documented as %+v", d.Code, d)
+		}
+	}
+	for _, code := range Codes() {
+		if !documented[code] {
+			t.Errorf("%s has a status but no section on the errors page", code)
+		}
+		more := New(code, "x").Envelope("", DocsPath).More
+		anchor := more[strings.Index(more, "#")+1:]
+		if !strings.Contains(page, `<h2 id="`+anchor+`">`+code+`</h2>`) {
+			t.Errorf("more of %s is %q, but the page has no section %q", code, more, anchor)
+		}
+	}
+	if strings.Contains(page, "`") {
+		t.Errorf("the page shows a backquote instead of code: %s", page)
 	}
 }

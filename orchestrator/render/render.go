@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http/httptrace"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
@@ -145,17 +147,30 @@ func (r *Renderer) Render(ctx context.Context, req *query.Request, use func(cont
 }
 
 // renderStatic answers from a plain fetch when the page allows it. The
-// fetch gets at most 40 % of the budget, so a browser can still follow.
+// fetch gets 40 % of the budget, so a browser can still follow, but only
+// a target that has answered is handed to one: while the target has sent
+// nothing at all, a browser would only ask the same silent host again, so
+// the plain fetch keeps the caller's whole budget instead.
 func (r *Renderer) renderStatic(ctx context.Context, req *query.Request, use func(context.Context, *Page) error) error {
 	budget := time.Until(deadlineOf(ctx, req.Timeout)) * 4 / 10
-	sctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var answered atomic.Bool
+	sctx = httptrace.WithClientTrace(sctx, &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { answered.Store(true) },
+	})
+	slow := time.AfterFunc(budget, func() {
+		if answered.Load() {
+			cancel(errStaticSlow)
+		}
+	})
+	defer slow.Stop()
 	p, err := r.fetchStatic(sctx, req)
 	if err != nil {
 		if errors.Is(err, errNeedsBrowser) && req.Prerender == "false" {
 			return unreadable(fmt.Sprintf("The target could not be read without a browser (%v); drop `prerender=false`.", errors.Unwrap(err)))
 		}
-		if sctx.Err() != nil && ctx.Err() == nil && req.Prerender != "false" {
+		if errors.Is(context.Cause(sctx), errStaticSlow) && ctx.Err() == nil && req.Prerender != "false" {
 			return fmt.Errorf("%w: the plain fetch was slow", errNeedsBrowser)
 		}
 		if ctx.Err() != nil {
@@ -165,6 +180,10 @@ func (r *Renderer) renderStatic(ctx context.Context, req *query.Request, use fun
 	}
 	return use(ctx, p)
 }
+
+// errStaticSlow ends a plain fetch whose target answered but is slow to
+// send its page: a browser gets the rest of the budget.
+var errStaticSlow = errors.New("the plain fetch used its share of the budget")
 
 func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltered bool, use func(context.Context, *Page) error) error {
 	start := time.Now()

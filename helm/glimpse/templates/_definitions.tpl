@@ -159,6 +159,14 @@ says what to change.
 {{- if and .Values.plans.existingSecret .Values.plans.config }}
 {{- fail "Both plans.existingSecret and plans.config are set: the plans file comes from one of them; keep the one that holds your keys." }}
 {{- end }}
+{{- with .Values.sidecar.token }}
+{{- if $.Values.sidecar.existingSecret }}
+{{- fail "Both sidecar.token and sidecar.existingSecret are set: the sidecar token comes from one of them; keep the existing Secret and drop sidecar.token." }}
+{{- end }}
+{{- if or (lt (len .) 16) (not (regexMatch "^[!-~]+$" .)) }}
+{{- fail "sidecar.token must be at least 16 printable ASCII characters without blanks, such as the output of `openssl rand -hex 32`." }}
+{{- end }}
+{{- end }}
 {{- if not (has .Values.sidecar.kind (list "Deployment" "StatefulSet")) }}
 {{- fail (printf "sidecar.kind is %q; it must be Deployment or StatefulSet." .Values.sidecar.kind) }}
 {{- end }}
