@@ -25,8 +25,8 @@ func (d CodeDoc) Kind() string {
 	return "fail"
 }
 
-// codeDocs documents every code of codeStatus, in the order of API.md's
-// table, glimpse's own codes after it.
+// codeDocs documents every code of codeStatus, in the order of the codes
+// table of docs/api.md, glimpse's own codes after it.
 var codeDocs = []CodeDoc{
 	{CodeInvalidURL, 0, "`url` is missing, is not a valid WHATWG URL, is not http or https, has no host, carries user-info, or its host does not resolve.", "No: change the request."},
 	{CodeForbiddenURL, 0, "The target, a redirect hop or an asset resolves to an address outside public unicast (loopback, private, link-local, CGNAT, multicast, unique-local, and their IPv4-mapped, NAT64 and 6to4 forms).", "No: use a publicly reachable URL."},
