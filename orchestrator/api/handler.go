@@ -448,7 +448,7 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 }
 
 // identify finds the caller's plan: an API key's, or the anonymous plan
-// counted per client address.
+// counted per client network (see quota.AnonymousID).
 func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 	plans := s.deps.Plans
 	if key := c.Request().Header.Get("x-api-key"); key != "" {
@@ -459,7 +459,7 @@ func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 		}
 		return plan, id, nil
 	}
-	return &plans.Anonymous, "ip:" + c.RealIP(), nil
+	return &plans.Anonymous, quota.AnonymousID(c.RealIP()), nil
 }
 
 // redactTarget is how a log line names a target: the scheme, host and
