@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -334,6 +335,7 @@ func assetOrNil(a *Asset) any {
 // after it. With ping off nothing is fetched: the first candidate stands
 // with its url and type.
 func (c *Composer) pickAsset(ctx context.Context, src render.Source, shared, ping bool, cands []meta.Candidate) *Asset {
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c meta.Candidate) bool { return len(c.URL) > MaxAssetURLBytes })
 	if len(cands) == 0 {
 		return nil
 	}
