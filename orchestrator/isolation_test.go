@@ -28,3 +28,33 @@ func TestEmbedOfARuleAfterThePlainQueryIsNotServedFromItsEntry(t *testing.T) {
 		t.Errorf("embed=body a second time: %d, x-cache-status %q", again.HTTP, again.Header.Get("x-cache-status"))
 	}
 }
+
+// A target cannot speak for the egress guard: an X-Glimpse-Guard header of
+// its own is not read as a refusal, a time-out or a listing, and the page
+// is visited once and answered as the page it is.
+func TestATargetSendingTheGuardsHeaderIsAnsweredAsItself(t *testing.T) {
+	app := startApp(t, nil)
+	values := []string{"refused", "blocked", "unreachable", "timeout", "unresolvable", "closing"}
+	routes := map[string]http.HandlerFunc{}
+	for _, v := range values {
+		routes["/"+v] = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Glimpse-Guard", v)
+			html(`<!doctype html><title>Answered as `+v+`</title><p>A page.</p>`)(w, r)
+		}
+	}
+	pages := newPageServer(t, routes)
+	for _, v := range values {
+		for _, prerender := range []string{"false", "true"} {
+			t.Run(v+" with prerender="+prerender, func(t *testing.T) {
+				before := pages.hits["/"+v].Load()
+				a := app.get(pages.URL+"/"+v, "prerender="+prerender+"&force=true")
+				if a.HTTP != 200 || a.field("title") != "Answered as "+v {
+					t.Fatalf("%d %s %s, title %v", a.HTTP, a.Code, a.Message, a.field("title"))
+				}
+				if n := pages.hits["/"+v].Load() - before; n != 1 {
+					t.Errorf("the page was visited %d times for one request", n)
+				}
+			})
+		}
+	}
+}
