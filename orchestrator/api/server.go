@@ -86,6 +86,7 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	d.Logger = newRedactingLogger(d.Logger)
 	if d.Registry == nil {
 		d.Registry = metrics.NewRegistry()
 	}
