@@ -356,6 +356,16 @@ func (s *Server) handleReadyz(c echo.Context) error {
 			out["storage"] = "ok"
 		}
 	}
+	if s.deps.Store != nil {
+		// The cache's own view: a store that keeps failing is left out of
+		// requests, which then render what another replica may have kept.
+		if msg := s.cache.SharedFailing(); msg != "" {
+			out["shared_cache"] = "bypassed while the store keeps failing: " + msg
+			out["status"] = "degraded"
+		} else {
+			out["shared_cache"] = "ok"
+		}
+	}
 	if !ready {
 		out["status"] = "unavailable"
 		return c.JSON(http.StatusServiceUnavailable, out)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -67,6 +68,8 @@ type Cache struct {
 	log    *slog.Logger
 	m      *metrics.Orchestrator
 
+	breaker breaker
+
 	mu    sync.Mutex
 	bytes int64
 	ll    *list.List // front = most recent
@@ -75,28 +78,47 @@ type Cache struct {
 
 // New makes a cache of at most maxBytes in memory.
 func New(maxBytes int64, shared storage.Store, log *slog.Logger, m *metrics.Orchestrator) *Cache {
-	return &Cache{max: maxBytes, shared: shared, log: log, m: m, ll: list.New(), items: map[string]*list.Element{}}
+	return &Cache{max: maxBytes, shared: shared, log: log, m: m, ll: list.New(), items: map[string]*list.Element{},
+		breaker: breaker{log: log, now: time.Now}}
 }
 
-// Get returns a live entry from memory, else from the shared store.
+// SharedFailing is the shared store's last error while the cache keeps
+// it out of requests after repeated failures, or "" while it is used.
+func (c *Cache) SharedFailing() string {
+	if c.shared == nil {
+		return ""
+	}
+	return c.breaker.failing()
+}
+
+// Get returns a live entry from memory, else from the shared store. The
+// store gets SharedReadBudget of the request's time, and none while it
+// keeps failing.
 func (c *Cache) Get(ctx context.Context, key string, now time.Time) *Entry {
 	if e := c.getMemory(key, now); e != nil {
 		return e
 	}
-	if c.shared == nil {
+	if c.shared == nil || !c.breaker.allow() {
 		return nil
 	}
-	rc, _, err := c.shared.Get(ctx, ObjectKey(key))
-	if err != nil {
-		if !errors.Is(err, storage.ErrNotFound) {
-			c.m.StorageErrors.WithLabelValues("get").Inc()
-			c.log.Warn("reading a shared cache entry failed; rendering instead", "err", err)
-		}
-		return nil
-	}
-	defer rc.Close()
+	sctx, cancel := context.WithTimeout(ctx, SharedReadBudget)
+	defer cancel()
 	var e Entry
-	if err := json.NewDecoder(rc).Decode(&e); err != nil || e.Key != key {
+	err := c.readShared(sctx, key, &e)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		c.breaker.succeeded()
+		return nil
+	case err != nil && ctx.Err() == nil:
+		c.breaker.failed(err)
+		c.m.StorageErrors.WithLabelValues("get").Inc()
+		c.log.Warn("reading a shared cache entry failed; rendering instead", "err", err)
+		return nil
+	case err != nil:
+		return nil // the caller went away: no word on the store
+	}
+	c.breaker.succeeded()
+	if e.Key != key {
 		return nil
 	}
 	if !now.Before(e.Expires) {
@@ -104,6 +126,28 @@ func (c *Cache) Get(ctx context.Context, key string, now time.Time) *Entry {
 	}
 	c.putMemory(&e)
 	return &e
+}
+
+// readShared reads and decodes the entry of key from the shared store
+// within ctx. An object that is not an entry reads as not found.
+func (c *Cache) readShared(ctx context.Context, key string, e *Entry) error {
+	rc, _, err := c.shared.Get(ctx, ObjectKey(key))
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if err := json.NewDecoder(rc).Decode(e); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return storage.ErrNotFound
+		}
+		return err
+	}
+	return nil
 }
 
 func (c *Cache) getMemory(key string, now time.Time) *Entry {
@@ -130,6 +174,9 @@ func (c *Cache) Put(e *Entry) {
 	if c.shared == nil {
 		return
 	}
+	if !c.breaker.allow() {
+		return // the store keeps failing: the entry lives in memory only
+	}
 	b, err := json.Marshal(e)
 	if err != nil {
 		return
@@ -138,9 +185,12 @@ func (c *Cache) Put(e *Entry) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := c.shared.Put(ctx, ObjectKey(e.Key), bytes.NewReader(b), int64(len(b)), "application/json"); err != nil {
+			c.breaker.failed(err)
 			c.m.StorageErrors.WithLabelValues("put").Inc()
 			c.log.Warn("writing a shared cache entry failed", "err", err)
+			return
 		}
+		c.breaker.succeeded()
 	}()
 }
 
