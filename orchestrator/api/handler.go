@@ -91,13 +91,11 @@ func (s *Server) handleAPI(c echo.Context) error {
 		}
 		return s.answer(c, req, s.entry(req, key, &answer.Result{Body: answer.Empty(), FetchMode: "skipped"}), cacheStatus(req))
 	}
-	e, shared, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
+	// A joined render cut short by another caller's shorter timeout is
+	// rendered again inside the flight, once for every caller of this one.
+	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 		return s.produce(rctx, req, key)
 	})
-	if err == nil && shared && e.CutShortFor(req.Timeout) && ctx.Err() == nil {
-		// The render joined ran on another caller's shorter budget.
-		e, err = s.produce(ctx, req, key)
-	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -601,3 +601,56 @@ func TestAHungStoreCostsALookupItsOwnBudgetOnly(t *testing.T) {
 		t.Errorf("the store answers again but is still reported failing: %s", msg)
 	}
 }
+
+// Callers that joined a render whose answer a shorter timeout cut short
+// render again together: two renders for one short caller and three
+// patient ones, not four.
+func TestJoinersOfACutShortRenderShareOneMoreRender(t *testing.T) {
+	f := NewFlight(isTimeout)
+	var renders atomic.Int32
+	gate := make(chan struct{})
+	render := func(timeout time.Duration) func(context.Context) (*Entry, error) {
+		return func(context.Context) (*Entry, error) {
+			n := renders.Add(1)
+			if n == 1 {
+				<-gate
+				return &Entry{Key: "k", CutShortAt: timeout}, nil // the page was still loading
+			}
+			// Held until every patient caller has joined it.
+			again := "k\x00timeout=" + timeout.String()
+			for deadline := time.Now().Add(5 * time.Second); flightWaiters(f, again) < 3 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			return &Entry{Key: "k"}, nil
+		}
+	}
+	short, patient := 2*time.Second, 28*time.Second
+	results := make(chan flightResult, 4)
+	go func() {
+		e, s, err := f.Do(context.Background(), "k", short, render(short))
+		results <- flightResult{e, s, err}
+	}()
+	pollUntil(t, 5*time.Second, "the first render never started", func() bool { return flightWaiters(f, "k") == 1 })
+	for range 3 {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), patient)
+			defer cancel()
+			e, s, err := f.Do(ctx, "k", patient, render(patient))
+			results <- flightResult{e, s, err}
+		}()
+	}
+	pollUntil(t, 5*time.Second, "the patient callers never joined", func() bool { return flightWaiters(f, "k") == 4 })
+	close(gate)
+	for range 4 {
+		r := <-results
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.shared && r.e.CutShortAt != 0 {
+			t.Errorf("a patient caller got the answer cut short at %s", r.e.CutShortAt)
+		}
+	}
+	if n := renders.Load(); n != 2 {
+		t.Errorf("%d renders for one short caller and three patient ones, want 2", n)
+	}
+}
