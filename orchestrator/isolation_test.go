@@ -1,9 +1,13 @@
 package orchestrator
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An answer kept for one request must not answer another that asks for
@@ -56,5 +60,34 @@ func TestATargetSendingTheGuardsHeaderIsAnsweredAsItself(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// An answer whose image probe ran out of the request's time is not the
+// page's whole answer: a caller with more time gets it rendered again,
+// not the image-less one from the cache.
+func TestAnAnswerDegradedByItsDeadlineServesNoCallerWithMoreTime(t *testing.T) {
+	app := startApp(t, nil)
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, image.NewRGBA(image.Rect(0, 0, 400, 200))); err != nil {
+		t.Fatal(err)
+	}
+	pages := newPageServer(t, map[string]http.HandlerFunc{
+		"/": html(`<!doctype html><html lang="en"><head><title>A slow picture</title>
+<meta property="og:image" content="/slow.png"></head><body><p>Text.</p></body></html>`),
+		"/slow.png": func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(3500 * time.Millisecond) // past the first caller's time, within the probe's own
+			w.Header().Set("content-type", "image/png")
+			w.Write(pic.Bytes())
+		},
+	})
+	first := app.get(pages.URL+"/", "timeout=3s&meta.title&meta.image")
+	if first.HTTP != 200 || first.field("image") != nil {
+		t.Fatalf("the first answer: %d %s, image %v", first.HTTP, first.Code, first.field("image"))
+	}
+	second := app.get(pages.URL+"/", "timeout=10s&meta.title&meta.image")
+	img, _ := second.field("image").(map[string]any)
+	if second.HTTP != 200 || second.Header.Get("x-cache-status") == "HIT" || img == nil || img["width"] != float64(400) {
+		t.Errorf("a caller with more time: %d, x-cache-status %q, image %v", second.HTTP, second.Header.Get("x-cache-status"), second.field("image"))
 	}
 }

@@ -3,6 +3,7 @@ package answer
 import (
 	"container/list"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -139,7 +140,10 @@ func (p *probes) run(ctx context.Context, src render.Source, raw string, call *p
 	call.res = probeResult{url: raw, asset: a, err: err, expires: p.now().Add(ttl)}
 	p.mu.Lock()
 	delete(p.inflight, raw)
-	p.addLocked(&call.res)
+	if !errors.Is(err, render.ErrEgress) {
+		// A failure of glimpse's own way out says nothing of the asset.
+		p.addLocked(&call.res)
+	}
 	p.mu.Unlock()
 	close(call.ready)
 }

@@ -236,23 +236,36 @@ func texts(res *answer.Result) map[string]cache.Text {
 	return out
 }
 
-// cutShortAt is the timeout that cut the render short, or 0 for a whole
-// one.
-func cutShortAt(req *query.Request, res *answer.Result) time.Duration {
-	if res.CutShort {
-		return req.Timeout
+// degradedTTL is the longest a degraded answer is kept: long enough to
+// spare a struggling dependency a burst of renders, short enough that the
+// whole answer follows soon.
+const degradedTTL = time.Minute
+
+// lifetime is what a finished answer may serve: for how long it is fresh
+// and, past that, stale, and the timeout that cut it short (0 for a whole
+// one), which keeps it from callers who give more time. A degraded answer
+// (part of it missing for glimpse's reason, not the page's) is treated as
+// cut short, lives at most degradedTTL and is never served stale.
+func lifetime(req *query.Request, res *answer.Result) (ttl, stale, cutShortAt time.Duration) {
+	ttl, stale = req.TTL, req.StaleTTL
+	if res.CutShort || res.Degraded {
+		cutShortAt = req.Timeout
 	}
-	return 0
+	if res.Degraded {
+		ttl, stale = min(ttl, degradedTTL), 0
+	}
+	return ttl, stale, cutShortAt
 }
 
 // entry is a finished answer as the cache keeps it.
 func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cache.Entry {
 	sum := sha256.Sum256(res.Body)
 	now := s.now()
+	ttl, stale, cutShortAt := lifetime(req, res)
 	return &cache.Entry{
 		Key: key, Body: res.Body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
-		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: res.FetchMode, Embeds: res.Embeds,
-		CutShortAt: cutShortAt(req, res), Texts: texts(res),
+		Created: now, Expires: now.Add(ttl + stale), TTL: ttl, FetchMode: res.FetchMode, Embeds: res.Embeds,
+		CutShortAt: cutShortAt, Texts: texts(res),
 	}
 }
 
