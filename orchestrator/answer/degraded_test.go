@@ -21,7 +21,9 @@ type verdictSource struct {
 	opens map[string]int
 }
 
-func newVerdictSource() verdictSource { return verdictSource{mu: &sync.Mutex{}, opens: map[string]int{}} }
+func newVerdictSource() verdictSource {
+	return verdictSource{mu: &sync.Mutex{}, opens: map[string]int{}}
+}
 
 func (s verdictSource) Open(ctx context.Context, raw string) (io.ReadCloser, func(string) string, error) {
 	s.mu.Lock()
