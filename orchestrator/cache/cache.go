@@ -57,7 +57,20 @@ func (e *Entry) CutShortFor(timeout time.Duration) bool {
 	return e.CutShortAt > 0 && e.CutShortAt < timeout
 }
 
-func (e *Entry) size() int64 { return int64(len(e.Body)+len(e.Key)+len(e.ETag)) + 256 }
+// size is what the entry holds in memory besides its compressed bodies:
+// its body, the texts `embed` answers with and its file names. The
+// compressed bodies a hit makes once and keeps are counted when they are
+// made (see grown).
+func (e *Entry) size() int64 {
+	n := len(e.Body) + len(e.Key) + len(e.ETag) + len(e.FetchMode) + 256
+	for k, t := range e.Texts {
+		n += len(k) + len(t.Body) + len(t.ContentType) + 64
+	}
+	for k, v := range e.Embeds {
+		n += len(k) + len(v) + 64
+	}
+	return int64(n)
+}
 
 // Cache keeps answers in a bounded in-memory LRU (by bytes) in front of the
 // shared store, so every replica behind a load balancer sees the same
@@ -69,6 +82,7 @@ type Cache struct {
 	m      *metrics.Orchestrator
 
 	breaker breaker
+	writes  sync.WaitGroup // shared-store writes still running
 
 	mu    sync.Mutex
 	bytes int64
@@ -181,7 +195,9 @@ func (c *Cache) Put(e *Entry) {
 	if err != nil {
 		return
 	}
+	c.writes.Add(1)
 	go func() {
+		defer c.writes.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := c.shared.Put(ctx, ObjectKey(e.Key), bytes.NewReader(b), int64(len(b)), "application/json"); err != nil {
@@ -194,20 +210,55 @@ func (c *Cache) Put(e *Entry) {
 	}()
 }
 
+// Wait waits until the shared-store writes started so far have finished,
+// or ctx ends: a replica shutting down keeps what it rendered for the
+// others.
+func (c *Cache) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		c.writes.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (c *Cache) putMemory(e *Entry) {
 	sz := e.size()
-	if sz > c.max/4 {
-		return // one huge answer must not flush the whole cache
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.items[e.Key]; ok {
+		// Replaced even when the new answer is too large to keep: the old
+		// one must not outlive a render that superseded it (force=true).
 		c.removeLocked(el)
 	}
+	if sz > c.max/4 {
+		return // one huge answer must not flush the whole cache
+	}
 	c.items[e.Key] = c.ll.PushFront(e)
-	c.bytes += sz
+	e.enc.cache.Store(c)
+	c.bytes += sz + e.enc.counted
+	c.evictLocked()
+}
+
+func (c *Cache) evictLocked() {
 	for c.bytes > c.max && c.ll.Len() > 0 {
 		c.removeLocked(c.ll.Back())
+	}
+}
+
+// grown counts n bytes of compressed body that e made while it is kept.
+func (c *Cache) grown(e *Entry, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.enc.counted += int64(n)
+	if el, ok := c.items[e.Key]; ok && el.Value.(*Entry) == e {
+		c.bytes += int64(n)
+		c.evictLocked()
 	}
 }
 
@@ -215,7 +266,7 @@ func (c *Cache) removeLocked(el *list.Element) {
 	e := el.Value.(*Entry)
 	c.ll.Remove(el)
 	delete(c.items, e.Key)
-	c.bytes -= e.size()
+	c.bytes -= e.size() + e.enc.counted
 }
 
 // Snapshot is the cache's size for metrics.
