@@ -272,7 +272,9 @@ func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cach
 // refresh renders a stale entry again in the background; identical
 // refreshes share one render.
 func (s *Server) refresh(req *query.Request, key string) {
+	s.tasks.Add(1)
 	go func() {
+		defer s.tasks.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), req.Timeout)
 		defer cancel()
 		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 	"net/netip"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -71,6 +72,28 @@ type Server struct {
 	limits   query.Limits
 	parsed   query.Memo
 	now      func() time.Time
+	tasks    sync.WaitGroup // background refreshes still running
+}
+
+// Drain waits, within ctx, for the work requests left running in the
+// background: refreshes of stale answers, then the shared-cache writes
+// they and the requests made. Call it once the HTTP server has stopped
+// taking requests.
+func (s *Server) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.tasks.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("background refreshes were still running when the shutdown grace ended: %w", ctx.Err())
+	}
+	if err := s.cache.Wait(ctx); err != nil {
+		return fmt.Errorf("shared-cache writes were still running when the shutdown grace ended: %w", err)
+	}
+	return nil
 }
 
 // request-scoped values kept on the echo context.
