@@ -21,10 +21,10 @@ const (
 // parseCache reads `ttl`, `staleTtl` and `force`.
 func parseCache(q *query, req *Request) error {
 	if p, ok := q.get("ttl"); ok {
-		d, ok := parseQueryDuration(p.value)
+		d, ok := parseTTL(p.value)
 		if !ok || d < minTTL || d > maxTTL {
 			return apierr.Query(p.given, p.value,
-				"`%s` must be from 1 minute to 31 days, in milliseconds (`3600000`) or with a unit (`1h`, `7d`), got %s.",
+				"`%s` must be from 1 minute to 31 days, in milliseconds (`3600000`), with a unit (`1h`, `7d`), or `min` or `max`, got %s.",
 				p.given, apierr.Show(p.value))
 		}
 		req.TTL = d
@@ -51,6 +51,18 @@ func parseCache(q *query, req *Request) error {
 		req.Force = v
 	}
 	return nil
+}
+
+// parseTTL reads a ttl: a duration, or Microlink's aliases `min` and
+// `max` for the bounds.
+func parseTTL(v string) (time.Duration, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "min":
+		return minTTL, true
+	case "max":
+		return maxTTL, true
+	}
+	return parseQueryDuration(v)
 }
 
 // Key names everything that changes the answer: the target with its

@@ -418,6 +418,8 @@ var requestCases = []requestCase{
 	{name: "the shortest ttl", query: "ttl=60000", check: wantTTL(time.Minute)},
 	{name: "the longest ttl", query: "ttl=31d", check: wantTTL(31 * 24 * time.Hour)},
 	{name: "a ttl in weeks", query: "ttl=2w", check: wantTTL(14 * 24 * time.Hour)},
+	{name: "the ttl alias min is the shortest", query: "ttl=min", check: wantTTL(time.Minute)},
+	{name: "the ttl alias max is the longest", query: "ttl=MAX", check: wantTTL(31 * 24 * time.Hour)},
 	{name: "a ttl under a minute", query: "ttl=59s", code: apierr.CodeInvalidQuery, param: "ttl",
 		msg: []string{"`ttl` must be from 1 minute to 31 days", "got `59s`"}},
 	{name: "a ttl over 31 days", query: "ttl=32d", code: apierr.CodeInvalidQuery, param: "ttl"},
