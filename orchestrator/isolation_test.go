@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -89,5 +90,49 @@ func TestAnAnswerDegradedByItsDeadlineServesNoCallerWithMoreTime(t *testing.T) {
 	img, _ := second.field("image").(map[string]any)
 	if second.HTTP != 200 || second.Header.Get("x-cache-status") == "HIT" || img == nil || img["width"] != float64(400) {
 		t.Errorf("a caller with more time: %d, x-cache-status %q, image %v", second.HTTP, second.Header.Get("x-cache-status"), second.field("image"))
+	}
+}
+
+// staleTtl, as Microlink's, is a refresh window before the answer
+// expires: inside it the answer is served at once, marked STALE, while one
+// background render refreshes it; before it the answer is a plain HIT.
+func TestStaleTtlIsARefreshWindowBeforeExpiry(t *testing.T) {
+	app := startApp(t, nil)
+	ps := newPageServer(t, map[string]http.HandlerFunc{"/page": html(`<!doctype html><title>Windowed</title><p>Text.</p>`)})
+	var shift atomic.Int64
+	app.Server.SetClock(func() time.Time { return time.Now().Add(time.Duration(shift.Load())) })
+	const q = "ttl=10m&staleTtl=4m&prerender=false"
+	if a := app.get(ps.URL+"/page", q); a.Header.Get("x-cache-status") != "MISS" {
+		t.Fatalf("first request: %d %s", a.HTTP, a.Header.Get("x-cache-status"))
+	}
+	shift.Store(int64(5 * time.Minute)) // before the window
+	if a := app.get(ps.URL+"/page", q); a.Header.Get("x-cache-status") != "HIT" || ps.hits["/page"].Load() != 1 {
+		t.Fatalf("before the window: %s, %d visits", a.Header.Get("x-cache-status"), ps.hits["/page"].Load())
+	}
+	shift.Store(int64(7 * time.Minute)) // inside the window
+	if a := app.get(ps.URL+"/page", q); a.HTTP != 200 || a.Header.Get("x-cache-status") != "STALE" {
+		t.Fatalf("inside the window: %d %s", a.HTTP, a.Header.Get("x-cache-status"))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for ps.hits["/page"].Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The refreshed answer is fresh again: a plain hit, no more visits.
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		a := app.get(ps.URL+"/page", q)
+		if a.Header.Get("x-cache-status") == "HIT" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the refresh: %s", a.Header.Get("x-cache-status"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := ps.hits["/page"].Load(); n != 2 {
+		t.Errorf("the target was visited %d times; one refresh makes 2", n)
+	}
+	if a := app.get(ps.URL+"/page", "ttl=1m&staleTtl=1h"); a.HTTP != 400 || a.Code != "EINVALQUERY" {
+		t.Errorf("a window longer than the ttl: %d %s", a.HTTP, a.Code)
 	}
 }

@@ -71,13 +71,18 @@ func (s *Server) handleAPI(c echo.Context) error {
 		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) && s.filesKept(ctx, e) {
 			fresh := e.FreshUntil(req.TTL)
 			switch {
-			case now.Before(fresh):
+			case now.Before(fresh.Add(-req.StaleTTL)):
 				s.m.Cache.WithLabelValues("hit").Inc()
 				return s.answer(c, req, e, "HIT")
-			case req.StaleTTL > 0 && now.Before(fresh.Add(req.StaleTTL)):
-				// Served at once; one background render replaces it.
+			case req.Stale && now.Before(e.Expires):
+				// Within the refresh window before expiry, or expired and
+				// kept for this: served at once, and one background
+				// render replaces it.
 				s.m.Cache.WithLabelValues("hit").Inc()
 				s.refresh(req, key)
+				return s.answer(c, req, e, "STALE")
+			case now.Before(fresh):
+				s.m.Cache.WithLabelValues("hit").Inc()
 				return s.answer(c, req, e, "HIT")
 			}
 		}
@@ -241,13 +246,23 @@ func texts(res *answer.Result) map[string]cache.Text {
 // whole answer follows soon.
 const degradedTTL = time.Minute
 
-// lifetime is what a finished answer may serve: for how long it is fresh
-// and, past that, stale, and the timeout that cut it short (0 for a whole
-// one), which keeps it from callers who give more time. A degraded answer
-// (part of it missing for glimpse's reason, not the page's) is treated as
-// cut short, lives at most degradedTTL and is never served stale.
+// staleKeep is how long past its ttl an answer made for a caller who gave
+// `staleTtl` is kept, to be served once, stale, while it refreshes: the
+// longest ttl, which the stores' lifecycle rules allow for.
+const staleKeep = 31 * 24 * time.Hour
+
+// lifetime is what a finished answer may serve: for how long it is fresh,
+// how long past that it is kept to be served stale once while it
+// refreshes (staleKeep, for a caller who gave `staleTtl`), and the
+// timeout that cut it short (0 for a whole one), which keeps it from
+// callers who give more time. A degraded answer (part of it missing for
+// glimpse's reason, not the page's) is treated as cut short, lives at
+// most degradedTTL and is never served stale.
 func lifetime(req *query.Request, res *answer.Result) (ttl, stale, cutShortAt time.Duration) {
-	ttl, stale = req.TTL, req.StaleTTL
+	ttl = req.TTL
+	if req.Stale {
+		stale = staleKeep
+	}
 	if res.CutShort || res.Degraded {
 		cutShortAt = req.Timeout
 	}

@@ -30,17 +30,22 @@ func parseCache(q *query, req *Request) error {
 		req.TTL = d
 	}
 	if p, ok := q.get("staleTtl"); ok {
+		// As Microlink's: a refresh window before the answer expires, at
+		// most its ttl; 0 (or true) serves the expired answer once while
+		// it refreshes; false is off.
 		switch v := strings.TrimSpace(p.value); v {
-		case "false", "0":
-			req.StaleTTL = 0
+		case "false":
+			req.Stale, req.StaleTTL = false, 0
+		case "true", "":
+			req.Stale, req.StaleTTL = true, 0
 		default:
 			d, ok := parseQueryDuration(v)
-			if !ok || d < 0 || d > maxTTL {
+			if !ok || d < 0 || d > req.TTL {
 				return apierr.Query(p.given, p.value,
-					"`%s` must be from 0 to 31 days, in milliseconds (`60000`) or with a unit (`1h`, `7d`), got %s.",
-					p.given, apierr.Show(p.value))
+					"`%s` must be from 0 to the answer's `ttl` (%s), in milliseconds (`60000`) or with a unit (`1h`), or `true` or `false`, got %s.",
+					p.given, req.TTL, apierr.Show(p.value))
 			}
-			req.StaleTTL = d
+			req.Stale, req.StaleTTL = true, d
 		}
 	}
 	if p, ok := q.get("force"); ok {
