@@ -21,6 +21,7 @@ const (
 // are the x-cache-status header values, NONE when no cache decision was made.
 const (
 	CacheStatusHit    = "HIT"
+	CacheStatusStale  = "STALE" // served while a background render refreshes it
 	CacheStatusMiss   = "MISS"
 	CacheStatusBypass = "BYPASS"
 	CacheStatusNone   = "NONE"

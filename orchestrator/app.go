@@ -306,6 +306,13 @@ func (a *App) defaultPublicBase() string {
 // then closes leases, the pool, the sidecar and storage.
 func (a *App) Shutdown(ctx context.Context) error {
 	err := a.http.Shutdown(ctx)
+	// What requests left running (refreshes, shared-cache writes) finishes
+	// within the same grace before the browsers and stores close.
+	if a.Server == nil {
+		// Not started far enough to have taken a request.
+	} else if derr := a.Server.Drain(ctx); derr != nil {
+		a.log.Warn("shutting down before background work finished; its results are lost", "err", derr)
+	}
 	a.close()
 	return err
 }

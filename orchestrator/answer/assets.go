@@ -16,9 +16,14 @@ import (
 // probeBudget bounds one asset probe; a slow image must not hold the answer.
 const probeBudget = 4 * time.Second
 
-// maxAssetBytes bounds how much of an asset without a content-length is
-// read to learn its size.
-const maxAssetBytes = 32 << 20
+// A probe reads what describing the asset needs: the first bytes, where
+// every image format keeps its type and dimensions, and, for an asset
+// that does not say its length, at most maxAssetCountBytes in all to
+// count it. A longer one is described without its size.
+const (
+	assetHeadBytes     = 64 << 10
+	maxAssetCountBytes = 1 << 20
+)
 
 // probeAsset fetches an image candidate and fills the asset object from
 // its header bytes; anything that is not an image is refused.
@@ -30,7 +35,7 @@ func probeAsset(ctx context.Context, src render.Source, raw string) (*Asset, err
 		return nil, err
 	}
 	defer body.Close()
-	head := make([]byte, 64<<10)
+	head := make([]byte, assetHeadBytes)
 	n, err := io.ReadFull(body, head)
 	head = head[:n]
 	eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
@@ -51,14 +56,22 @@ func probeAsset(ctx context.Context, src render.Source, raw string) (*Asset, err
 	if size < 0 {
 		size = int64(len(head))
 		if !eof {
-			rest, err := io.Copy(io.Discard, io.LimitReader(body, maxAssetBytes))
+			left := int64(maxAssetCountBytes - len(head))
+			rest, err := io.Copy(io.Discard, io.LimitReader(body, left+1))
 			if err != nil {
 				return nil, err
 			}
 			size += rest
+			if rest > left {
+				size = 0 // longer than is worth counting: its size stays unknown
+			}
 		}
 	}
-	return &Asset{URL: raw, Type: typ, Size: size, SizePretty: meta.PrettyBytes(size), Width: w, Height: h}, nil
+	a := &Asset{URL: raw, Type: typ, Width: w, Height: h}
+	if size > 0 {
+		a.Size, a.SizePretty = size, meta.PrettyBytes(size)
+	}
+	return a, nil
 }
 
 // probeMedia describes a video or audio file from its response headers:

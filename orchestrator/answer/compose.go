@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/glimpse/glimpse/metrics"
@@ -75,6 +77,10 @@ type Result struct {
 	Texts     map[string]Text   // the data rule `embed` names → its value
 	FetchMode string
 	CutShort  bool // the page was still loading when its time was up
+	// Degraded: part of the answer is missing for glimpse's reason, not
+	// the page's (a probe ran out of the request's time, or glimpse's way
+	// out failed), so it is not the page's whole answer.
+	Degraded bool
 }
 
 // Compose builds the answer for req from the page: metadata fields in API
@@ -83,6 +89,7 @@ type Result struct {
 // request before its page.
 func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, p *render.Page, pre Prefetched) (*Result, error) {
 	var d data
+	var degraded bool
 	embeds := map[string]string{}
 	if req.PDF == nil && req.Screenshot == nil {
 		// Everything left (rules, asset probes) works without the page:
@@ -105,7 +112,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	case p.File != nil:
 		d = append(d, fileMetadata(req, p, embeds)...)
 	case p.Doc != nil:
-		d = append(d, c.metadata(ctx, req, p, embeds)...)
+		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}
 	var texts map[string]Text
 	doc := p.Doc
@@ -193,11 +200,11 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	if req.MetaOff {
 		mode = "skipped"
 	}
-	return &Result{Body: body, Embeds: embeds, Texts: texts, FetchMode: mode, CutShort: p.CutShort}, nil
+	return &Result{Body: body, Embeds: embeds, Texts: texts, FetchMode: mode, CutShort: p.CutShort, Degraded: degraded}, nil
 }
 
 // metadata is the fields of req in API order, with image and logo probed.
-func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.Page, embeds map[string]string) data {
+func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.Page, embeds map[string]string, degraded *bool) data {
 	var res meta.Result
 	if p.Meta != nil {
 		res = *p.Meta
@@ -209,6 +216,7 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 		want[f] = true
 	}
 	var image, logo *Asset
+	var imageDegraded, logoDegraded atomic.Bool
 	probeStart := time.Now()
 	// Probes get what is left of the request's budget minus a reserve for
 	// answering: an image that never answers costs the image, not the
@@ -224,7 +232,11 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 	shared := len(req.Headers) == 0
 	var wg sync.WaitGroup
 	if want["image"] {
-		wg.Go(func() { image = c.pickAsset(pctx, p.Assets, shared, req.Ping, res.Image) })
+		wg.Go(func() {
+			var d bool
+			image, d = c.pick(pctx, p.Assets, shared, req.Ping, res.Image)
+			imageDegraded.Store(d)
+		})
 	}
 	if want["logo"] {
 		wg.Go(func() {
@@ -232,10 +244,15 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			if req.Ping {
 				cands = withManifestIcons(pctx, p, cands)
 			}
-			logo = c.pickAsset(pctx, p.Assets, shared, req.Ping, cands)
+			var d bool
+			logo, d = c.pick(pctx, p.Assets, shared, req.Ping, cands)
+			logoDegraded.Store(d)
 		})
 	}
 	wg.Wait()
+	if imageDegraded.Load() || logoDegraded.Load() {
+		*degraded = true
+	}
 	if want["image"] || want["logo"] {
 		c.m.Phase.WithLabelValues("probe").Observe(time.Since(probeStart).Seconds())
 	}
@@ -334,8 +351,19 @@ func assetOrNil(a *Asset) any {
 // after it. With ping off nothing is fetched: the first candidate stands
 // with its url and type.
 func (c *Composer) pickAsset(ctx context.Context, src render.Source, shared, ping bool, cands []meta.Candidate) *Asset {
+	a, _ := c.pick(ctx, src, shared, ping, cands)
+	return a
+}
+
+// pick is pickAsset, and whether its answer is degraded: a candidate
+// ranked before the one picked (or every one, when none is) was not
+// judged on its own merit, because the request's time ran out or
+// glimpse's own way out failed. Such an answer is not the page's whole
+// answer and must not be kept as if it were.
+func (c *Composer) pick(ctx context.Context, src render.Source, shared, ping bool, cands []meta.Candidate) (picked *Asset, degraded bool) {
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c meta.Candidate) bool { return len(c.URL) > MaxAssetURLBytes })
 	if len(cands) == 0 {
-		return nil
+		return nil, false
 	}
 	if !ping {
 		// Without fetching, only what the page itself declares is
@@ -343,10 +371,10 @@ func (c *Composer) pickAsset(ctx context.Context, src render.Source, shared, pin
 		// a probe has shown it exists.
 		for _, cand := range cands {
 			if cand.Source != "favicon.ico" {
-				return &Asset{URL: cand.URL, Type: cand.Type}
+				return &Asset{URL: cand.URL, Type: cand.Type}, false
 			}
 		}
-		return nil
+		return nil, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -367,14 +395,17 @@ func (c *Composer) pickAsset(ctx context.Context, src render.Source, shared, pin
 		select {
 		case o := <-results[i]:
 			if o.err == nil {
-				return o.a
+				return o.a, degraded
+			}
+			if ctx.Err() != nil || errors.Is(o.err, render.ErrEgress) {
+				degraded = true
 			}
 			c.log.Debug("an asset candidate was dropped", "err", o.err)
 		case <-ctx.Done():
-			return nil
+			return nil, true
 		}
 	}
-	return nil
+	return nil, degraded
 }
 
 // withManifestIcons ranks the web app manifest's icons in with the

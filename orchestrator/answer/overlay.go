@@ -44,8 +44,9 @@ type Prefetched struct {
 
 // FetchBackground fetches the overlay's background image at raw through
 // src and decodes it. The caller has checked the address; the egress
-// guard checks it again at connect time. The image's dimensions are read
-// from its header and bounded before any pixel is decoded.
+// guard checks it again at connect time. The image's dimensions, and for
+// a JPEG its scans, are read from its header and bounded before any pixel
+// is decoded, and the decode stops with ctx.
 func FetchBackground(ctx context.Context, src render.Source, raw string) (image.Image, error) {
 	fctx, cancel := context.WithTimeout(ctx, backgroundBudget)
 	defer cancel()
@@ -71,7 +72,16 @@ func FetchBackground(ctx context.Context, src render.Source, raw string) (image.
 		return nil, backgroundError(raw, "`%s` %s is %d×%d pixels; a background image may have up to %d pixels, at most %d on a side.",
 			backgroundParam, apierr.Show(raw), cfg.Width, cfg.Height, maxBackgroundPixels, maxBackgroundSide)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	if err := checkDecodeWork(data, format, cfg.Width*cfg.Height); err != nil {
+		e := backgroundError(raw, "`%s` %s would take too long to decode (%v); give a baseline or ordinary progressive image.",
+			backgroundParam, apierr.Show(raw), err)
+		e.Err = err
+		return nil, e
+	}
+	img, err := decodeWithin(ctx, data)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, backgroundError(raw, "`%s` %s could not be decoded as %s (%v); give a valid image.", backgroundParam, apierr.Show(raw), format, err)
 	}

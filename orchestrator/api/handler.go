@@ -76,13 +76,18 @@ func (s *Server) handleAPI(c echo.Context) error {
 		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) && s.filesKept(ctx, e) {
 			fresh := e.FreshUntil(req.TTL)
 			switch {
-			case now.Before(fresh):
+			case now.Before(fresh.Add(-req.StaleTTL)):
 				s.m.Cache.WithLabelValues("hit").Inc()
 				return s.answer(c, req, e, "HIT")
-			case req.StaleTTL > 0 && now.Before(fresh.Add(req.StaleTTL)):
-				// Served at once; one background render replaces it.
+			case req.Stale && now.Before(e.Expires):
+				// Within the refresh window before expiry, or expired and
+				// kept for this: served at once, and one background
+				// render replaces it.
 				s.m.Cache.WithLabelValues("hit").Inc()
 				s.refresh(req, key)
+				return s.answer(c, req, e, "STALE")
+			case now.Before(fresh):
+				s.m.Cache.WithLabelValues("hit").Inc()
 				return s.answer(c, req, e, "HIT")
 			}
 		}
@@ -96,13 +101,11 @@ func (s *Server) handleAPI(c echo.Context) error {
 		}
 		return s.answer(c, req, s.entry(req, key, &answer.Result{Body: answer.Empty(), FetchMode: "skipped"}), cacheStatus(req))
 	}
-	e, shared, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
+	// A joined render cut short by another caller's shorter timeout is
+	// rendered again inside the flight, once for every caller of this one.
+	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 		return s.produce(rctx, req, key)
 	})
-	if err == nil && shared && e.CutShortFor(req.Timeout) && ctx.Err() == nil {
-		// The render joined ran on another caller's shorter budget.
-		e, err = s.produce(ctx, req, key)
-	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -260,30 +263,55 @@ func texts(res *answer.Result) map[string]cache.Text {
 	return out
 }
 
-// cutShortAt is the timeout that cut the render short, or 0 for a whole
-// one.
-func cutShortAt(req *query.Request, res *answer.Result) time.Duration {
-	if res.CutShort {
-		return req.Timeout
+// degradedTTL is the longest a degraded answer is kept: long enough to
+// spare a struggling dependency a burst of renders, short enough that the
+// whole answer follows soon.
+const degradedTTL = time.Minute
+
+// staleKeep is how long past its ttl an answer made for a caller who gave
+// `staleTtl` is kept, to be served once, stale, while it refreshes: the
+// longest ttl, which the stores' lifecycle rules allow for.
+const staleKeep = 31 * 24 * time.Hour
+
+// lifetime is what a finished answer may serve: for how long it is fresh,
+// how long past that it is kept to be served stale once while it
+// refreshes (staleKeep, for a caller who gave `staleTtl`), and the
+// timeout that cut it short (0 for a whole one), which keeps it from
+// callers who give more time. A degraded answer (part of it missing for
+// glimpse's reason, not the page's) is treated as cut short, lives at
+// most degradedTTL and is never served stale.
+func lifetime(req *query.Request, res *answer.Result) (ttl, stale, cutShortAt time.Duration) {
+	ttl = req.TTL
+	if req.Stale {
+		stale = staleKeep
 	}
-	return 0
+	if res.CutShort || res.Degraded {
+		cutShortAt = req.Timeout
+	}
+	if res.Degraded {
+		ttl, stale = min(ttl, degradedTTL), 0
+	}
+	return ttl, stale, cutShortAt
 }
 
 // entry is a finished answer as the cache keeps it.
 func (s *Server) entry(req *query.Request, key string, res *answer.Result) *cache.Entry {
 	sum := sha256.Sum256(res.Body)
 	now := s.now()
+	ttl, stale, cutShortAt := lifetime(req, res)
 	return &cache.Entry{
 		Key: key, Body: res.Body, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`,
-		Created: now, Expires: now.Add(req.TTL + req.StaleTTL), TTL: req.TTL, FetchMode: res.FetchMode, Embeds: res.Embeds,
-		CutShortAt: cutShortAt(req, res), Texts: texts(res),
+		Created: now, Expires: now.Add(ttl + stale), TTL: ttl, FetchMode: res.FetchMode, Embeds: res.Embeds,
+		CutShortAt: cutShortAt, Texts: texts(res),
 	}
 }
 
 // refresh renders a stale entry again in the background; identical
 // refreshes share one render.
 func (s *Server) refresh(req *query.Request, key string) {
+	s.tasks.Add(1)
 	go func() {
+		defer s.tasks.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), req.Timeout)
 		defer cancel()
 		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
@@ -476,10 +504,11 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 var queryKeyParams = []string{"api-key", "apiKey", "api_key"}
 
 // identify finds the caller's plan: an API key's, or the anonymous plan
-// counted per client address. A key is read from the x-api-key header or
-// from the query string; it is honoured wherever it comes from, and a key
-// given twice with different values, or one that is unknown, is refused,
-// so a caller never runs on the anonymous plan by mistake.
+// counted per client network (see quota.AnonymousID). A key is read from
+// the x-api-key header or from the query string; it is honoured wherever it
+// comes from, and a key given twice with different values, or one that is
+// unknown, is refused, so a caller never runs on the anonymous plan by
+// mistake.
 func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 	plans := s.deps.Plans
 	key, from, err := apiKey(c.Request())
@@ -487,7 +516,7 @@ func (s *Server) identify(c echo.Context) (*quota.Plan, string, error) {
 		return nil, "", err
 	}
 	if from == "" {
-		return &plans.Anonymous, "ip:" + c.RealIP(), nil
+		return &plans.Anonymous, quota.AnonymousID(c.RealIP()), nil
 	}
 	plan, id, ok := plans.Lookup(key)
 	if !ok {

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -53,4 +56,31 @@ func FuzzLoggedTargetCarriesNoQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Whatever error path writes a line, and in either log format, a URL in
+// it keeps only its scheme, host and path.
+func TestLogLinesCarryNoURLsQueriesOrUserInfo(t *testing.T) {
+	err := fmt.Errorf("render: %w", fmt.Errorf(`the egress guard could not fetch https://user:SECRET1@example.com/a/b?token=SECRET2#SECRET3: "blocked"; Get "http://example.com/x?k=SECRET4": EOF`))
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			var h slog.Handler = slog.NewTextHandler(&buf, nil)
+			if format == "json" {
+				h = slog.NewJSONHandler(&buf, nil)
+			}
+			log := newRedactingLogger(slog.New(h)).With("first", "ws://example.com/s?SECRET5")
+			log.Error("request failed at http://example.com/m?SECRET6", "err", err, "text", err.Error(),
+				slog.Group("g", "u", "https://example.com/?SECRET7"))
+			line := buf.String()
+			if strings.Contains(line, "SECRET") {
+				t.Errorf("the log line carries a secret: %s", line)
+			}
+			for _, want := range []string{"https://example.com/a/b", "http://example.com/x", "ws://example.com/s"} {
+				if !strings.Contains(line, want) {
+					t.Errorf("the log line lost %s: %s", want, line)
+				}
+			}
+		})
+	}
 }

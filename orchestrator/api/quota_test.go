@@ -139,3 +139,52 @@ keys: [{key: k-outage-1, plan: pro}]
 		}
 	})
 }
+
+// An IPv6 subscriber holds a whole /64: its addresses share one anonymous
+// quota, in memory and in Redis alike, while another /64 and each IPv4
+// address count apart.
+func TestAnonymousCallersShareAQuotaPerIPv6Network(t *testing.T) {
+	plans, err := quota.ParsePlans([]byte("anonymous: {name: walk-in, limit: 2, window: 1h}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	srv := redistest.New(t, "quota-net")
+	limiters := map[string]quota.Limiter{"memory": quota.NewMemory(), "redis": redisLimiter(t, srv)}
+	for name, limiter := range limiters {
+		t.Run(name, func(t *testing.T) {
+			s := NewServer(Config{Region: "test", TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, Deps{
+				Plans: plans, Limiter: limiter,
+				Policy: guard.NewPolicy([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}),
+				Logger: slog.New(slog.DiscardHandler),
+			})
+			s.SetClock(func() time.Time { return now })
+			hs := httptest.NewServer(s.Handler())
+			defer hs.Close()
+			target := "url=" + url.QueryEscape("http://127.0.0.1:1/") + "&meta=false"
+			for i, step := range []struct {
+				from   string
+				status int
+			}{
+				{"2001:db8:1:2::1", 200},
+				{"2001:db8:1:2:aaaa::9", 200},
+				{"2001:db8:1:2:ffff:ffff:ffff:ffff", 429},
+				{"2001:db8:1:3::1", 200},
+				{"198.51.100.7", 200},
+				{"198.51.100.8", 200},
+			} {
+				req, _ := http.NewRequest(http.MethodGet, hs.URL+"/?"+target, nil)
+				req.Header.Set("X-Forwarded-For", step.from)
+				resp, err := hs.Client().Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != step.status {
+					t.Errorf("request %d from %s: %d, want %d", i+1, step.from, resp.StatusCode, step.status)
+				}
+			}
+		})
+	}
+}

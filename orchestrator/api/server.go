@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -87,6 +88,28 @@ type Server struct {
 	parsed   query.Memo
 	now      func() time.Time
 	refuse   map[string]echo.HandlerFunc // mounted paths' answers to other methods
+	tasks    sync.WaitGroup              // background refreshes still running
+}
+
+// Drain waits, within ctx, for the work requests left running in the
+// background: refreshes of stale answers, then the shared-cache writes
+// they and the requests made. Call it once the HTTP server has stopped
+// taking requests.
+func (s *Server) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.tasks.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("background refreshes were still running when the shutdown grace ended: %w", ctx.Err())
+	}
+	if err := s.cache.Wait(ctx); err != nil {
+		return fmt.Errorf("shared-cache writes were still running when the shutdown grace ended: %w", err)
+	}
+	return nil
 }
 
 // request-scoped values kept on the echo context.
@@ -102,6 +125,7 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	d.Logger = newRedactingLogger(d.Logger)
 	if d.Registry == nil {
 		d.Registry = metrics.NewRegistry()
 	}
@@ -444,6 +468,16 @@ func (s *Server) handleReadyz(c echo.Context) error {
 			out["status"] = "degraded"
 		} else {
 			out["storage"] = "ok"
+		}
+	}
+	if s.deps.Store != nil {
+		// The cache's own view: a store that keeps failing is left out of
+		// requests, which then render what another replica may have kept.
+		if msg := s.cache.SharedFailing(); msg != "" {
+			out["shared_cache"] = "bypassed while the store keeps failing: " + msg
+			out["status"] = "degraded"
+		} else {
+			out["shared_cache"] = "ok"
 		}
 	}
 	if !ready {

@@ -549,3 +549,108 @@ func TestCacheOutlivesAnUnreachableStore(t *testing.T) {
 	c.Put(cacheEntry("after", "{}", now, time.Hour))
 	sharedEntryStored(t, s3, "after")
 }
+
+// A store that hangs holds a lookup for the store's own budget, not the
+// request's, and after a few failures it is not asked at all until it has
+// had time to recover; once it answers again it is used again.
+func TestAHungStoreCostsALookupItsOwnBudgetOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a MinIO server; skipped with -short")
+	}
+	srv := miniotest.New(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s3, err := storage.NewS3(ctx, storage.S3Config{Endpoint: srv.Endpoint, Bucket: "hung",
+		AccessKey: srv.AccessKey, SecretKey: srv.SecretKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	writer, _ := newTestCache(1<<20, s3)
+	now := time.Now()
+	kept := cacheEntry("kept", "{}", now, time.Hour)
+	writer.Put(kept)
+	sharedEntryStored(t, s3, kept.Key)
+
+	c, m := newTestCache(1<<20, s3)
+	srv.Pause(t)
+	// A request with the default 28 s of budget.
+	rctx, rcancel := context.WithTimeout(context.Background(), 28*time.Second)
+	defer rcancel()
+	for i := range sharedBreakAfter + 3 {
+		start := time.Now()
+		if got := c.Get(rctx, fmt.Sprintf("miss-%d", i), now); got != nil {
+			t.Fatalf("served %+v from a hung store", got)
+		}
+		if d := time.Since(start); d > SharedReadBudget+700*time.Millisecond {
+			t.Errorf("lookup %d took %s while the store hung; its budget is %s", i+1, d, SharedReadBudget)
+		}
+	}
+	if n := counterValue(t, m.StorageErrors.WithLabelValues("get")); n != sharedBreakAfter {
+		t.Errorf("the hung store was asked and failed %v times, want %d before it is left alone", n, sharedBreakAfter)
+	}
+	if c.SharedFailing() == "" {
+		t.Error("the cache does not report the store it keeps failing on")
+	}
+
+	srv.Resume(t)
+	pollUntil(t, 3*sharedRetryAfter, "the store was not used again after it recovered", func() bool {
+		return c.Get(rctx, kept.Key, now) != nil
+	})
+	if msg := c.SharedFailing(); msg != "" {
+		t.Errorf("the store answers again but is still reported failing: %s", msg)
+	}
+}
+
+// Callers that joined a render whose answer a shorter timeout cut short
+// render again together: two renders for one short caller and three
+// patient ones, not four.
+func TestJoinersOfACutShortRenderShareOneMoreRender(t *testing.T) {
+	f := NewFlight(isTimeout)
+	var renders atomic.Int32
+	gate := make(chan struct{})
+	render := func(timeout time.Duration) func(context.Context) (*Entry, error) {
+		return func(context.Context) (*Entry, error) {
+			n := renders.Add(1)
+			if n == 1 {
+				<-gate
+				return &Entry{Key: "k", CutShortAt: timeout}, nil // the page was still loading
+			}
+			// Held until every patient caller has joined it.
+			again := "k\x00timeout=" + timeout.String()
+			for deadline := time.Now().Add(5 * time.Second); flightWaiters(f, again) < 3 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			return &Entry{Key: "k"}, nil
+		}
+	}
+	short, patient := 2*time.Second, 28*time.Second
+	results := make(chan flightResult, 4)
+	go func() {
+		e, s, err := f.Do(context.Background(), "k", short, render(short))
+		results <- flightResult{e, s, err}
+	}()
+	pollUntil(t, 5*time.Second, "the first render never started", func() bool { return flightWaiters(f, "k") == 1 })
+	for range 3 {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), patient)
+			defer cancel()
+			e, s, err := f.Do(ctx, "k", patient, render(patient))
+			results <- flightResult{e, s, err}
+		}()
+	}
+	pollUntil(t, 5*time.Second, "the patient callers never joined", func() bool { return flightWaiters(f, "k") == 4 })
+	close(gate)
+	for range 4 {
+		r := <-results
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.shared && r.e.CutShortAt != 0 {
+			t.Errorf("a patient caller got the answer cut short at %s", r.e.CutShortAt)
+		}
+	}
+	if n := renders.Load(); n != 2 {
+		t.Errorf("%d renders for one short caller and three patient ones, want 2", n)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/andybalholm/brotli"
 )
@@ -19,6 +20,17 @@ const minCompressBytes = 1024
 type encoded struct {
 	gzipOnce, brOnce sync.Once
 	gzip, br         []byte
+	// cache is the cache that keeps the entry, told of what compression
+	// adds; counted is that, guarded by the cache's lock.
+	cache   atomic.Pointer[Cache]
+	counted int64
+}
+
+// made tells the keeping cache that a compressed body of n bytes is kept.
+func (e *Entry) made(n int) {
+	if c := e.enc.cache.Load(); c != nil {
+		c.grown(e, n)
+	}
 }
 
 func (e *Entry) gzipBody() []byte {
@@ -28,6 +40,7 @@ func (e *Entry) gzipBody() []byte {
 		_, _ = w.Write(e.Body)
 		_ = w.Close()
 		e.enc.gzip = b.Bytes()
+		e.made(len(e.enc.gzip))
 	})
 	return e.enc.gzip
 }
@@ -39,6 +52,7 @@ func (e *Entry) brotliBody() []byte {
 		_, _ = w.Write(e.Body)
 		_ = w.Close()
 		e.enc.br = b.Bytes()
+		e.made(len(e.enc.br))
 	})
 	return e.enc.br
 }

@@ -36,7 +36,9 @@ func NewFlight(isTimeout func(error) bool) *Flight {
 // this caller got another caller's result. A caller whose own budget
 // outlasts a joined render that timed out on its first caller's budget
 // renders again within what it has left: identical requests wait within
-// their own time-outs, not the first one's.
+// their own time-outs, not the first one's. So does a caller whose budget
+// outlasts the timeout that cut a joined render's answer short; such
+// callers of one timeout share that second render too.
 func (f *Flight) Do(ctx context.Context, key string, budget time.Duration,
 	fn func(ctx context.Context) (*Entry, error)) (*Entry, bool, error) {
 	e, shared, err := f.do(ctx, key, budget, fn)
@@ -45,6 +47,16 @@ func (f *Flight) Do(ctx context.Context, key string, budget time.Duration,
 			budget = time.Until(dl)
 		}
 		e, _, err = f.do(ctx, key, budget, fn)
+	}
+	if shared && err == nil && e.CutShortFor(budget) && ctx.Err() == nil {
+		// The render joined was cut short by its first caller's shorter
+		// timeout. Callers with this one's timeout render again, once
+		// for all of them: the answer they make is theirs to share.
+		left := budget
+		if dl, ok := ctx.Deadline(); ok {
+			left = time.Until(dl)
+		}
+		e, _, err = f.do(ctx, key+"\x00timeout="+budget.String(), left, fn)
 	}
 	return e, shared, err
 }

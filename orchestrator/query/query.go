@@ -31,7 +31,11 @@ type Request struct {
 	Controls   Controls           // rendering controls
 	Data       []DataRule         // custom `data.*` rules
 	Filter     []string           // `filter`: the only paths to return; nil: all
-	StaleTTL   time.Duration      // `staleTtl`: how long past its ttl an entry may be served while it refreshes; 0: never
+	// Stale is whether `staleTtl` was given (and not `false`): an answer
+	// may then be served stale while one background render refreshes it,
+	// within StaleTTL before it expires, and once it has expired.
+	Stale    bool
+	StaleTTL time.Duration // `staleTtl`: the refresh window before expiry; at most TTL
 	// Ignored are the known options given that glimpse accepts but does
 	// not apply, in the caller's spelling (see ignoredOptions). They do
 	// not change the answer, so the cache key leaves them out.

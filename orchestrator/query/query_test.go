@@ -93,6 +93,14 @@ func wantTimeout(d time.Duration) func(t *testing.T, r *Request) {
 	}
 }
 
+func wantStale(on bool, window time.Duration) func(t *testing.T, r *Request) {
+	return func(t *testing.T, r *Request) {
+		if r.Stale != on || r.StaleTTL != window {
+			t.Errorf("stale %t within %v, want %t within %v", r.Stale, r.StaleTTL, on, window)
+		}
+	}
+}
+
 func wantTTL(d time.Duration) func(t *testing.T, r *Request) {
 	return func(t *testing.T, r *Request) {
 		if r.TTL != d {
@@ -418,10 +426,24 @@ var requestCases = []requestCase{
 	{name: "the shortest ttl", query: "ttl=60000", check: wantTTL(time.Minute)},
 	{name: "the longest ttl", query: "ttl=31d", check: wantTTL(31 * 24 * time.Hour)},
 	{name: "a ttl in weeks", query: "ttl=2w", check: wantTTL(14 * 24 * time.Hour)},
+	{name: "the ttl alias min is the shortest", query: "ttl=min", check: wantTTL(time.Minute)},
+	{name: "the ttl alias max is the longest", query: "ttl=MAX", check: wantTTL(31 * 24 * time.Hour)},
 	{name: "a ttl under a minute", query: "ttl=59s", code: apierr.CodeInvalidQuery, param: "ttl",
 		msg: []string{"`ttl` must be from 1 minute to 31 days", "got `59s`"}},
 	{name: "a ttl over 31 days", query: "ttl=32d", code: apierr.CodeInvalidQuery, param: "ttl"},
 	{name: "a ttl that is not a duration", query: "ttl=forever", code: apierr.CodeInvalidQuery, param: "ttl"},
+
+	// staleTtl, as Microlink's: a refresh window before expiry, at most the ttl.
+	{name: "no staleTtl serves nothing stale", query: "ttl=1h", check: wantStale(false, 0)},
+	{name: "staleTtl=0 serves an expired answer once while it refreshes", query: "staleTtl=0", check: wantStale(true, 0)},
+	{name: "a bare staleTtl is 0", query: "staleTtl", check: wantStale(true, 0)},
+	{name: "staleTtl=true is 0", query: "staleTtl=true", check: wantStale(true, 0)},
+	{name: "staleTtl=false is off", query: "staleTtl=false", check: wantStale(false, 0)},
+	{name: "a refresh window within the ttl", query: "ttl=1d&staleTtl=1h", check: wantStale(true, time.Hour)},
+	{name: "a refresh window as long as the ttl", query: "ttl=max&staleTtl=31d", check: wantStale(true, 31*24*time.Hour)},
+	{name: "a refresh window longer than the ttl", query: "ttl=1m&staleTtl=1h", code: apierr.CodeInvalidQuery, param: "staleTtl",
+		msg: []string{"from 0 to the answer's `ttl` (1m0s)", "got `1h`"}},
+	{name: "a staleTtl that is not a duration", query: "staleTtl=soon", code: apierr.CodeInvalidQuery, param: "staleTtl"},
 
 	// force and ping.
 	{name: "a bare force", query: "force", check: func(t *testing.T, r *Request) {

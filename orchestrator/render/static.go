@@ -90,6 +90,18 @@ func guardAnswer(u *url.URL, reason string) error {
 	return fmt.Errorf("%w: the egress guard could not reach %s: %q", ErrEgress, u.Host, reason)
 }
 
+// guardHeader is the egress guard's word on a response for target: the
+// X-Glimpse-Guard value, read only where the guard can have set it. The
+// guard answers a plain http request itself and drops the header from
+// whatever it forwards; an https answer comes through a tunnel, from the
+// target alone, so its header is the target's and means nothing.
+func guardHeader(target, value string) string {
+	if value == "" || !strings.HasPrefix(strings.ToLower(target), "http:") {
+		return ""
+	}
+	return value
+}
+
 // egressFailure reports whether a failed request never reached the egress
 // proxy. A proxy that answered, even to refuse a tunnel, reached it.
 func egressFailure(err error) bool {
@@ -169,7 +181,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 			return nil, nil, nil, err
 		}
 		jar.SetCookies(u, resp.Cookies())
-		if g := resp.Header.Get("X-Glimpse-Guard"); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
+		if g := guardHeader(u.String(), resp.Header.Get("X-Glimpse-Guard")); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
 			return nil, nil, nil, guardAnswer(u, g)
 		}

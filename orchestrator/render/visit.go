@@ -360,7 +360,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			return false, nil
 		}
 		if e.RequestID == n.mainReq && e.Type == network.ResourceTypeDocument {
-			if g := headerValue(e.Response.Headers, "x-glimpse-guard"); g == "blocked" {
+			if g := guardHeader(e.Response.URL, headerValue(e.Response.Headers, "x-glimpse-guard")); g == "blocked" {
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
 				return false, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
 			} else if g != "" {

@@ -26,7 +26,10 @@ const DefaultIdleTimeout = 2 * time.Minute
 // "closing" (503, the proxy is shutting down), "unsupported" (500, the
 // server cannot hand over the connection for a tunnel), "blocked" (403, the
 // host is on the list of a Filter). The sidecar's front sets "unauthorized"
-// (407) on a proxy request without the sidecar token.
+// (407) on a proxy request without the sidecar token. The header is taken
+// off every answer the proxy forwards, so on this hop it is only ever the
+// guard's; inside a CONNECT tunnel the guard never answers, so there it is
+// only ever the target's.
 const Header = "X-Glimpse-Guard"
 
 // Proxy is an HTTP forward proxy (absolute-form requests) and CONNECT tunnel
@@ -157,7 +160,14 @@ func (p *Proxy) init() {
 			},
 			Transport:     p.transport,
 			FlushInterval: -1,
-			ErrorLog:      slog.NewLogLogger(p.logger.Handler(), slog.LevelDebug),
+			// The guard's word is the guard's: a target that sends the
+			// header itself must not make glimpse read a refusal, a
+			// time-out or a failure into a page that answered.
+			ModifyResponse: func(res *http.Response) error {
+				res.Header.Del(Header)
+				return nil
+			},
+			ErrorLog: slog.NewLogLogger(p.logger.Handler(), slog.LevelDebug),
 			ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 				p.fail(w, r, r.URL.Hostname(), err)
 			},

@@ -675,3 +675,37 @@ func TestFilterBlocksListedHostsBeforeDialling(t *testing.T) {
 		}
 	})
 }
+
+// A target cannot speak for the guard: its own X-Glimpse-Guard header does
+// not pass the proxy, whatever the status it comes with.
+func TestProxyDropsTheGuardHeaderATargetSends(t *testing.T) {
+	f := startProxy(t, nil)
+	for _, tc := range []struct {
+		name   string
+		status int
+		value  string
+	}{
+		{"a refusal", http.StatusForbidden, "refused"},
+		{"a failure", http.StatusBadGateway, "unreachable"},
+		{"a listing", http.StatusOK, "blocked"},
+		{"a time-out", http.StatusGatewayTimeout, "timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := newTrackedServer(t, "127.0.0.1", false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set(Header, tc.value)
+				w.Header().Add(Header, "second")
+				w.WriteHeader(tc.status)
+				io.WriteString(w, "the target's own page")
+			}))
+			resp, err := f.client(t, target).Get(target.URL + "/p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if got := resp.Header.Values(Header); len(got) != 0 || resp.StatusCode != tc.status || string(body) != "the target's own page" {
+				t.Errorf("the answer came as %d %q with %s: %q", resp.StatusCode, body, Header, got)
+			}
+		})
+	}
+}

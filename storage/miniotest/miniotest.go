@@ -130,6 +130,32 @@ func (s *Server) Stop(t testing.TB) {
 	s.kill()
 }
 
+// Pause freezes the server without closing its port, as a hung store is:
+// connections are accepted and nothing is answered. Resume ends it, and
+// it runs on when the test ends.
+func (s *Server) Pause(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil {
+		t.Fatal("miniotest: Pause of a server that is not running")
+	}
+	pauseGroup(cmd, true)
+	t.Cleanup(func() { pauseGroup(cmd, false) })
+}
+
+// Resume lets a paused server run again.
+func (s *Server) Resume(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd != nil {
+		pauseGroup(cmd, false)
+	}
+}
+
 // Start restarts a stopped server on the same address, credentials and data,
 // and waits until it answers.
 func (s *Server) Start(t testing.TB) {

@@ -10,3 +10,5 @@ import (
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
 func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }
+
+func pauseGroup(cmd *exec.Cmd, pause bool) {}
