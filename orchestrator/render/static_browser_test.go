@@ -35,9 +35,17 @@ func egressStandIn(t *testing.T) *url.URL {
 		case "/gone":
 			http.NotFound(w, r)
 		case "/slow":
-			time.Sleep(3 * time.Second)
+			// The target answers at once and sends its page late.
 			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			time.Sleep(3 * time.Second)
 			_, _ = w.Write([]byte(`<html><head><title>Late</title></head><body><p>` + words + `</p></body></html>`))
+		case "/silent":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
 		case "/refused":
 			w.Header().Set("X-Glimpse-Guard", "refused")
 			w.WriteHeader(http.StatusForbidden)
@@ -95,6 +103,10 @@ func TestAPlainFetchAnswersWhenThePageAllowsIt(t *testing.T) {
 		{name: "a page without a title goes to a browser", query: "url=http://example.test/untitled", egress: true, browser: true},
 		{name: "an error status goes to a browser, which may get past it", query: "url=http://example.test/gone", egress: true, browser: true},
 		{name: "a fetch slower than its share of the time goes to a browser", query: "url=http://example.test/slow&timeout=6s", egress: true, limit: 6 * time.Second, browser: true},
+		{
+			name: "a target that sends nothing gets no browser after it", query: "url=http://example.test/silent&timeout=2s", egress: true, limit: 2 * time.Second,
+			kind: TimedOut,
+		},
 		{name: "without a healthy sidecar the page goes to a browser", query: "url=http://example.test/article", browser: true},
 		{
 			name: "an address the guard refuses is EFORBIDDENURL without a browser", query: "url=http://example.test/refused", egress: true,

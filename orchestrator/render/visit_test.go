@@ -61,13 +61,14 @@ type navCase struct {
 	serve served
 	// then serves the lease after the first, when the render needs a
 	// second one; nil: there is none.
-	then  *served
-	query string // after url=https://example.test/start
-	limit time.Duration
-	setup func(b *scriptedBrowser) // changes the first browser's script
-	kind  Kind                     // the render error's kind; 0 with err: any other error
-	err   string                   // a phrase the error holds; "" with kind 0: success
-	check func(t *testing.T, got rendered, run *navRun)
+	then   *served
+	query  string // after url=https://example.test/start
+	target string // instead of startURL
+	limit  time.Duration
+	setup  func(b *scriptedBrowser) // changes the first browser's script
+	kind   Kind                     // the render error's kind; 0 with err: any other error
+	err    string                   // a phrase the error holds; "" with kind 0: success
+	check  func(t *testing.T, got rendered, run *navRun)
 }
 
 // navRun is what a navCase ran on.
@@ -101,7 +102,11 @@ func runNavCases(t *testing.T, cases []navCase) {
 				limit = renderLimit
 			}
 			start := time.Now()
-			got := render(t, run.r, "url="+startURL+tc.query, limit)
+			target := startURL
+			if tc.target != "" {
+				target = tc.target
+			}
+			got := render(t, run.r, "url="+target+tc.query, limit)
 			run.took = time.Since(start)
 			switch {
 			case tc.kind == 0 && tc.err == "":
@@ -254,15 +259,19 @@ func TestTheEgressGuardsWordOnTheDocumentIsTheCallersError(t *testing.T) {
 	guarded := func(word string) served {
 		return served{Headers: map[string]string{"Content-Type": "text/html", "X-Glimpse-Guard": word}}
 	}
+	// The guard answers plain http itself; an https answer comes through a
+	// tunnel from the target alone, so its header means nothing.
+	const plain = "http://example.test/start"
 	runNavCases(t, []navCase{
-		{name: "an address the rule refuses is EFORBIDDENURL", serve: guarded("refused"), kind: Forbidden},
-		{name: "a host that does not resolve is EUNRESOLVABLE", serve: guarded("unresolvable"), kind: Unresolvable},
-		{name: "a target that drops the connection is unreadable", serve: guarded("unreachable"), kind: Unreadable, err: "refused or dropped"},
-		{name: "a target that does not accept in time is ETIMEOUT", serve: guarded("timeout"), kind: TimedOut, err: "in time"},
-		{name: "a word the guard never says is the service's failure", serve: guarded("overloaded"), err: "egress guard could not fetch"},
+		{name: "an address the rule refuses is EFORBIDDENURL", target: plain, serve: guarded("refused"), kind: Forbidden},
+		{name: "a host that does not resolve is EUNRESOLVABLE", target: plain, serve: guarded("unresolvable"), kind: Unresolvable},
+		{name: "a target that drops the connection is unreadable", target: plain, serve: guarded("unreachable"), kind: Unreadable, err: "refused or dropped"},
+		{name: "a target that does not accept in time is ETIMEOUT", target: plain, serve: guarded("timeout"), kind: TimedOut, err: "in time"},
+		{name: "a word the guard never says is the service's failure", target: plain, serve: guarded("overloaded"), err: "egress guard could not fetch"},
+		{name: "an https target's own guard header is only a header", serve: guarded("refused")},
 		{
-			name:  "a document on the ad-block list is rendered again without the list",
-			serve: guarded("blocked"), then: &served{},
+			name:   "a document on the ad-block list is rendered again without the list",
+			target: plain, serve: guarded("blocked"), then: &served{},
 			check: func(t *testing.T, got rendered, run *navRun) {
 				leasedWith(t, run, false, true)
 				stoppedLoading(t, run.browsers[0])
