@@ -30,6 +30,9 @@ func render(ctx context.Context, root *html.Node, pageURL, base *url.URL, opts O
 			// cell multiply the size of the whole table.
 			table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
 			table.WithSkipEmptyRows(true),
+			// A table without header cells takes its first row as the
+			// header, rather than a header row of empty cells.
+			table.WithHeaderPromotion(true),
 		),
 		strikethrough.NewStrikethroughPlugin(),
 		&guard{},
