@@ -59,6 +59,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		art = region
 	}
 	if art != nil {
+		dropMenus(art)
 		dropEmptySections(art)
 	}
 	return art, nil

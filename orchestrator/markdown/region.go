@@ -69,7 +69,7 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit {
+		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || menu(n) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -304,4 +304,58 @@ func missesSeries(art, region *html.Node) bool {
 		return true
 	})
 	return float64(missed) >= minMissedShare*float64(proseLen(art))
+}
+
+// A menu is a list of links named in a word or two: the site's sections,
+// its categories, its designers A to Z. A list of stories or products
+// names each in a phrase, and a list of points says things between its
+// links.
+const (
+	// minMenuLinks is the fewest links a menu has.
+	minMenuLinks = 5
+	// minMenuLinkShare is the least share of a menu's text inside links.
+	minMenuLinkShare = 0.85
+	// maxMenuLinkWords is the most words a menu's links have on average.
+	maxMenuLinkWords = 3.0
+)
+
+// menu reports a list that is a menu of links.
+func menu(n *html.Node) bool {
+	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
+		return false
+	}
+	links, linkWords, linkText := 0, 0, 0
+	walk(n, func(k *html.Node) bool {
+		if k.DataAtom == atom.A {
+			t := textOf(k)
+			if w := len(strings.Fields(t)); w > 0 {
+				links++
+				linkWords += w
+				linkText += collapsedLen(t)
+			}
+			return false
+		}
+		return true
+	})
+	if links < minMenuLinks {
+		return false
+	}
+	total := collapsedLen(textOf(n))
+	return float64(linkText) >= minMenuLinkShare*float64(total) &&
+		float64(linkWords) <= maxMenuLinkWords*float64(links)
+}
+
+// dropMenus removes the menus of links left in the content, whichever
+// way it was chosen.
+func dropMenus(root *html.Node) {
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if menu(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
 }

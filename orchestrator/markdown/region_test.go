@@ -32,8 +32,11 @@ func thread(posts int) string {
 }
 
 // servicePage is a product's page: sections of equal standing, each a
-// heading and a short text.
+// heading and a short text, under a menu of the product's parts that is
+// not marked as navigation.
 const servicePage = `<!doctype html><html><head><title>Ledger - Example</title></head><body>` + pageHeader + `<main>
+<ul class="tabs"><li><a href="#invoices">Invoices</a></li><li><a href="#bank">Bank feeds</a></li><li><a href="#reports">Reports</a></li>
+<li><a href="#plans">Plans</a></li><li><a href="/integrations">Integrations</a></li><li><a href="/api">Developer API</a></li></ul>
 <section><h2>Invoices in a minute</h2><p>Create an invoice from a template, send it by e-mail and see when it was opened.</p></section>
 <section><h2>Reconcile your bank</h2><p>Connect your bank account and match every payment to its invoice without typing a figure.</p></section>
 <section><h2>Reports your accountant reads</h2><p>Profit and loss, balance sheet and tax returns are ready at the end of each quarter.</p></section>
@@ -87,7 +90,7 @@ func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
 			name:     "a service page keeps each of its sections",
 			page:     servicePage,
 			want:     []string{"## Invoices in a minute", "match every payment", "## Plans for every size", "in under five minutes"},
-			unwanted: []string{"Pricing menu", "Careers page"},
+			unwanted: []string{"Pricing menu", "Careers page", "Bank feeds", "Developer API"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
