@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
@@ -390,4 +391,41 @@ func TestWCXBTokensMatchEvaluatePy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkArticleOnTheWCXBSample times Article (parsing excluded) on the
+// default sample of the WCXB set, one page after another.
+func BenchmarkArticleOnTheWCXBSample(b *testing.B) {
+	t := &testing.T{}
+	dir := filepath.Join("..", "..", "..", "shared", "eval", "wcxb", "cases")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("the WCXB set is not at %s", dir)
+	}
+	cases := loadWCXB(t, dir, func(_ string, i int) bool { return i%wcxbSampleEvery == 0 })
+	type page struct {
+		doc *goquery.Document
+		url *url.URL
+	}
+	var pages []page
+	for _, c := range cases {
+		raw, err := readGzip(filepath.Join(dir, c.name, "page.html.gz"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		doc, err := meta.ParseDocument(bytes.NewReader(raw))
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, _ := url.Parse(c.url)
+		pages = append(pages, page{doc, u})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := Article(context.Background(), p.doc, p.url, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(pages)), "ms/page")
 }
