@@ -57,6 +57,16 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 			want:     []string{"| Colour | Red | Blue |\n|---|---|---|\n| Price | 10 | 12 |"},
 			unwanted: []string{"|  |  |"},
 		},
+		{
+			name: "a literal less-than sign is written as itself",
+			html: `<p>If 5 &lt; 6 and 7 &gt; 3, then a &lt;= b; the tag &lt;div&gt; stays escaped.</p>`,
+			want: []string{"If 5 < 6 and 7 > 3, then a <= b; the tag &lt;div> stays escaped."},
+		},
+		{
+			name: "an underscore inside a word is not escaped, one that opens emphasis is",
+			html: `<p>Set max_connections and _private_ names, in <code>a_b</code>.</p>`,
+			want: []string{"Set max_connections and \\_private_ names, in `a_b`."},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := convertBody(t, tc.html)
