@@ -40,10 +40,14 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	revealNoscript(page)
 	pruneBoilerplate(page)
+	kind := declaredKind(page)
 	var region *html.Node
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
+		if kind != kindMany {
+			pruneComments(region)
+		}
 		dropTitle(region, page)
 	}
 	art, ok := readable(page, base)
@@ -55,7 +59,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && chooseRegion(art, region, declaredKind(page)) {
+	if region != nil && chooseRegion(art, region, kind) {
 		art = region
 	}
 	if art != nil {

@@ -359,3 +359,25 @@ func dropMenus(root *html.Node) {
 		return true
 	})
 }
+
+// pruneComments removes the readers' comments under a story from the
+// region: a block named as the comments, whatever its size. A page that
+// declares itself a thread or a question keeps them, as its content.
+func pruneComments(region *html.Node) {
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		words := meta.ClassWords(attr(n, "class"))
+		if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
+			words = append(words, id...)
+		}
+		for _, w := range words {
+			if w == "comments" || strings.HasPrefix(w, "commentlist") || w == "disqus" {
+				n.Parent.RemoveChild(n)
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -81,6 +81,18 @@ func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
 			unwanted: []string{"Products menu", "Privacy policy", "Terms of use"},
 		},
 		{
+			name:     "a story keeps its text and not the readers' comments under it",
+			page:     storyWithComments(false),
+			want:     []string{"old stone bridge", "ferry that ran"},
+			unwanted: []string{"Comment 3", "industrial estate", "Products menu"},
+		},
+		{
+			name:     "a page that declares itself a discussion keeps every reply",
+			page:     storyWithComments(true),
+			want:     []string{"Comment 0", "Comment 9"},
+			unwanted: []string{"Products menu"},
+		},
+		{
 			name:     "a thread keeps its opening post and every reply",
 			page:     thread(8),
 			want:     []string{"Reply number 0 says", "Reply number 3 says", "Reply number 7 says"},
@@ -107,6 +119,30 @@ func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storyWithComments is a short story under a long discussion of readers'
+// comments, each a reply of equal standing, declaring nothing; with
+// asThread it declares itself a discussion, whose replies are content.
+func storyWithComments(asThread bool) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Bridge reopens</title>`)
+	if asThread {
+		sb.WriteString(`<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Bridge reopens"}</script>`)
+	}
+	sb.WriteString(`</head><body>` + pageHeader + `<article><h1>Bridge reopens</h1>
+<p>The old stone bridge over the river reopened to cars on Friday, after eight months of repairs to two of its arches, which
+had cracked in the frost of the winter before last. Engineers replaced the worn mortar, reset the loose stones of the parapet and
+laid a new surface, and the weight limit that kept lorries away for a decade has been lifted for vehicles up to eighteen tonnes.</p>
+<p>Buses return to their old route next week, the council said, and the ferry that ran while the bridge was shut stops on Sunday,
+though its operator hopes to keep a summer service for visitors who come to walk the river path between the two villages.</p></article>
+<div id="comments"><h2>Comments</h2><ul class="comment-tree">`)
+	for i := range 10 {
+		fmt.Fprintf(&sb, `<li class="comment"><div class="comment-body"><p>Comment %d: about time too, the detour through the `+
+			`industrial estate added twenty minutes to every trip.</p></div></li>`, i)
+	}
+	sb.WriteString(`</ul></div>` + pageFooter + `</body></html>`)
+	return sb.String()
 }
 
 // noscriptPage is a page that shows a loading screen to browsers and keeps
