@@ -212,6 +212,9 @@ func nonContent(n *html.Node) bool {
 // class CSS frameworks give text meant for screen readers only ("Media
 // caption", "opens in a new window").
 func hidden(n *html.Node) bool {
+	if streamedSegment(n) {
+		return false
+	}
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class":
@@ -233,6 +236,26 @@ func hidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// streamedSegment reports a block a server streamed after the page's shell:
+// React sends each one as <div hidden id="S:n"> and a script moves it into
+// the placeholder it fills. Hidden only until that script runs, it is the
+// page's content, not something the page hides.
+func streamedSegment(n *html.Node) bool {
+	if n.DataAtom != atom.Div || !hasAttr(n, "hidden") {
+		return false
+	}
+	id, ok := strings.CutPrefix(attr(n, "id"), "S:")
+	if !ok || id == "" {
+		return false
+	}
+	for _, r := range id {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // screenReaderOnly are the class names that CSS frameworks (Bootstrap,

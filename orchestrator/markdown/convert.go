@@ -30,6 +30,9 @@ func render(ctx context.Context, root *html.Node, pageURL, base *url.URL, opts O
 			// cell multiply the size of the whole table.
 			table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
 			table.WithSkipEmptyRows(true),
+			// A table without header cells takes its first row as the
+			// header, rather than a header row of empty cells.
+			table.WithHeaderPromotion(true),
 		),
 		strikethrough.NewStrikethroughPlugin(),
 		&guard{},
@@ -166,6 +169,7 @@ func tidy(md string) string {
 		}
 		// A line break inside a table cell is written "  <br />".
 		trimmed = strings.ReplaceAll(trimmed, "  <br />", "<br>")
+		trimmed = unescapeProse(trimmed)
 		if strings.HasSuffix(line, "  ") && fence == "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			trimmed += `\`
 		}
@@ -178,4 +182,74 @@ func tidy(md string) string {
 		return ""
 	}
 	return strings.Join(out, "\n") + "\n"
+}
+
+// unescapeProse undoes the escapes the converter writes where Markdown
+// needs none, outside code spans: "&lt;" before what cannot start a tag
+// ("5 &lt; 6" is "5 < 6"), "&gt;" anywhere but the start of a line, and
+// "\_" inside a word (snake\_case), where CommonMark never reads an
+// underscore as emphasis. A model reads the plain character; the
+// Markdown means the same.
+func unescapeProse(line string) string {
+	if !strings.Contains(line, "&lt;") && !strings.Contains(line, "&gt;") && !strings.Contains(line, `\_`) {
+		return line
+	}
+	var sb strings.Builder
+	inCode := ""
+	for i := 0; i < len(line); {
+		if line[i] == '`' {
+			j := i
+			for j < len(line) && line[j] == '`' {
+				j++
+			}
+			run := line[i:j]
+			switch {
+			case inCode == "":
+				if strings.Contains(line[j:], run) {
+					inCode = run
+				}
+			case run == inCode:
+				inCode = ""
+			}
+			sb.WriteString(run)
+			i = j
+			continue
+		}
+		if inCode == "" {
+			rest := line[i:]
+			switch {
+			case strings.HasPrefix(rest, "&lt;") && !startsTag(rest[4:]):
+				sb.WriteByte('<')
+				i += 4
+				continue
+			case strings.HasPrefix(rest, "&gt;") && strings.TrimSpace(line[:i]) != "":
+				sb.WriteByte('>')
+				i += 4
+				continue
+			case strings.HasPrefix(rest, `\_`) && i > 0 && wordByte(line[i-1]) && len(rest) > 2 && wordByte(rest[2]):
+				sb.WriteByte('_')
+				i += 2
+				continue
+			}
+		}
+		sb.WriteByte(line[i])
+		i++
+	}
+	return sb.String()
+}
+
+// startsTag reports text that would start an HTML tag, comment or
+// declaration after a "<".
+func startsTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// wordByte reports an ASCII letter or digit, or a byte of a multi-byte
+// character (a letter of another script, as far as an underscore goes).
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }

@@ -16,6 +16,16 @@ import (
 // page, and Readability's time grows with the text.
 const maxPageTextFactor = 4
 
+// minBlockShare is the least share of the main region's text the block
+// Readability chooses must hold to be the content. An article is most of
+// its region; a block under this share is one post of a thread, one card
+// of a grid or one section of a service page, and the region is the
+// content.
+// A page that declares itself an article lowers it: its comments and
+// related stories may outweigh a short story. One that declares a thread,
+// a product or a list raises it.
+var minBlockShare = map[pageKind]float64{kindArticle: 0.15, kindUnknown: 0.4, kindMany: 0.6}
+
 // extract finds the main content of the document under root, in a copy the
 // package owns; nil when the page has no text.
 func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) (*html.Node, error) {
@@ -28,7 +38,18 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if page == nil {
 		return nil, nil
 	}
+	revealNoscript(page)
 	pruneBoilerplate(page)
+	kind := declaredKind(page)
+	var region *html.Node
+	if r := mainRegion(page, textLengths(page)); r != nil {
+		region = cloneTree(r)
+		pruneChrome(region, textLengths(region))
+		if kind != kindMany {
+			pruneComments(region)
+		}
+		dropTitle(region, page)
+	}
 	art, ok := readable(page, base)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -38,7 +59,11 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
+	if region != nil && chooseRegion(art, region, kind) {
+		art = region
+	}
 	if art != nil {
+		dropMenus(art)
 		dropEmptySections(art)
 	}
 	return art, nil
@@ -62,4 +87,19 @@ func readable(page *html.Node, base *url.URL) (article *html.Node, ok bool) {
 		return nil, true
 	}
 	return art.Node, true
+}
+
+// chooseRegion reports whether the main region is the content rather than
+// the block Readability chose from it: when that block is a small part of
+// the region (one post of a thread, one section of a service page) or
+// leaves out a series of posts, answers or cards of the region. A page
+// that declares itself an article keeps its block unless it is very small.
+func chooseRegion(art, region *html.Node, kind pageKind) bool {
+	if art == nil {
+		return true
+	}
+	if float64(proseLen(art)) < minBlockShare[kind]*float64(proseLen(region)) {
+		return true
+	}
+	return kind != kindArticle && missesSeries(art, region)
 }

@@ -66,7 +66,7 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 			"- one\n\n  - nested **two**\n\n    1. deep\n- three\n\n3. c\n4. d\n"},
 		{"data tables become GitHub tables",
 			`<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>a | b</td><td>1<br>2</td></tr><tr><td><a href="/x">link</a></td><td><code>x</code></td></tr></tbody></table>`,
-			"| Name | Value |\n|---|---|\n| a \\| b | 1<br>2 |\n| [link](https://example.com/x) | `x` |\n"},
+			"| Name | Value |\n|---|---|\n| a \\| b | 1 2 |\n| [link](https://example.com/x) | `x` |\n"},
 		{"layout tables become the blocks they hold",
 			`<table><tr><td><p>Column one.</p></td><td><p>Column two.</p></td></tr></table>`,
 			"Column one.\n\nColumn two.\n"},

@@ -39,8 +39,13 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			prepareLink(n, pageURL, base)
 		case atom.Img:
 			prepareImage(n, base)
+			dropRepeatedImage(n)
 		case atom.Pre:
 			prepareCode(n)
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			dropEditLinks(n)
+		case atom.Figcaption:
+			spaceApart(n)
 		}
 		if n.Data == "math" { // in or out of the MathML namespace: see nonContent
 			prepareFormula(n)
@@ -105,6 +110,11 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		return
 	}
 	if permalink(n, href, pageURL, base) {
+		n.Parent.RemoveChild(n)
+		return
+	}
+	if strings.TrimSpace(textOf(n)) == "" && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) == nil {
+		// A link with neither text nor picture would be an empty [](url).
 		n.Parent.RemoveChild(n)
 		return
 	}
@@ -381,8 +391,12 @@ func prepareTable(t *html.Node) {
 		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol, atom.Li,
 			atom.Blockquote, atom.Dl, atom.Dt, atom.Dd, atom.Pre, atom.Figure, atom.Figcaption:
 			rename(n, "div")
-		case atom.Hr:
-			rename(n, "br")
+		case atom.Hr, atom.Br:
+			// A line break in a cell would reach the Markdown as a <br>
+			// tag; a space keeps the words apart.
+			n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, n)
+			n.Parent.RemoveChild(n)
+			return false
 		}
 		return true
 	})
@@ -452,4 +466,72 @@ func dataTable(t *html.Node) bool {
 		return true
 	}
 	return rows*cols > 10
+}
+
+// editLinkRe matches the text of the "[edit]" link wikis put in headings.
+var editLinkRe = regexp.MustCompile(`(?i)^\[?\s*(?:edit|edit source|bearbeiten|modifier)\s*\]?$`)
+
+// dropEditLinks removes from a heading the links that edit its section
+// ("[edit]"), with the brackets around them: they are the wiki's
+// controls, not the heading's words.
+func dropEditLinks(h *html.Node) {
+	walk(h, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if editLinkRe.MatchString(strings.TrimSpace(textOf(n))) &&
+			(n.DataAtom == atom.A || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) != nil) {
+			for _, side := range []*html.Node{n.PrevSibling, n.NextSibling} {
+				if side != nil && side.Type == html.TextNode {
+					side.Data = strings.TrimRight(strings.TrimLeft(side.Data, "]"), "[")
+				}
+			}
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+}
+
+// dropRepeatedImage removes an image that repeats, with only white space
+// between them, the picture just before it: responsive markup often shows
+// one picture twice, once per screen size.
+func dropRepeatedImage(img *html.Node) {
+	if img.Parent == nil {
+		return
+	}
+	prev := img.PrevSibling
+	for prev != nil && prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" {
+		prev = prev.PrevSibling
+	}
+	if prev != nil && prev.DataAtom == atom.Img && attr(prev, "src") != "" && attr(prev, "src") == attr(img, "src") {
+		img.Parent.RemoveChild(img)
+	}
+}
+
+// spaceApart puts a space between the parts of a caption that the page
+// lays out apart but writes together: a caption and its credit become
+// "… the river. Credit: EPA", not "… the river.Credit: EPA".
+func spaceApart(caption *html.Node) {
+	for k := caption.FirstChild; k != nil; k = k.NextSibling {
+		prev := k.PrevSibling
+		if prev == nil || k.Type != html.ElementNode {
+			continue
+		}
+		before, after := ownText(prev), ownText(k)
+		if before == "" || after == "" {
+			continue
+		}
+		if !unicode.IsSpace(rune(before[len(before)-1])) && !unicode.IsSpace(rune(after[0])) {
+			caption.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, k)
+		}
+	}
+}
+
+// ownText is the text of n, itself a text node or an element.
+func ownText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	return textOf(n)
 }

@@ -1,0 +1,85 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
+	for _, tc := range []struct {
+		name, html     string
+		want, unwanted []string
+	}{
+		{
+			name:     "a wiki's edit link leaves the heading",
+			html:     `<h2>History<span class="section-tools"><span>[</span><a href="/w?action=edit&section=1">edit</a><span>]</span></span></h2><p>Founded long ago.</p>`,
+			want:     []string{"## History\n"},
+			unwanted: []string{"edit", "["},
+		},
+		{
+			name:     "a bare edit link in brackets leaves the heading too",
+			html:     `<h3>Usage [<a href="/w?action=edit&section=2">edit source</a>]</h3><p>Run it.</p>`,
+			want:     []string{"### Usage\n"},
+			unwanted: []string{"edit", "[]"},
+		},
+		{
+			name: "a heading that says edit keeps its word",
+			html: `<h2>How to edit a photo</h2><p>Crop it first.</p>`,
+			want: []string{"## How to edit a photo"},
+		},
+		{
+			name:     "a link with no text and no picture leaves no empty brackets",
+			html:     `<p>See <a href="/a"></a>the <a href="/b"> </a>notes.</p>`,
+			want:     []string{"See the notes."},
+			unwanted: []string{"[]"},
+		},
+		{
+			name: "a caption and its credit are two phrases",
+			html: `<figure><img src="/r.jpg" alt="River"><figcaption>The river at dawn.<span class="credit">Credit: A. Photographer</span></figcaption></figure>`,
+			want: []string{"The river at dawn. Credit: A. Photographer"},
+		},
+		{
+			name:     "the same picture twice in a row is shown once",
+			html:     `<p><img src="/r.jpg" alt="River"> <img src="/r.jpg" alt="River"></p>`,
+			want:     []string{"![River](https://example.com/r.jpg)"},
+			unwanted: []string{"![River](https://example.com/r.jpg) ![River]", "![River](https://example.com/r.jpg)![River]"},
+		},
+		{
+			name:     "a line break inside a table cell is a space",
+			html:     `<table><tr><th>Size</th><th>Weight</th></tr><tr><td>Large<br>boxed</td><td>2 kg</td></tr></table>`,
+			want:     []string{"| Large boxed | 2 kg |"},
+			unwanted: []string{"<br"},
+		},
+		{
+			name: "a table without header cells takes its first row as header",
+			html: `<table><tr><td>Colour</td><td>Red</td><td>Blue</td></tr><tr><td>Price</td><td>10</td><td>12</td></tr>` +
+				`<tr><td>Stock</td><td>3</td><td>0</td></tr><tr><td>Rating</td><td>4</td><td>5</td></tr></table>`,
+			want:     []string{"| Colour | Red | Blue |\n|---|---|---|\n| Price | 10 | 12 |"},
+			unwanted: []string{"|  |  |"},
+		},
+		{
+			name: "a literal less-than sign is written as itself",
+			html: `<p>If 5 &lt; 6 and 7 &gt; 3, then a &lt;= b; the tag &lt;div&gt; stays escaped.</p>`,
+			want: []string{"If 5 < 6 and 7 > 3, then a <= b; the tag &lt;div> stays escaped."},
+		},
+		{
+			name: "an underscore inside a word is not escaped, one that opens emphasis is",
+			html: `<p>Set max_connections and _private_ names, in <code>a_b</code>.</p>`,
+			want: []string{"Set max_connections and \\_private_ names, in `a_b`."},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := convertBody(t, tc.html)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the Markdown lacks %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the Markdown holds %q:\n%s", u, md)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,106 @@
+package markdown
+
+import (
+	"encoding/json"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// pageKind is what a page declares itself to be, as far as choosing its
+// content goes.
+type pageKind int
+
+const (
+	// kindUnknown pages declare nothing the choice can use.
+	kindUnknown pageKind = iota
+	// kindArticle pages are one text: a story, a post, a guide, a recipe.
+	kindArticle
+	// kindMany pages are many blocks of equal standing: a thread's posts,
+	// a question's answers, a grid of products, a list of items.
+	kindMany
+)
+
+// manyTypes are schema.org types of pages whose content is many blocks.
+var manyTypes = map[string]bool{
+	"qapage": true, "discussionforumposting": true, "question": true, "answer": true,
+	"itemlist": true, "collectionpage": true, "searchresultspage": true, "offercatalog": true,
+	"product": true, "productgroup": true, "faqpage": true,
+}
+
+// articleTypes are schema.org types of pages whose content is one text.
+var articleTypes = map[string]bool{
+	"article": true, "newsarticle": true, "blogposting": true, "reportagenewsarticle": true,
+	"analysisnewsarticle": true, "opinionnewsarticle": true, "reviewnewsarticle": true,
+	"backgroundnewsarticle": true, "scholarlyarticle": true, "techarticle": true, "recipe": true,
+	"liveblogposting": true, "report": true,
+}
+
+// declaredKind reads the page's JSON-LD types and its og:type. A page that
+// declares a thread, a product or a list is kindMany whatever else it
+// declares (news sites call every page an article); else a declared
+// article is kindArticle.
+func declaredKind(root *html.Node) pageKind {
+	many, article := false, false
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch {
+		case n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json"):
+			var v any
+			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
+				ldTypes(v, 0, func(t string) {
+					t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
+					many = many || manyTypes[t]
+					article = article || articleTypes[t]
+				})
+			}
+			return false
+		case n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type"):
+			article = article || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "article")
+			return false
+		}
+		return true
+	})
+	switch {
+	case many:
+		return kindMany
+	case article:
+		return kindArticle
+	}
+	return kindUnknown
+}
+
+// maxLDDepth bounds the walk through a JSON-LD document.
+const maxLDDepth = 12
+
+// ldTypes calls found with each @type in v, at any depth up to maxLDDepth.
+func ldTypes(v any, depth int, found func(string)) {
+	if depth > maxLDDepth {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			ldTypes(e, depth+1, found)
+		}
+	case map[string]any:
+		switch t := x["@type"].(type) {
+		case string:
+			found(t)
+		case []any:
+			for _, e := range t {
+				if s, ok := e.(string); ok {
+					found(s)
+				}
+			}
+		}
+		for k, e := range x {
+			if k != "@type" {
+				ldTypes(e, depth+1, found)
+			}
+		}
+	}
+}

@@ -1,0 +1,383 @@
+package markdown
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
+)
+
+// The main region is the part of the page its author marks as the content
+// (<main>, role="main") or, failing that, the body, without what every page
+// of a site repeats around it: the header, the menus, the sidebars and the
+// footer. On an article page Readability's choice of one block is better;
+// on a thread, a grid of cards or a service page the content is many
+// blocks, and the region holds them all.
+
+// minMainShare is the least share of the body's text a <main> must hold to
+// be taken as the region: some pages wrap only a title or a banner in it.
+const minMainShare = 0.25
+
+// mainRegion returns the region of page holding its content: the largest
+// element marked main when it holds enough of the body's text, else the
+// body; nil when the page has no body.
+func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return nil
+	}
+	var best *html.Node
+	walk(body, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main") {
+			if best == nil || lengths[n] > lengths[best] {
+				best = n
+			}
+			return false // the outermost one counts
+		}
+		return true
+	})
+	if best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]) {
+		return best
+	}
+	return body
+}
+
+// regionChromeWords are class and id words of the parts of a page around
+// its content: its header, menus, sidebars and footer.
+var regionChromeWords = map[string]bool{
+	"header": true, "footer": true, "masthead": true, "navbar": true, "nav": true, "navigation": true,
+	"menu": true, "sidebar": true, "topbar": true, "toolbar": true, "skip": true, "banner": true,
+	"site-header": true, "site-footer": true,
+}
+
+// regionChromeRoles are the ARIA roles of the same parts.
+var regionChromeRoles = map[string]bool{"banner": true, "navigation": true, "contentinfo": true, "complementary": true,
+	"search": true, "menubar": true, "menu": true}
+
+// pruneChrome removes the page's header, menus, sidebars and footer from
+// region, by their tags, roles and class words, when each holds at most
+// maxBoilerplateShare of the region's text.
+func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
+	limit := int(maxBoilerplateShare * float64(lengths[region]))
+	tagLimit := int(maxChromeShare * float64(lengths[region]))
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || menu(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+}
+
+// maxChromeShare is the largest share of the region's text a header, menu,
+// sidebar or footer known by its tag or role may hold and still be removed;
+// one known by its class words only is held to maxBoilerplateShare.
+const maxChromeShare = 0.3
+
+// How a block is known as the page's chrome, if it is.
+const (
+	notChrome = iota
+	chromeByTag
+	chromeByWords
+)
+
+// chrome tells whether n is the page's header, menus, sidebar or footer,
+// and how it is known to be.
+func chrome(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.Header, atom.Nav, atom.Footer, atom.Aside:
+		return chromeByTag
+	case atom.Main, atom.Article, atom.Body:
+		return notChrome
+	case atom.A, atom.Span, atom.Em, atom.Strong, atom.B, atom.I, atom.Img, atom.Code, atom.Label:
+		return notChrome
+	}
+	if regionChromeRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
+		return chromeByTag
+	}
+	words := meta.ClassWords(attr(n, "class"))
+	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
+		words = append(words, id...)
+	}
+	for _, w := range words {
+		if regionChromeWords[w] {
+			return chromeByWords
+		}
+	}
+	return notChrome
+}
+
+// dropTitle removes the region's first heading when it is the page's
+// title: the answer's frontmatter or the caller states the title, and
+// the body does not repeat it.
+func dropTitle(region, page *html.Node) {
+	title := ""
+	if t := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Title }); t != nil {
+		title = strings.ToLower(strings.Join(strings.Fields(textOf(t)), " "))
+	}
+	h := findFirst(region, func(n *html.Node) bool { return headingLevel(n) > 0 })
+	if h == nil || title == "" {
+		return
+	}
+	if text := strings.ToLower(strings.Join(strings.Fields(textOf(h)), " ")); text != "" && strings.Contains(title, text) {
+		h.Parent.RemoveChild(h)
+	}
+}
+
+// textLengths maps every element under root to the length of its visible
+// text, each run of white space counted once.
+func textLengths(root *html.Node) map[*html.Node]int {
+	lengths := map[*html.Node]int{}
+	var measure func(n *html.Node) int
+	measure = func(n *html.Node) int {
+		switch {
+		case n.Type == html.TextNode:
+			return collapsedLen(n.Data)
+		case n.DataAtom == atom.Head || n.DataAtom == atom.Script || n.DataAtom == atom.Noscript ||
+			n.DataAtom == atom.Style || n.DataAtom == atom.Template:
+			return 0
+		}
+		total := 0
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			total += measure(k)
+		}
+		if n.Type == html.ElementNode {
+			lengths[n] = total
+		}
+		return total
+	}
+	measure(root)
+	return lengths
+}
+
+// cloneTree copies n and all it holds.
+func cloneTree(n *html.Node) *html.Node {
+	out := &html.Node{Type: n.Type, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
+	out.Attr = append([]html.Attribute(nil), n.Attr...)
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		out.AppendChild(cloneTree(k))
+	}
+	return out
+}
+
+// proseLen is the length of the text under n outside links: what a block
+// says rather than where it leads. Menus and link lists add nothing to it.
+func proseLen(n *html.Node) int {
+	total := 0
+	walk(n, func(k *html.Node) bool {
+		switch {
+		case k.Type == html.TextNode:
+			total += collapsedLen(k.Data)
+		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
+			return false
+		}
+		return true
+	})
+	return total
+}
+
+// revealNoscript puts the markup of the page's <noscript> elements in
+// their place when it holds more than what the page shows without them:
+// forums and single-page applications send their whole content there for
+// clients without script (crawlers, reader modes) and an empty shell for
+// the rest. A page whose <noscript> holds only a tracking pixel or a
+// "please enable JavaScript" line keeps what it shows.
+func revealNoscript(page *html.Node) {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return
+	}
+	shown := textLengths(body)[body]
+	type reveal struct {
+		at    *html.Node
+		nodes []*html.Node
+	}
+	var reveals []reveal
+	hiddenText := 0
+	walk(body, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom != atom.Noscript {
+			return true
+		}
+		if n.FirstChild == nil || n.FirstChild.Type != html.TextNode {
+			return false
+		}
+		context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+		nodes, err := html.ParseFragment(strings.NewReader(n.FirstChild.Data), context)
+		if err != nil {
+			return false
+		}
+		for _, k := range nodes {
+			if k.Type == html.TextNode {
+				hiddenText += collapsedLen(k.Data)
+			} else if k.Type == html.ElementNode {
+				hiddenText += textLengths(k)[k]
+			}
+		}
+		reveals = append(reveals, reveal{n, nodes})
+		return false
+	})
+	if hiddenText <= minNoscriptFactor*shown || hiddenText < minNoscriptText {
+		return
+	}
+	for _, r := range reveals {
+		for _, k := range r.nodes {
+			r.at.Parent.InsertBefore(k, r.at)
+		}
+		r.at.Parent.RemoveChild(r.at)
+	}
+}
+
+// A page's <noscript> markup replaces what it shows when it holds more
+// than minNoscriptFactor times as much text, and at least minNoscriptText.
+const (
+	minNoscriptFactor = 2
+	minNoscriptText   = 200
+)
+
+// Repeated blocks: a page's posts, answers and cards are siblings of the
+// same tag and class, each with some prose of its own.
+const (
+	// minRepeats is the fewest such siblings that make a series.
+	minRepeats = 3
+	// minRepeatProse is the least prose, in bytes, each member holds.
+	minRepeatProse = 80
+	// minRepeatProseShare is the least share of a member's text outside
+	// links.
+	minRepeatProseShare = 0.7
+	// minMissedShare is the share of the chosen block's prose that the
+	// series members it left out must hold together for the region to
+	// be taken instead.
+	minMissedShare = 0.3
+)
+
+// missesSeries reports whether the block art, chosen from the page, leaves
+// out a series of repeated blocks of region that is a real part of the
+// content: the answers under a question, the replies under a post, the
+// cards beside a featured one.
+func missesSeries(art, region *html.Node) bool {
+	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	missed := 0
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		groups := map[string][]*html.Node{}
+		var order []string
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type != html.ElementNode || k.DataAtom == atom.A {
+				continue
+			}
+			// A member says something of its own: a post or a card with a
+			// text, not a teaser that is mostly its link.
+			if p := proseLen(k); p < minRepeatProse || float64(p) < minRepeatProseShare*float64(collapsedText(k)) {
+				continue
+			}
+			key := k.Data + "." + attr(k, "class")
+			if groups[key] == nil {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], k)
+		}
+		for _, key := range order {
+			g := groups[key]
+			if len(g) < minRepeats {
+				continue
+			}
+			for _, k := range g {
+				text := strings.Join(strings.Fields(textOf(k)), " ")
+				if !strings.Contains(chosen, text[:min(len(text), 60)]) {
+					missed += proseLen(k)
+				}
+			}
+		}
+		return true
+	})
+	return float64(missed) >= minMissedShare*float64(proseLen(art))
+}
+
+// A menu is a list of links named in a word or two: the site's sections,
+// its categories, its designers A to Z. A list of stories or products
+// names each in a phrase, and a list of points says things between its
+// links.
+const (
+	// minMenuLinks is the fewest links a menu has.
+	minMenuLinks = 5
+	// minMenuLinkShare is the least share of a menu's text inside links.
+	minMenuLinkShare = 0.85
+	// maxMenuLinkWords is the most words a menu's links have on average.
+	maxMenuLinkWords = 3.0
+)
+
+// menu reports a list that is a menu of links.
+func menu(n *html.Node) bool {
+	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
+		return false
+	}
+	links, linkWords, linkText := 0, 0, 0
+	walk(n, func(k *html.Node) bool {
+		if k.DataAtom == atom.A {
+			t := textOf(k)
+			if w := len(strings.Fields(t)); w > 0 {
+				links++
+				linkWords += w
+				linkText += collapsedLen(t)
+			}
+			return false
+		}
+		return true
+	})
+	if links < minMenuLinks {
+		return false
+	}
+	total := collapsedLen(textOf(n))
+	return float64(linkText) >= minMenuLinkShare*float64(total) &&
+		float64(linkWords) <= maxMenuLinkWords*float64(links)
+}
+
+// dropMenus removes the menus of links left in the content, whichever
+// way it was chosen.
+func dropMenus(root *html.Node) {
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if menu(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+}
+
+// pruneComments removes the readers' comments under a story from the
+// region: a block named as the comments, whatever its size. A page that
+// declares itself a thread or a question keeps them, as its content.
+func pruneComments(region *html.Node) {
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		words := meta.ClassWords(attr(n, "class"))
+		if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
+			words = append(words, id...)
+		}
+		for _, w := range words {
+			if w == "comments" || strings.HasPrefix(w, "commentlist") || w == "disqus" {
+				n.Parent.RemoveChild(n)
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -1,0 +1,203 @@
+package markdown
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// pageHeader and pageFooter surround the content on every page of a
+// made-up site.
+const pageHeader = `<header class="site-header"><a href="/">Example Site</a>
+<nav><ul><li><a href="/a">Products menu</a></li><li><a href="/b">Pricing menu</a></li><li><a href="/c">Support menu</a></li></ul></nav></header>`
+
+const pageFooter = `<footer><p>Copyright Example Site. Terms of use apply to every visitor.</p>
+<ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/careers">Careers page</a></li></ul></footer>`
+
+// thread is a discussion: an opening post and replies of equal standing,
+// marked up as sibling blocks, none declared.
+func thread(posts int) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>How do I descale a kettle? - Example Forum</title></head><body>` + pageHeader +
+		`<main><h1>How do I descale a kettle?</h1><div class="topic">`)
+	for i := range posts {
+		fmt.Fprintf(&sb, `<article class="post"><div class="author"><a href="/u/%d">member%d</a> <time>2 days ago</time></div>`+
+			`<div class="body"><p>Reply number %d says that white vinegar diluted with an equal part of water, left to stand `+
+			`for an hour, lifts most of the limescale.</p><p>A second rinse with clean water removes the smell before the next brew.</p>`+
+			`</div><div class="actions"><a href="/like">Like</a> <a href="/reply">Reply</a></div></article>`, i, i, i)
+	}
+	sb.WriteString(`</div></main>` + pageFooter + `</body></html>`)
+	return sb.String()
+}
+
+// servicePage is a product's page: sections of equal standing, each a
+// heading and a short text, under a menu of the product's parts that is
+// not marked as navigation.
+const servicePage = `<!doctype html><html><head><title>Ledger - Example</title></head><body>` + pageHeader + `<main>
+<ul class="tabs"><li><a href="#invoices">Invoices</a></li><li><a href="#bank">Bank feeds</a></li><li><a href="#reports">Reports</a></li>
+<li><a href="#plans">Plans</a></li><li><a href="/integrations">Integrations</a></li><li><a href="/api">Developer API</a></li></ul>
+<section><h2>Invoices in a minute</h2><p>Create an invoice from a template, send it by e-mail and see when it was opened.</p></section>
+<section><h2>Reconcile your bank</h2><p>Connect your bank account and match every payment to its invoice without typing a figure.</p></section>
+<section><h2>Reports your accountant reads</h2><p>Profit and loss, balance sheet and tax returns are ready at the end of each quarter.</p></section>
+<section><h2>Plans for every size</h2><p>Start free for one user and add colleagues as the business grows, each with their own access.</p></section>
+<section><h2>Help when you need it</h2><p>Our support team answers by chat and telephone on working days, in under five minutes.</p></section>
+</main>` + pageFooter + `</body></html>`
+
+// questionAndAnswers is a question with a long text and three answers in a
+// list of their own, none declared.
+const questionAndAnswers = `<!doctype html><html><head><title>Why does my sourdough collapse?</title></head><body>` + pageHeader + `
+<div id="content"><div class="question"><h1>Why does my sourdough collapse?</h1><div class="post-text">
+<p>My loaves rise well in the basket overnight in the fridge, but they spread flat as soon as I turn them out onto the peel.</p>
+<p>The starter doubles in four hours at room temperature, and I use seventy-five per cent water with a strong white flour.</p>
+<p>I have tried shorter proofs and a hotter oven without any change. What else could make the dough lose its shape?</p>
+</div></div>
+<div class="answers"><h2>3 Answers</h2>
+<div class="answer"><div class="post-text"><p>At seventy-five per cent water your flour may not hold the dough; drop to seventy and see whether it keeps its shape.</p></div></div>
+<div class="answer"><div class="post-text"><p>Build more tension when you shape it: drag the ball towards you on an unfloured bench until the skin is tight.</p></div></div>
+<div class="answer"><div class="post-text"><p>An over-proofed dough collapses too; press it with a finger and bake when the dent springs back slowly.</p></div></div>
+</div></div>` + pageFooter + `</body></html>`
+
+func article(t *testing.T, page string) string {
+	t.Helper()
+	md, err := Article(context.Background(), parse(t, page), pageURL(t), Options{})
+	if err != nil {
+		t.Fatalf("Article: %v", err)
+	}
+	return md
+}
+
+func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{
+			name:     "a question keeps every answer",
+			page:     questionAndAnswers,
+			want:     []string{"spread flat", "drop to seventy", "Build more tension", "An over-proofed dough"},
+			unwanted: []string{"Products menu", "Privacy policy", "Terms of use"},
+		},
+		{
+			name:     "a story keeps its text and not the readers' comments under it",
+			page:     storyWithComments(false),
+			want:     []string{"old stone bridge", "ferry that ran"},
+			unwanted: []string{"Comment 3", "industrial estate", "Products menu"},
+		},
+		{
+			name:     "a page that declares itself a discussion keeps every reply",
+			page:     storyWithComments(true),
+			want:     []string{"Comment 0", "Comment 9"},
+			unwanted: []string{"Products menu"},
+		},
+		{
+			name:     "a thread keeps its opening post and every reply",
+			page:     thread(8),
+			want:     []string{"Reply number 0 says", "Reply number 3 says", "Reply number 7 says"},
+			unwanted: []string{"Products menu", "Privacy policy", "Terms of use"},
+		},
+		{
+			name:     "a service page keeps each of its sections",
+			page:     servicePage,
+			want:     []string{"## Invoices in a minute", "match every payment", "## Plans for every size", "in under five minutes"},
+			unwanted: []string{"Pricing menu", "Careers page", "Bank feeds", "Developer API"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the answer lost %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the answer holds %q, which is not the content:\n%s", u, md)
+				}
+			}
+		})
+	}
+}
+
+// storyWithComments is a short story under a long discussion of readers'
+// comments, each a reply of equal standing, declaring nothing; with
+// asThread it declares itself a discussion, whose replies are content.
+func storyWithComments(asThread bool) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Bridge reopens</title>`)
+	if asThread {
+		sb.WriteString(`<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Bridge reopens"}</script>`)
+	}
+	sb.WriteString(`</head><body>` + pageHeader + `<article><h1>Bridge reopens</h1>
+<p>The old stone bridge over the river reopened to cars on Friday, after eight months of repairs to two of its arches, which
+had cracked in the frost of the winter before last. Engineers replaced the worn mortar, reset the loose stones of the parapet and
+laid a new surface, and the weight limit that kept lorries away for a decade has been lifted for vehicles up to eighteen tonnes.</p>
+<p>Buses return to their old route next week, the council said, and the ferry that ran while the bridge was shut stops on Sunday,
+though its operator hopes to keep a summer service for visitors who come to walk the river path between the two villages.</p></article>
+<div id="comments"><h2>Comments</h2><ul class="comment-tree">`)
+	for i := range 10 {
+		fmt.Fprintf(&sb, `<li class="comment"><div class="comment-body"><p>Comment %d: about time too, the detour through the `+
+			`industrial estate added twenty minutes to every trip.</p></div></li>`, i)
+	}
+	sb.WriteString(`</ul></div>` + pageFooter + `</body></html>`)
+	return sb.String()
+}
+
+// noscriptPage is a page that shows a loading screen to browsers and keeps
+// its content in <noscript> for clients without script.
+const noscriptPage = `<!doctype html><html><head><title>Which tent for a windy coast?</title></head><body>
+<div id="app"><div class="spinner">Loading</div></div>
+<noscript><div id="main-outlet" role="main"><h1>Which tent for a windy coast?</h1>
+<div class="post"><p>I am camping on the north coast in May and the forecast says gusts of fifty kilometres an hour. Which tent shape copes best?</p></div>
+<div class="post"><p>A tunnel tent pitched tail to the wind is the steadiest; guy out every point and use longer pegs in sand.</p></div>
+<div class="post"><p>Geodesic domes shrug off wind from any side, at the price of weight. Mine survived a night on an exposed headland.</p></div>
+</div></noscript></body></html>`
+
+// pixelPage keeps only a tracking pixel and a plea in <noscript>.
+const pixelPage = `<!doctype html><html><head><title>Bread</title></head><body>
+<article><h1>Bread</h1><p>Knead the dough for ten minutes, until it springs back when pressed, then leave it to rise in a warm place for an hour.</p>
+<p>Shape it, let it rise again, and bake it for forty minutes at two hundred and twenty degrees until the crust sounds hollow.</p></article>
+<noscript><p>Please enable JavaScript to see the comments.</p><img src="https://example.com/pixel.gif" width="1" height="1"></noscript>
+</body></html>`
+
+func TestArticleReadsContentKeptForClientsWithoutScript(t *testing.T) {
+	t.Run("a page that keeps its content in noscript gives that content", func(t *testing.T) {
+		md := article(t, noscriptPage)
+		for _, w := range []string{"gusts of fifty kilometres", "tunnel tent pitched tail", "Geodesic domes"} {
+			if !strings.Contains(md, w) {
+				t.Errorf("the answer lost %q:\n%s", w, md)
+			}
+		}
+	})
+	t.Run("a page that shows its content keeps what it shows", func(t *testing.T) {
+		md := article(t, pixelPage)
+		if !strings.Contains(md, "Knead the dough") || strings.Contains(md, "enable JavaScript") {
+			t.Errorf("the answer is not the article alone:\n%s", md)
+		}
+	})
+}
+
+func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
+	for _, tc := range []struct {
+		name, head string
+		want       pageKind
+	}{
+		{"a page that declares nothing is of no known kind", ``, kindUnknown},
+		{"a news article is an article", `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`, kindArticle},
+		{"og:type article is an article", `<meta property="og:type" content="article">`, kindArticle},
+		{"a question page is many blocks", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, kindMany},
+		{"a product in a graph is many blocks, though the page also says article",
+			`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":["Product"]}]}</script>`, kindMany},
+		{"a full schema.org type URL counts", `<script type="application/ld+json">{"@type":"https://schema.org/ItemList"}</script>`, kindMany},
+		{"broken JSON-LD is ignored", `<script type="application/ld+json">{"@type": "Product",</script>`, kindUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, "<!doctype html><html><head>"+tc.head+"</head><body><p>x</p></body></html>")
+			if got := declaredKind(doc.Nodes[0]); got != tc.want {
+				t.Errorf("declaredKind = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestArticleKeepsContentThePageRevealsOrSetsAside(t *testing.T) {
+	const story = `<p>The lighthouse keeper climbed the hundred and twelve steps twice a night to wind the clockwork that turned the lens.</p>
+<p>When the light was electrified in nineteen sixty, the clockwork stayed in place, and visitors can still see it turn on open days.</p>`
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{
+			name: "a server-streamed segment, hidden until script moves it in, is content",
+			body: `<div id="root"><template id="B:0"></template><p>Loading…</p></div>` +
+				`<div hidden id="S:0"><article><h2>The keeper's night</h2>` + story + `</article></div>` +
+				`<script>$RC("B:0","S:0")</script>`,
+			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
+		},
+		{
+			name:     "an element hidden for good stays out",
+			body:     `<article>` + story + `</article><div hidden id="menu"><p>Secret menu of the site with its many links and labels.</p></div>`,
+			want:     []string{"hundred and twelve steps"},
+			unwanted: []string{"Secret menu"},
+		},
+		{
+			name: "a page whose only text is in an aside gives that text",
+			body: `<aside><h2>The keeper's night</h2>` + story + `</aside>`,
+			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, "<!doctype html><html><head><title>Lighthouse</title></head><body>"+tc.body+"</body></html>")
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the answer lost %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the answer holds %q:\n%s", u, md)
+				}
+			}
+		})
+	}
+}
