@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -120,7 +119,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		return nil, err
 	}
 
-	a.Server = api.NewServer(apiConfig(cfg), api.Deps{
+	a.Server = api.NewServer(APIConfig(cfg), api.Deps{
 		Pool: p, Store: store, Files: files, Plans: plans, Limiter: limiter, Registry: a.Registry, Metrics: m,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
 	})
@@ -135,8 +134,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	return a, nil
 }
 
-// apiConfig is the part of the configuration the HTTP layer reads.
-func apiConfig(c Config) api.Config {
+// APIConfig is the part of the configuration the HTTP layer reads; tests
+// that build an api.Server without a browser start from it.
+func APIConfig(c Config) api.Config {
 	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
 		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, MaxFileBytes: c.MaxFileBytes, FileVersion: c.FileVersion, Pprof: c.Pprof, FullRenders: c.FullRenders}
 }
@@ -148,27 +148,22 @@ func warmSetting(n int) int {
 	return n
 }
 
-// adblockTestHosts are hosts added to the embedded guard's ad-block list
-// by tests, which serve their "ads" from names such as
-// `tracker.localhost` that resolve to loopback without DNS: no real list
-// can contain such a name. It is nil in the service.
-var adblockTestHosts atomic.Pointer[[]string]
-
 // adblockListed is what the embedded sidecar's egress guard refuses on
-// pages rendered with adblock on: the list, plus the test hosts.
-func adblockListed(host string) bool {
-	if adblock.Default().Blocks(host) {
-		return true
-	}
-	if p := adblockTestHosts.Load(); p != nil {
+// pages rendered with adblock on: the list, plus extra hosts (each with
+// its subdomains).
+func adblockListed(extra []string) func(host string) bool {
+	return func(host string) bool {
+		if adblock.Default().Blocks(host) {
+			return true
+		}
 		host = strings.TrimSuffix(strings.ToLower(host), ".")
-		for _, h := range *p {
+		for _, h := range extra {
 			if host == h || strings.HasSuffix(host, "."+h) {
 				return true
 			}
 		}
+		return false
 	}
-	return false
 }
 
 // SidecarToken is the secret the pool presents to the sidecars; tests that
@@ -206,7 +201,7 @@ func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
 	_, apiPort, _ := net.SplitHostPort(a.Addr())
 	port, _ := strconv.ParseUint(apiPort, 10, 16)
 	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln,
-		Blocks: adblockListed, ProtectPorts: []uint16{uint16(port)}})
+		Blocks: adblockListed(a.cfg.AdblockHosts), ProtectPorts: []uint16{uint16(port)}})
 	if err != nil {
 		ln.Close()
 		return "", fmt.Errorf("starting the embedded sidecar: %w", err)

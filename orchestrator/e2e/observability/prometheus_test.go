@@ -1,4 +1,4 @@
-package orchestrator
+package observability_test
 
 import (
 	"context"
@@ -21,18 +21,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/metrics/metricstest"
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/sidecar"
 )
 
 // The monitoring files the Helm chart ships, relative to this package.
 const (
-	monDashboardPath = "../helm/glimpse/dashboards/glimpse.json"
-	monAlertsPath    = "../helm/glimpse/files/alerts.yaml"
+	monDashboardPath = "../../../helm/glimpse/dashboards/glimpse.json"
+	monAlertsPath    = "../../../helm/glimpse/files/alerts.yaml"
 )
 
 const (
@@ -64,8 +65,8 @@ metadata render loads, where it loads no picture):</p>
 // monEnv is a glimpse with its embedded sidecar, a site to render, and an
 // external sidecar like the ones a cluster runs next to the orchestrators.
 type monEnv struct {
-	app         *testApp
-	site        *pageServer
+	app         *e2e.App
+	site        *e2e.PageServer
 	sidecarAddr string                        // the external sidecar, host:port
 	gate        atomic.Pointer[chan struct{}] // holds /slow until closed
 }
@@ -77,16 +78,16 @@ func startMonitoringEnv(t *testing.T) *monEnv {
 	if err := os.WriteFile(plans, []byte(monPlans), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env.app = startApp(t, func(c *Config) {
+	env.app = e2e.StartApp(t, func(c *orchestrator.Config) {
 		c.PlansFile = plans
 		// One page at a time and one waiting request: two slow pages fill
 		// the pool and its queue, and the next request gets EBUSY.
 		c.SidecarConcurrency = 1
 		c.QueueSize = 1
 	})
-	env.site = newPageServer(t, map[string]http.HandlerFunc{
-		"/article": html(articlePage),
-		"/egress":  html(monEgressPage),
+	env.site = e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/article": e2e.HTML(e2e.ArticlePage),
+		"/egress":  e2e.HTML(monEgressPage),
 		"/slow": func(w http.ResponseWriter, r *http.Request) {
 			if gate := env.gate.Load(); gate != nil {
 				select {
@@ -96,7 +97,7 @@ func startMonitoringEnv(t *testing.T) *monEnv {
 				case <-time.After(20 * time.Second):
 				}
 			}
-			html(articlePage)(w, r)
+			e2e.HTML(e2e.ArticlePage)(w, r)
 		},
 	})
 	env.sidecarAddr = startExternalSidecar(t)
@@ -144,7 +145,7 @@ func startExternalSidecar(t *testing.T) string {
 
 // monResult is an answer fetched off the test's goroutine.
 type monResult struct {
-	answer answer
+	answer e2e.Answer
 	err    error
 }
 
@@ -152,24 +153,24 @@ var monClient = &http.Client{Timeout: 60 * time.Second}
 
 // monGet is testApp.do for any goroutine: it reports failures instead of
 // ending the test.
-func monGet(base, rawQuery string, hdr ...string) (answer, error) {
+func monGet(base, rawQuery string, hdr ...string) (e2e.Answer, error) {
 	req, err := http.NewRequest(http.MethodGet, base+"/?"+rawQuery, nil)
 	if err != nil {
-		return answer{}, err
+		return e2e.Answer{}, err
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	resp, err := monClient.Do(req)
 	if err != nil {
-		return answer{}, fmt.Errorf("GET /?%s: %w", rawQuery, err)
+		return e2e.Answer{}, fmt.Errorf("GET /?%s: %w", rawQuery, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return answer{}, fmt.Errorf("reading the answer to GET /?%s: %w", rawQuery, err)
+		return e2e.Answer{}, fmt.Errorf("reading the answer to GET /?%s: %w", rawQuery, err)
 	}
-	a := answer{HTTP: resp.StatusCode, Header: resp.Header, Raw: body}
+	a := e2e.Answer{HTTP: resp.StatusCode, Header: resp.Header, Raw: body}
 	if json.Valid(body) {
 		_ = json.Unmarshal(body, &a)
 	}
@@ -189,25 +190,6 @@ func monWaitFor(t *testing.T, within time.Duration, what string, cond func() boo
 	}
 }
 
-// monGathered adds up every series of one counter or gauge family of g.
-func monGathered(t *testing.T, g prometheus.Gatherer, name string) float64 {
-	t.Helper()
-	families, err := g.Gather()
-	if err != nil {
-		t.Fatalf("gathering the orchestrator's registry: %v", err)
-	}
-	var sum float64
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
-		}
-	}
-	return sum
-}
-
 // traffic sends one round of every kind of request a dashboard panel
 // counts: browser renders, a plain fetch, cache hits and bypasses, a PDF, a
 // page the egress guard cuts off, refused URLs, a quota refusal and EBUSY.
@@ -217,7 +199,7 @@ func (env *monEnv) traffic(t *testing.T, round int) {
 	t.Helper()
 	base := env.app.URL()
 	article := fmt.Sprintf("%s/article?round=%d", env.site.URL, round)
-	refusedBefore := monGathered(t, env.app.Registry, "glimpse_sidecar_guard_refusals_total")
+	refusedBefore := e2e.Gathered(t, env.app.Registry, "glimpse_sidecar_guard_refusals_total")
 
 	// prerender=true sends a request to the browser; without it a page
 	// whose HTML holds its metadata is read by a plain fetch.
@@ -255,17 +237,17 @@ func (env *monEnv) traffic(t *testing.T, round int) {
 		if got := a.Header.Get("x-fetch-mode"); s.wantMode != "" && got != s.wantMode {
 			t.Fatalf("round %d, %s: x-fetch-mode is %q, want %s", round, s.what, got, s.wantMode)
 		}
-		if s.wantField != "" && !a.has(s.wantField) {
+		if s.wantField != "" && !a.Has(s.wantField) {
 			t.Fatalf("round %d, %s: the answer has no %s: %s", round, s.what, s.wantField, a.Raw)
 		}
 	}
 	monWaitFor(t, 5*time.Second, "the embedded sidecar to count the refused script", func() bool {
-		return monGathered(t, env.app.Registry, "glimpse_sidecar_guard_refusals_total") > refusedBefore
+		return e2e.Gathered(t, env.app.Registry, "glimpse_sidecar_guard_refusals_total") > refusedBefore
 	})
 
 	// The tiny plan admits one request per hour: the first round spends it
 	// and is refused on the second request, later rounds on the first.
-	var refused answer
+	var refused e2e.Answer
 	for range 2 {
 		a, err := monGet(base, monTarget("http://127.0.0.1:9/")+"&meta=false", "x-api-key", monTinyKey)
 		if err != nil {
@@ -308,10 +290,10 @@ func (env *monEnv) busy(t *testing.T, round int) {
 			admitted <- monResult{a, err}
 		}()
 	}
-	hits := env.site.hits["/slow"].Load()
+	hits := env.site.Hits["/slow"].Load()
 	admit("holder")
 	monWaitFor(t, 20*time.Second, "a slow page to hold the only browser lease", func() bool {
-		return env.site.hits["/slow"].Load() > hits
+		return env.site.Hits["/slow"].Load() > hits
 	})
 	admit("waiter")
 	monWaitFor(t, 10*time.Second, "a second slow page to wait in the queue", func() bool {

@@ -1,4 +1,4 @@
-package orchestrator
+package rendering_test
 
 import (
 	"bytes"
@@ -14,32 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
-
-// counter reads one series of a counter from the app's registry.
-func counter(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if want, ok := labels[l.GetName()]; ok && want != l.GetValue() {
-					continue series
-				}
-			}
-			return m.GetCounter().GetValue()
-		}
-	}
-	return 0
-}
 
 // pixelsPage refers to a picture, a font, a video and a preloaded
 // picture, each of which only paints.
@@ -51,7 +28,7 @@ const pixelsPage = `<!doctype html><html lang="en"><head><title>Pixels</title>
 <script>fetch("/api").then(r => r.text()).then(t => { document.querySelector('meta[name=description]') || document.head.insertAdjacentHTML("beforeend", '<meta name="description" content="' + t + '">') })</script>
 </body></html>`
 
-func pixelsServer(t *testing.T, cookies *[]string, mu *sync.Mutex) *pageServer {
+func pixelsServer(t *testing.T, cookies *[]string, mu *sync.Mutex) *e2e.PageServer {
 	png := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("content-type", "image/png")
 		_, _ = w.Write(onePixelPNG)
@@ -62,14 +39,14 @@ func pixelsServer(t *testing.T, cookies *[]string, mu *sync.Mutex) *pageServer {
 			_, _ = w.Write(bytes.Repeat([]byte{0}, 64))
 		}
 	}
-	return newPageServer(t, map[string]http.HandlerFunc{
+	return e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/page": func(w http.ResponseWriter, r *http.Request) {
 			if c := r.Header.Get("Cookie"); c != "" {
 				mu.Lock()
 				*cookies = append(*cookies, c)
 				mu.Unlock()
 			}
-			html(pixelsPage)(w, r)
+			e2e.HTML(pixelsPage)(w, r)
 		},
 		"/api":           func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "filled by a script") },
 		"/hero.png":      png,
@@ -93,21 +70,21 @@ var onePixelPNG = []byte{
 var pixelPaths = []string{"/preloaded.png", "/photo.png", "/bg.png", "/font.woff2", "/clip.mp4"}
 
 func TestLeanRendersLoadNoPixels(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	var mu sync.Mutex
 	var cookies []string
 	ps := pixelsServer(t, &cookies, &mu)
 	loaded := func() []string {
 		var out []string
 		for _, p := range pixelPaths {
-			if ps.hits[p].Load() > 0 {
+			if ps.Hits[p].Load() > 0 {
 				out = append(out, p)
 			}
 		}
 		return out
 	}
 	reset := func() {
-		for _, n := range ps.hits {
+		for _, n := range ps.Hits {
 			n.Store(0)
 		}
 	}
@@ -122,18 +99,18 @@ func TestLeanRendersLoadNoPixels(t *testing.T) {
 	} {
 		t.Run(tc.name+" loads no picture, font or video", func(t *testing.T) {
 			reset()
-			a := app.get(ps.URL+"/page", tc.query+"&force=true")
+			a := app.Get(ps.URL+"/page", tc.query+"&force=true")
 			if a.HTTP != http.StatusOK {
 				t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Message)
 			}
 			if got := loaded(); len(got) > 0 {
 				t.Errorf("the render loaded %v", got)
 			}
-			if ps.hits["/api"].Load() == 0 {
+			if ps.Hits["/api"].Load() == 0 {
 				t.Error("the page's own fetch did not run")
 			}
 			if tc.name == "metadata" {
-				if d, _ := a.field("description").(string); d != "filled by a script" {
+				if d, _ := a.Field("description").(string); d != "filled by a script" {
 					t.Errorf("description = %q, want what the page's script wrote", d)
 				}
 			}
@@ -148,21 +125,21 @@ func TestLeanRendersLoadNoPixels(t *testing.T) {
 	})
 	t.Run("a screenshot loads the pictures", func(t *testing.T) {
 		reset()
-		a := app.get(ps.URL+"/page", "screenshot=true&meta=false&force=true")
+		a := app.Get(ps.URL+"/page", "screenshot=true&meta=false&force=true")
 		if a.HTTP != http.StatusOK {
 			t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Message)
 		}
-		if ps.hits["/photo.png"].Load() == 0 {
+		if ps.Hits["/photo.png"].Load() == 0 {
 			t.Errorf("the screenshot's render did not load the page's picture (loaded %v)", loaded())
 		}
 	})
 	t.Run("GLIMPSE_FULL_RENDERS loads everything", func(t *testing.T) {
-		full := startApp(t, func(c *Config) { c.FullRenders = true })
+		full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })
 		reset()
-		if a := full.get(ps.URL+"/page", "prerender=true&ping=false&force=true"); a.HTTP != http.StatusOK {
+		if a := full.Get(ps.URL+"/page", "prerender=true&ping=false&force=true"); a.HTTP != http.StatusOK {
 			t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Message)
 		}
-		if ps.hits["/photo.png"].Load() == 0 {
+		if ps.Hits["/photo.png"].Load() == 0 {
 			t.Errorf("a full render did not load the page's picture (loaded %v)", loaded())
 		}
 	})
@@ -172,43 +149,43 @@ func TestLeanRendersLoadNoPixels(t *testing.T) {
 // waiting for a subresource that holds the load event; a caller's
 // waitUntil=load still waits for it.
 func TestLeanRendersDoNotWaitForLoad(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	release := make(chan struct{})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/page": html(`<!doctype html><html><head><title>Held</title><meta name="description" content="a page whose load never comes">
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/page": e2e.HTML(`<!doctype html><html><head><title>Held</title><meta name="description" content="a page whose load never comes">
 </head><body><h1>Held</h1><iframe src="/held"></iframe></body></html>`),
 		"/held": func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-release:
 			case <-r.Context().Done():
 			}
-			html("<p>late</p>")(w, r)
+			e2e.HTML("<p>late</p>")(w, r)
 		},
 	})
-	before := counter(t, app.Registry, "glimpse_render_early_reads_total", map[string]string{"reason": "quiet"})
-	a := app.get(ps.URL+"/page", "prerender=true&ping=false&force=true&timeout=20s")
-	if a.HTTP != http.StatusOK || a.field("title") != "Held" {
+	before := e2e.Counter(t, app.Registry, "glimpse_render_early_reads_total", map[string]string{"reason": "quiet"})
+	a := app.Get(ps.URL+"/page", "prerender=true&ping=false&force=true&timeout=20s")
+	if a.HTTP != http.StatusOK || a.Field("title") != "Held" {
 		t.Fatalf("answer %d %s %s, want the page's metadata while its frame is held", a.HTTP, a.Code, a.Raw)
 	}
-	if got := counter(t, app.Registry, "glimpse_render_early_reads_total", map[string]string{"reason": "quiet"}); got != before+1 {
+	if got := e2e.Counter(t, app.Registry, "glimpse_render_early_reads_total", map[string]string{"reason": "quiet"}); got != before+1 {
 		t.Errorf("early reads (quiet) went from %v to %v, want one more", before, got)
 	}
 
 	t.Run("waitUntil=load waits for the held frame", func(t *testing.T) {
-		done := make(chan answer, 1)
+		done := make(chan e2e.Answer, 1)
 		go func() {
-			done <- app.get(ps.URL+"/page", "prerender=true&ping=false&force=true&waitUntil=load&timeout=20s")
+			done <- app.Get(ps.URL+"/page", "prerender=true&ping=false&force=true&waitUntil=load&timeout=20s")
 		}()
 		select {
 		case a := <-done:
 			t.Fatalf("answered %d before the frame was released", a.HTTP)
-		case <-reaches(ps.hits["/held"], 2):
+		case <-reaches(ps.Hits["/held"], 2):
 		}
 		free()
-		if a := <-done; a.HTTP != http.StatusOK || a.field("title") != "Held" {
+		if a := <-done; a.HTTP != http.StatusOK || a.Field("title") != "Held" {
 			t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Message)
 		}
 	})
@@ -230,7 +207,7 @@ func reaches(n interface{ Load() int64 }, want int64) <-chan struct{} {
 // are beside the repository (or named by GLIMPSE_EVAL_DIR).
 func evalSets(t *testing.T) map[string]string {
 	t.Helper()
-	base := filepath.Join("..", "..", "shared", "eval", "metadata")
+	base := filepath.Join("..", "..", "..", "..", "shared", "eval", "metadata")
 	if d := os.Getenv("GLIMPSE_EVAL_DIR"); d != "" {
 		base = filepath.Dir(filepath.Clean(d))
 	}
@@ -284,11 +261,11 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 
-	lean := startApp(t, nil)
-	full := startApp(t, func(c *Config) { c.FullRenders = true })
+	lean := e2e.StartApp(t, nil)
+	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })
 	type result struct {
 		p          page
-		lean, full answer
+		lean, full e2e.Answer
 	}
 	results := make([]result, len(pages))
 	var wg sync.WaitGroup
@@ -298,7 +275,7 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 			for i := range jobs {
 				target := srv.URL + "/" + pages[i].set + "/" + url.PathEscape(pages[i].name) + "/"
 				q := "prerender=true&ping=false&force=true"
-				results[i] = result{p: pages[i], lean: lean.get(target, q), full: full.get(target, q)}
+				results[i] = result{p: pages[i], lean: lean.Get(target, q), full: full.Get(target, q)}
 			}
 		})
 	}

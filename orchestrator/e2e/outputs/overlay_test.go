@@ -1,4 +1,4 @@
-package orchestrator
+package outputs_test
 
 import (
 	"bytes"
@@ -14,7 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/orchestrator/overlay"
 )
 
@@ -51,18 +53,18 @@ func halvesPNG(t *testing.T, w, h int) []byte {
 func TestScreenshotOverlays(t *testing.T) {
 	// Only 127.0.0.1 is allowed, so another loopback address stands in
 	// for a private one that must never be fetched.
-	app := startApp(t, func(c *Config) {
+	app := e2e.StartApp(t, func(c *orchestrator.Config) {
 		c.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 		c.SidecarConcurrency = 2
 	})
 	bg := halvesPNG(t, 64, 64)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/page": html(overlayPage),
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/page": e2e.HTML(overlayPage),
 		"/bg.png": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "image/png")
 			_, _ = w.Write(bg)
 		},
-		"/not-an-image": html("<!doctype html><title>no</title>"),
+		"/not-an-image": e2e.HTML("<!doctype html><title>no</title>"),
 	})
 	env := &shotEnv{app: app, ps: ps}
 	page := "/page"
@@ -136,7 +138,7 @@ func TestScreenshotOverlays(t *testing.T) {
 	})
 
 	t.Run("an image background served on loopback covers the canvas", func(t *testing.T) {
-		before := ps.hits["/bg.png"].Load()
+		before := ps.Hits["/bg.png"].Load()
 		_, obj := env.shot(t, page, overlayViewport+"&meta=false&screenshot.overlay.browser=dark&screenshot.overlay.background="+url.QueryEscape(ps.URL+"/bg.png"))
 		img, _, _ := storedShot(t, obj)
 		l := overlay.Plan(640, 400, overlay.Dark)
@@ -149,16 +151,16 @@ func TestScreenshotOverlays(t *testing.T) {
 				t.Errorf("the right edge at y=%d is %v, want the image's green", y, c)
 			}
 		}
-		if n := ps.hits["/bg.png"].Load() - before; n != 1 {
+		if n := ps.Hits["/bg.png"].Load() - before; n != 1 {
 			t.Errorf("the background was fetched %d times, want once", n)
 		}
 	})
 
 	t.Run("a background at a refused address is a 400 and is never fetched", func(t *testing.T) {
 		private, hits := privateImageServer(t, bg)
-		pageHits := ps.hits[page].Load()
+		pageHits := ps.Hits[page].Load()
 		for _, raw := range []string{private.URL + "/bg.png", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/bg.png"} {
-			a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.browser=dark&screenshot.overlay.background="+url.QueryEscape(raw))
+			a := app.Get(ps.URL+page, overlayViewport+"&screenshot.overlay.browser=dark&screenshot.overlay.background="+url.QueryEscape(raw))
 			if a.HTTP != 400 || a.Code != apierr.CodeForbiddenURL {
 				t.Errorf("%s: HTTP %d %s %s, want 400 EFORBIDDENURL", raw, a.HTTP, a.Code, a.Message)
 			}
@@ -169,32 +171,32 @@ func TestScreenshotOverlays(t *testing.T) {
 		if n := hits.Load(); n != 0 {
 			t.Errorf("the refused address was fetched %d times", n)
 		}
-		if n := ps.hits[page].Load() - pageHits; n != 0 {
+		if n := ps.Hits[page].Load() - pageHits; n != 0 {
 			t.Errorf("the page was rendered %d times for requests that could not be answered", n)
 		}
 	})
 
 	t.Run("a background that redirects to a refused address is refused and never fetched there", func(t *testing.T) {
 		private, hits := privateImageServer(t, bg)
-		hop := newPageServer(t, map[string]http.HandlerFunc{
+		hop := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, private.URL+"/bg.png", http.StatusFound)
 			},
 		})
-		a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(hop.URL+"/bg.png"))
+		a := app.Get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(hop.URL+"/bg.png"))
 		if a.HTTP != 400 || a.Code != apierr.CodeForbiddenURL || !strings.Contains(a.Message, "`screenshot.overlay.background`") {
 			t.Errorf("HTTP %d %s %s, want 400 EFORBIDDENURL naming the parameter", a.HTTP, a.Code, a.Message)
 		}
-		if hop.hits["/bg.png"].Load() != 1 || hits.Load() != 0 {
+		if hop.Hits["/bg.png"].Load() != 1 || hits.Load() != 0 {
 			t.Errorf("the redirecting host was asked %d times and the refused one %d; want once and never",
-				hop.hits["/bg.png"].Load(), hits.Load())
+				hop.Hits["/bg.png"].Load(), hits.Load())
 		}
 	})
 
 	t.Run("the caller's forwarded headers never go with the background fetch", func(t *testing.T) {
 		got := make(chan http.Header, 4)
-		same := newPageServer(t, map[string]http.HandlerFunc{
-			"/page": html(overlayPage),
+		same := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/page": e2e.HTML(overlayPage),
 			"/bg.png": func(w http.ResponseWriter, r *http.Request) {
 				got <- r.Header.Clone()
 				w.Header().Set("content-type", "image/png")
@@ -203,7 +205,7 @@ func TestScreenshotOverlays(t *testing.T) {
 		})
 		// The background is on the target's own host, where forwarded
 		// headers would go with the page's own requests.
-		a := app.get(same.URL+"/page", overlayViewport+"&meta=false&screenshot.overlay.background="+url.QueryEscape(same.URL+"/bg.png")+
+		a := app.Get(same.URL+"/page", overlayViewport+"&meta=false&screenshot.overlay.background="+url.QueryEscape(same.URL+"/bg.png")+
 			"&headers.authorization="+url.QueryEscape("Bearer s3cr3t")+"&headers.cookie="+url.QueryEscape("sid=s3cr3t"))
 		if a.HTTP != 200 {
 			t.Fatalf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
@@ -219,7 +221,7 @@ func TestScreenshotOverlays(t *testing.T) {
 	})
 
 	t.Run("a background URL that is not an image is a 400 naming the parameter", func(t *testing.T) {
-		a := app.get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(ps.URL+"/not-an-image"))
+		a := app.Get(ps.URL+page, overlayViewport+"&screenshot.overlay.background="+url.QueryEscape(ps.URL+"/not-an-image"))
 		if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`screenshot.overlay.background`") {
 			t.Errorf("HTTP %d %s %s, want 400 EINVALQUERY naming the parameter", a.HTTP, a.Code, a.Message)
 		}
@@ -231,7 +233,7 @@ func TestScreenshotOverlays(t *testing.T) {
 			"screenshot.overlay.background=" + url.QueryEscape("linear-gradient(sideways, red, blue)"),
 			"screenshot.overlay.background=" + url.QueryEscape("ftp://example.com/bg.png"),
 		} {
-			a := app.get(ps.URL+page, q)
+			a := app.Get(ps.URL+page, q)
 			param, _, _ := strings.Cut(q, "=")
 			if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`"+param+"`") {
 				t.Errorf("%s: HTTP %d %s %s, want 400 EINVALQUERY naming %s", q, a.HTTP, a.Code, a.Message, param)
@@ -241,8 +243,8 @@ func TestScreenshotOverlays(t *testing.T) {
 }
 
 func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/page": html(overlayPage)})
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/page": e2e.HTML(overlayPage)})
 	const base = "meta=false&screenshot=true"
 
 	cases := []struct {
@@ -255,7 +257,7 @@ func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			a := app.get(ps.URL+"/page", base+tc.extra)
+			a := app.Get(ps.URL+"/page", base+tc.extra)
 			if a.HTTP != 200 {
 				t.Fatalf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 			}
@@ -268,12 +270,12 @@ func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
 			}
 		})
 	}
-	if n := ps.hits["/page"].Load(); n != 1 {
+	if n := ps.Hits["/page"].Load(); n != 1 {
 		t.Errorf("the page was rendered %d times; ignored options must not split the cache", n)
 	}
 
 	t.Run("a refused value of an ignored option is a 400 naming it", func(t *testing.T) {
-		a := app.get(ps.URL+"/page", base+"&screenshot.animated.fps=120")
+		a := app.Get(ps.URL+"/page", base+"&screenshot.animated.fps=120")
 		if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`screenshot.animated.fps`") {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}

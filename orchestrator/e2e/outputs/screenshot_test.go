@@ -1,4 +1,4 @@
-package orchestrator
+package outputs_test
 
 import (
 	"bytes"
@@ -18,7 +18,9 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/orchestrator/render"
 	"github.com/glimpse/glimpse/storage"
 )
@@ -70,20 +72,20 @@ for (let y = 0; y < 16384; y += 2048) c.putImageData(img, 0, y);</script></body>
 
 // shotEnv is one app and the pages every screenshot case shares.
 type shotEnv struct {
-	app *testApp
-	ps  *pageServer
+	app *e2e.App
+	ps  *e2e.PageServer
 }
 
 // shot asks for a screenshot of path and fails unless it succeeds.
-func (e *shotEnv) shot(t *testing.T, path, extra string) (answer, map[string]any) {
+func (e *shotEnv) shot(t *testing.T, path, extra string) (e2e.Answer, map[string]any) {
 	t.Helper()
-	a := e.app.get(e.ps.URL+path, extra)
+	a := e.app.Get(e.ps.URL+path, extra)
 	if a.HTTP != 200 || a.Status != "success" {
 		t.Fatalf("GET %s %s: HTTP %d %s %s", path, extra, a.HTTP, a.Code, a.Message)
 	}
-	obj, ok := a.field("screenshot").(map[string]any)
+	obj, ok := a.Field("screenshot").(map[string]any)
 	if !ok {
-		t.Fatalf("data.screenshot is %v, want an object: %s", a.field("screenshot"), a.Raw)
+		t.Fatalf("data.screenshot is %v, want an object: %s", a.Field("screenshot"), a.Raw)
 	}
 	return a, obj
 }
@@ -157,9 +159,9 @@ func near(c color.NRGBA, r, g, b, a uint8, tol int) bool {
 }
 
 // titleNumbers reads "k=v" pairs from a title the page wrote.
-func titleNumbers(t *testing.T, a answer, keys ...string) map[string]float64 {
+func titleNumbers(t *testing.T, a e2e.Answer, keys ...string) map[string]float64 {
 	t.Helper()
-	title, _ := a.field("title").(string)
+	title, _ := a.Field("title").(string)
 	out := map[string]float64{}
 	for _, kv := range strings.Fields(title) {
 		k, v, _ := strings.Cut(kv, "=")
@@ -178,16 +180,16 @@ func titleNumbers(t *testing.T, a answer, keys ...string) map[string]float64 {
 
 func TestScreenshots(t *testing.T) {
 	env := &shotEnv{}
-	env.app = startApp(t, func(c *Config) { c.SidecarConcurrency = 3 })
-	env.ps = newPageServer(t, map[string]http.HandlerFunc{
-		"/plain":   html(shotPlainPage),
-		"/tall":    html(shotTallPage),
-		"/element": html(shotElementPage),
-		"/endless": html(shotEndlessPage),
-		"/lying":   html(shotLyingPage),
-		"/wide":    html(shotWidePage),
+	env.app = e2e.StartApp(t, func(c *orchestrator.Config) { c.SidecarConcurrency = 3 })
+	env.ps = e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/plain":   e2e.HTML(shotPlainPage),
+		"/tall":    e2e.HTML(shotTallPage),
+		"/element": e2e.HTML(shotElementPage),
+		"/endless": e2e.HTML(shotEndlessPage),
+		"/lying":   e2e.HTML(shotLyingPage),
+		"/wide":    e2e.HTML(shotWidePage),
 	})
-	startPages, startContexts := env.app.settled(-1, -1)
+	startPages, startContexts := env.app.Settled(-1, -1)
 	started := time.Now()
 
 	t.Run("a viewport screenshot is a png the size of the viewport", func(t *testing.T) {
@@ -213,7 +215,7 @@ func TestScreenshots(t *testing.T) {
 			t.Errorf("the screenshot's url %q is not under shot/ with a .png name", u)
 		}
 		for _, f := range []string{"title", "description", "lang", "url"} {
-			if !a.has(f) {
+			if !a.Has(f) {
 				t.Errorf("the metadata field %s is missing beside the screenshot", f)
 			}
 		}
@@ -266,10 +268,10 @@ func TestScreenshots(t *testing.T) {
 	})
 
 	t.Run("the largest image a page can ask for is bounded in area, and the renders beside it are unharmed", func(t *testing.T) {
-		others := make(chan reply, 4)
+		others := make(chan e2e.Reply, 4)
 		for i := range 4 {
 			go func() {
-				others <- (&testApp{App: env.app.App, t: t}).tryGet(env.ps.URL+fmt.Sprintf("/plain?beside=%d", i), "prerender=true&force=true")
+				others <- env.app.TryGet(env.ps.URL+fmt.Sprintf("/plain?beside=%d", i), "prerender=true&force=true")
 			}()
 		}
 		_, obj := env.shot(t, "/wide", "screenshot.fullPage=true&meta=false&timeout=60s")
@@ -352,7 +354,7 @@ func TestScreenshots(t *testing.T) {
 	t.Run("embed=screenshot.url answers with the stored image itself", func(t *testing.T) {
 		_, obj := env.shot(t, "/plain", "screenshot=true")
 		_, _, stored := storedShot(t, obj)
-		a := env.app.get(env.ps.URL+"/plain", "screenshot=true&embed=screenshot.url")
+		a := env.app.Get(env.ps.URL+"/plain", "screenshot=true&embed=screenshot.url")
 		if a.HTTP != 200 || a.Header.Get("content-type") != "image/png" {
 			t.Fatalf("HTTP %d, content type %q: %s", a.HTTP, a.Header.Get("content-type"), a.Raw)
 		}
@@ -387,7 +389,7 @@ func TestScreenshots(t *testing.T) {
 
 	t.Run("a screenshot and a PDF come in one answer", func(t *testing.T) {
 		a, obj := env.shot(t, "/plain", "screenshot=true&pdf=true")
-		pdf, _ := a.field("pdf").(map[string]any)
+		pdf, _ := a.Field("pdf").(map[string]any)
 		if pdf == nil || pdf["type"] != "pdf" || obj["type"] != "png" {
 			t.Errorf("pdf %v, screenshot %v", pdf, obj)
 		}
@@ -403,7 +405,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	for _, tc := range errorCases {
 		t.Run(tc.name, func(t *testing.T) {
-			a := env.app.get(env.ps.URL+tc.path, tc.query)
+			a := env.app.Get(env.ps.URL+tc.path, tc.query)
 			if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery {
 				t.Fatalf("HTTP %d %s %s, want 400 EINVALQUERY", a.HTTP, a.Code, a.Message)
 			}
@@ -428,20 +430,20 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { os.Remove(shots) })
-		a := env.app.get(env.ps.URL+"/plain", "screenshot=true&force=true")
+		a := env.app.Get(env.ps.URL+"/plain", "screenshot=true&force=true")
 		if a.HTTP != 503 || a.Code != apierr.CodeStorage || a.Status != "error" {
 			t.Fatalf("HTTP %d %s %s, want 503 ESTORAGE", a.HTTP, a.Code, a.Message)
 		}
 		if !strings.Contains(a.Message, "Storing the screenshot failed") || a.Header.Get("retry-after") == "" {
 			t.Errorf("message %q, retry-after %q", a.Message, a.Header.Get("retry-after"))
 		}
-		if a.has("screenshot") {
+		if a.Has("screenshot") {
 			t.Errorf("the error carries data.screenshot: %s", a.Raw)
 		}
 	})
 
 	t.Run("the screenshots left no page or context behind", func(t *testing.T) {
-		pages, contexts := env.app.settled(startPages, startContexts)
+		pages, contexts := env.app.Settled(startPages, startContexts)
 		if pages != startPages || contexts != startContexts {
 			t.Errorf("%d pages and %d contexts, %d and %d before", pages, contexts, startPages, startContexts)
 		}

@@ -1,4 +1,4 @@
-package orchestrator
+package outputs_test
 
 import (
 	"bytes"
@@ -13,13 +13,16 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // testPDFPublicBase renders a PDF under each kind of GLIMPSE_PUBLIC_BASE_URL
 // an operator sets and fetches data.pdf.url with a client that knows
 // nothing of glimpse: the file must be there whatever the base names.
 func testPDFPublicBase(t *testing.T, env *pdfEnv) {
-	withStorage := func(c *Config) {
+	withStorage := func(c *orchestrator.Config) {
 		if env.minio != nil {
 			c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = env.minio.Endpoint, env.minio.AccessKey, env.minio.SecretKey, pdfBucket
 		}
@@ -27,26 +30,26 @@ func testPDFPublicBase(t *testing.T, env *pdfEnv) {
 	type setup struct {
 		name string
 		// start returns the app and the base its file URLs must start with.
-		start func(t *testing.T) (*testApp, string)
+		start func(t *testing.T) (*e2e.App, string)
 	}
 	setups := []setup{
-		{"glimpse's own address, without /files/", func(t *testing.T) (*testApp, string) {
+		{"glimpse's own address, without /files/", func(t *testing.T) (*e2e.App, string) {
 			addr := freeLoopbackAddr(t)
-			app := startApp(t, func(c *Config) {
+			app := e2e.StartApp(t, func(c *orchestrator.Config) {
 				withStorage(c)
 				c.Addr, c.PublicBaseURL = addr, "http://"+addr
 			})
 			return app, "http://" + addr + "/files/"
 		}},
-		{"glimpse's own /files/ folder", func(t *testing.T) (*testApp, string) {
+		{"glimpse's own /files/ folder", func(t *testing.T) (*e2e.App, string) {
 			addr := freeLoopbackAddr(t)
-			app := startApp(t, func(c *Config) {
+			app := e2e.StartApp(t, func(c *orchestrator.Config) {
 				withStorage(c)
 				c.Addr, c.PublicBaseURL = addr, "http://"+addr+"/files"
 			})
 			return app, "http://" + addr + "/files/"
 		}},
-		{"a CDN in front of glimpse, under a path of its own", func(t *testing.T) (*testApp, string) {
+		{"a CDN in front of glimpse, under a path of its own", func(t *testing.T) (*e2e.App, string) {
 			// The CDN serves /assets/... from glimpse's /... and is set up
 			// before glimpse's address is known.
 			var origin atomic.Pointer[url.URL]
@@ -56,7 +59,7 @@ func testPDFPublicBase(t *testing.T, env *pdfEnv) {
 				r.Out.URL.RawPath = ""
 			}})
 			t.Cleanup(cdn.Close)
-			app := startApp(t, func(c *Config) {
+			app := e2e.StartApp(t, func(c *orchestrator.Config) {
 				withStorage(c)
 				c.PublicBaseURL = cdn.URL + "/assets/"
 			})
@@ -66,14 +69,14 @@ func testPDFPublicBase(t *testing.T, env *pdfEnv) {
 		}},
 	}
 	if env.minio != nil {
-		setups = append(setups, setup{"the bucket, by default", func(t *testing.T) (*testApp, string) {
-			return startApp(t, withStorage), "http://" + env.minio.Endpoint + "/" + pdfBucket + "/files/"
+		setups = append(setups, setup{"the bucket, by default", func(t *testing.T) (*e2e.App, string) {
+			return e2e.StartApp(t, withStorage), "http://" + env.minio.Endpoint + "/" + pdfBucket + "/files/"
 		}})
 	}
 	for _, s := range setups {
 		t.Run(s.name, func(t *testing.T) {
 			app, want := s.start(t)
-			a := app.get(env.ps.URL+"/probe?base="+url.QueryEscape(s.name), "pdf=true&meta=false&force=true")
+			a := app.Get(env.ps.URL+"/probe?base="+url.QueryEscape(s.name), "pdf=true&meta=false&force=true")
 			if a.HTTP != http.StatusOK {
 				t.Fatalf("the PDF request answered %d: %.300s", a.HTTP, a.Raw)
 			}

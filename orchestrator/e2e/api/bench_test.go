@@ -1,4 +1,4 @@
-package orchestrator
+package api_test
 
 import (
 	"context"
@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/pages"
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/rawcdp"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/sidecar"
 )
 
@@ -22,13 +24,13 @@ import (
 // Chromium beside glimpse, so the ratio of the two sub-benchmarks' ns/op in
 // one run is the figure to read, not either one alone:
 //
-//	go test -run '^$' -bench 'Metadata|PDF' -benchtime 20x -benchmem ./orchestrator
-//	go test -run '^$' -bench 'OverLoopback' -benchtime 3s -benchmem ./orchestrator
+//	go test -run '^$' -bench 'Metadata|PDF' -benchtime 20x -benchmem ./orchestrator/e2e/api
+//	go test -run '^$' -bench 'OverLoopback' -benchtime 3s -benchmem ./orchestrator/e2e/api
 
 // benchApp is a whole glimpse, the benchmark's page server and the
 // baseline's own connection to the same Chromium.
 type benchApp struct {
-	*App
+	*orchestrator.App
 	site   *pages.Site
 	raw    *rawcdp.Browser
 	client *http.Client
@@ -40,9 +42,9 @@ func startBenchApp(b *testing.B) *benchApp {
 	if _, err := sidecar.FindChrome(); err != nil {
 		b.Fatalf("this benchmark needs Chromium: %v", err)
 	}
-	a := launchApp(b, slog.New(slog.NewTextHandler(io.Discard, nil)),
+	a := e2e.Launch(b, slog.New(slog.NewTextHandler(io.Discard, nil)),
 		"anonymous: {name: bench, limit: 1000000000, window: 24h}\n",
-		func(c *Config) {
+		func(c *orchestrator.Config) {
 			c.Warm = 2
 			c.RecycleAfter = 0 // a restart would cut the baseline's connection
 		})

@@ -1,4 +1,4 @@
-package orchestrator
+package outputs_test
 
 import (
 	"bytes"
@@ -31,6 +31,8 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/storage"
 	"github.com/glimpse/glimpse/storage/miniotest"
@@ -92,8 +94,8 @@ document.write(out.join(""));
 
 // pdfEnv is one app on one kind of storage, with the pages it renders.
 type pdfEnv struct {
-	app   *testApp
-	ps    *pageServer
+	app   *e2e.App
+	ps    *e2e.PageServer
 	minio *miniotest.Server // nil for the local directory
 	mc    *minio.Client     // a client of our own, to look into the bucket
 	png   []byte            // the page's image, for embed=image.url
@@ -115,7 +117,7 @@ func startPDFEnv(t *testing.T, withMinIO bool) *pdfEnv {
 	if withMinIO {
 		env.minio = miniotest.New(t)
 	}
-	env.app = startApp(t, func(c *Config) {
+	env.app = e2e.StartApp(t, func(c *orchestrator.Config) {
 		// Four renders at once let the tables run side by side.
 		c.SidecarConcurrency = 4
 		// MinIO lists the unfinished uploads of one exact key only, so the
@@ -146,18 +148,18 @@ func startPDFEnv(t *testing.T, withMinIO bool) *pdfEnv {
 			w.Write(b)
 		}
 	}
-	env.ps = newPageServer(t, map[string]http.HandlerFunc{
-		"/probe":    html(pdfProbePage),
-		"/sections": html(pdfSectionsPage),
-		"/media":    html(pdfMediaPage),
-		"/long":     html(pdfLongPage),
+	env.ps = e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/probe":    e2e.HTML(pdfProbePage),
+		"/sections": e2e.HTML(pdfSectionsPage),
+		"/media":    e2e.HTML(pdfMediaPage),
+		"/long":     e2e.HTML(pdfLongPage),
 		"/noise.jpg": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "image/jpeg")
 			w.Write(env.noise)
 		},
-		"/with-images": html(`<!doctype html><html lang="en"><head><title>Pictures</title>
+		"/with-images": e2e.HTML(`<!doctype html><html lang="en"><head><title>Pictures</title>
 <meta property="og:image" content="/cover.png"><link rel="icon" href="/icon.png"></head><body><p>Pictures.</p></body></html>`),
-		"/plain":     html(`<!doctype html><html lang="en"><head><title>Plain</title></head><body><p>No pictures.</p></body></html>`),
+		"/plain":     e2e.HTML(`<!doctype html><html lang="en"><head><title>Plain</title></head><body><p>No pictures.</p></body></html>`),
 		"/cover.png": pngHandler(env.png),
 		"/icon.png":  pngHandler(env.icon),
 	})
@@ -173,9 +175,9 @@ func (env *pdfEnv) kind() string {
 
 // pdfRender asks for a PDF and fails the test unless it is a success with
 // a data.pdf object; it returns the answer and that object.
-func (env *pdfEnv) pdfRender(t *testing.T, path, query string) (answer, pdfObject) {
+func (env *pdfEnv) pdfRender(t *testing.T, path, query string) (e2e.Answer, pdfObject) {
 	t.Helper()
-	a := env.app.get(env.ps.URL+path, query)
+	a := env.app.Get(env.ps.URL+path, query)
 	if a.HTTP != 200 || a.Status != "success" {
 		t.Fatalf("GET ?url=%s&%s answered %d %s %s: %s", path, query, a.HTTP, a.Code, a.Message, a.Raw)
 	}
@@ -450,13 +452,13 @@ func TestPDFOnMinIO(t *testing.T) {
 	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
 	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
 	t.Run("a PDF over GLIMPSE_MAX_FILE_BYTES is a 400 that leaves nothing behind", func(t *testing.T) {
-		small := startApp(t, func(c *Config) {
+		small := e2e.StartApp(t, func(c *orchestrator.Config) {
 			c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = env.minio.Endpoint, env.minio.AccessKey, env.minio.SecretKey, pdfBucket
 			c.FileVersion = func() string { return pdfFileVersion }
 			c.MaxFileBytes = 64 << 10
 		})
 		before := env.storedPDFs(t)
-		a := small.get(env.ps.URL+"/long?cap", "pdf=true&meta=false&force=true&timeout=60s")
+		a := small.Get(env.ps.URL+"/long?cap", "pdf=true&meta=false&force=true&timeout=60s")
 		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "GLIMPSE_MAX_FILE_BYTES") {
 			t.Fatalf("a PDF over the cap answered %d %s %s; want 400 EINVALQUERY naming GLIMPSE_MAX_FILE_BYTES", a.HTTP, a.Code, a.Message)
 		}
@@ -678,7 +680,7 @@ func testPDFPageRanges(t *testing.T, env *pdfEnv) {
 	for _, ranges := range []string{"9", "6-8", "6, 7"} {
 		t.Run(fmt.Sprintf("pdf.pageRanges=%s outside a five-page document is EPAGERANGE", ranges), func(t *testing.T) {
 			t.Parallel()
-			a := env.app.get(env.ps.URL+"/sections", "pdf=true&force=true&pdf.pageRanges="+url.QueryEscape(ranges))
+			a := env.app.Get(env.ps.URL+"/sections", "pdf=true&force=true&pdf.pageRanges="+url.QueryEscape(ranges))
 			if a.HTTP != 400 || a.Status != "fail" || a.Code != "EPAGERANGE" {
 				t.Fatalf("answered %d %s %s, want 400 fail EPAGERANGE: %s", a.HTTP, a.Status, a.Code, a.Raw)
 			}
@@ -710,15 +712,15 @@ func testPDFMedia(t *testing.T, env *pdfEnv) {
 			if c.query != "" {
 				q += "&" + c.query
 			}
-			a := env.app.get(env.ps.URL+"/media", q)
+			a := env.app.Get(env.ps.URL+"/media", q)
 			if a.HTTP != 200 {
 				t.Fatalf("answered %d: %s", a.HTTP, a.Raw)
 			}
-			if got := a.field("title"); got != c.wantTitle {
+			if got := a.Field("title"); got != c.wantTitle {
 				t.Errorf("the title read from the page is %v, want %q", got, c.wantTitle)
 			}
 			if c.wantPDF == "" {
-				if a.has("pdf") {
+				if a.Has("pdf") {
 					t.Errorf("data.pdf is present without pdf=true: %s", a.Raw)
 				}
 				return
@@ -806,7 +808,7 @@ func testPDFEmbed(t *testing.T, env *pdfEnv) {
 
 	// The same request without embed is a cache hit whose data.pdf.url
 	// holds the very bytes that were embedded.
-	a := env.app.do(strings.TrimSuffix(query, "&embed=pdf.url"))
+	a := env.app.Do(strings.TrimSuffix(query, "&embed=pdf.url"))
 	if a.HTTP != 200 || a.Header.Get("x-cache-status") != "HIT" {
 		t.Fatalf("the same request without embed answered %d, x-cache-status %q: %s", a.HTTP, a.Header.Get("x-cache-status"), a.Raw)
 	}
@@ -832,7 +834,7 @@ func testPDFEmbed(t *testing.T, env *pdfEnv) {
 	}
 
 	t.Run("embed=pdf.url without pdf is EINVALQUERY naming embed", func(t *testing.T) {
-		a := env.app.get(env.ps.URL+"/probe", "embed=pdf.url")
+		a := env.app.Get(env.ps.URL+"/probe", "embed=pdf.url")
 		pdfCheckQueryError(t, a, "embed", "pdf=true")
 	})
 }
@@ -860,7 +862,7 @@ func testPDFEmbedAssets(t *testing.T, env *pdfEnv) {
 				}
 			}
 			if c.want == nil {
-				var a answer
+				var a e2e.Answer
 				a.HTTP, a.Header, a.Raw = resp.StatusCode, resp.Header, body
 				_ = json.Unmarshal(body, &a)
 				pdfCheckQueryError(t, a, "embed", "")
@@ -885,7 +887,7 @@ func testPDFEmbedAssets(t *testing.T, env *pdfEnv) {
 
 // pdfCheckQueryError checks a 400 EINVALQUERY that names param and, when
 // accepted is not empty, says what is accepted.
-func pdfCheckQueryError(t *testing.T, a answer, param, accepted string) {
+func pdfCheckQueryError(t *testing.T, a e2e.Answer, param, accepted string) {
 	t.Helper()
 	if a.HTTP != 400 || a.Status != "fail" || a.Code != "EINVALQUERY" {
 		t.Fatalf("answered %d %s %s, want 400 fail EINVALQUERY: %s", a.HTTP, a.Status, a.Code, a.Raw)
@@ -926,7 +928,7 @@ func testPDFQueryErrors(t *testing.T, env *pdfEnv) {
 	for _, c := range cases {
 		t.Run(c.name+" names "+c.param, func(t *testing.T) {
 			t.Parallel()
-			a := env.app.get(env.ps.URL+"/probe", c.query)
+			a := env.app.Get(env.ps.URL+"/probe", c.query)
 			pdfCheckQueryError(t, a, c.param, c.accepted)
 		})
 	}
@@ -1060,7 +1062,7 @@ func (env *pdfEnv) abortLeftovers(t *testing.T, left []minio.ObjectMultipartInfo
 }
 
 // pdfCheckStorageError checks the answer to a request whose upload failed.
-func pdfCheckStorageError(t *testing.T, a answer) {
+func pdfCheckStorageError(t *testing.T, a e2e.Answer) {
 	t.Helper()
 	if a.HTTP < 500 || a.Status != "error" || a.Code != "ESTORAGE" {
 		t.Fatalf("with storage down the answer is %d %s %s, want a 503 error ESTORAGE: %s", a.HTTP, a.Status, a.Code, a.Raw)
@@ -1071,7 +1073,7 @@ func pdfCheckStorageError(t *testing.T, a answer) {
 	if a.Header.Get("x-request-id") == "" {
 		t.Errorf("the error lacks x-request-id")
 	}
-	if a.has("pdf") {
+	if a.Has("pdf") {
 		t.Errorf("the error carries data.pdf: %s", a.Raw)
 	}
 }
@@ -1083,7 +1085,7 @@ func (env *pdfEnv) readyz(t *testing.T) int {
 }
 
 func testPDFStorageDownBeforeUpload(t *testing.T, env *pdfEnv) {
-	pages0, contexts0 := env.app.settled(-1, -1)
+	pages0, contexts0 := env.app.Settled(-1, -1)
 	const path, query = "/probe?outage=before", "pdf=true&force=true"
 	key := pdfObjectKey(t, env, path, query)
 	// An answer cached before the outage whose PDF is embedded: its body
@@ -1096,11 +1098,11 @@ func testPDFStorageDownBeforeUpload(t *testing.T, env *pdfEnv) {
 	before := env.storedPDFs(t)
 
 	env.minio.Stop(t)
-	a := env.app.get(env.ps.URL+path, query)
+	a := env.app.Get(env.ps.URL+path, query)
 	pdfCheckStorageError(t, a)
 
 	resp, body := pdfRawGet(t, http.MethodGet, cached)
-	var embedded answer
+	var embedded e2e.Answer
 	embedded.HTTP, embedded.Header, embedded.Raw = resp.StatusCode, resp.Header, body
 	_ = json.Unmarshal(body, &embedded)
 	if resp.Header.Get("x-cache-status") != "HIT" {
@@ -1113,10 +1115,10 @@ func testPDFStorageDownBeforeUpload(t *testing.T, env *pdfEnv) {
 		!strings.Contains(string(body), `"status":"degraded"`) || strings.Contains(string(body), `"storage":"ok"`) {
 		t.Errorf("/readyz answered %d %s while MinIO is down, want 200 saying storage is degraded", resp.StatusCode, body)
 	}
-	if m := env.app.get(env.ps.URL+"/probe?outage=metadata", "force=true"); m.HTTP != http.StatusOK {
+	if m := env.app.Get(env.ps.URL+"/probe?outage=metadata", "force=true"); m.HTTP != http.StatusOK {
 		t.Errorf("a metadata request answered %d while MinIO is down, want 200: %.300s", m.HTTP, m.Raw)
 	}
-	if pages, contexts := env.app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+	if pages, contexts := env.app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the failed upload the browser has %d pages and %d contexts, it had %d and %d: the lease was not released",
 			pages, contexts, pages0, contexts0)
 	}
@@ -1140,7 +1142,7 @@ func testPDFStorageDownBeforeUpload(t *testing.T, env *pdfEnv) {
 }
 
 func testPDFStorageDiesMidUpload(t *testing.T, env *pdfEnv) {
-	pages0, contexts0 := env.app.settled(-1, -1)
+	pages0, contexts0 := env.app.Settled(-1, -1)
 	before := env.storedPDFs(t)
 	key := pdfObjectKey(t, env, pdfMidUploadPath, pdfLongQuery)
 
@@ -1175,14 +1177,14 @@ func testPDFStorageDiesMidUpload(t *testing.T, env *pdfEnv) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	a := env.app.get(env.ps.URL+pdfMidUploadPath, pdfLongQuery)
+	a := env.app.Get(env.ps.URL+pdfMidUploadPath, pdfLongQuery)
 	cancel()
 	stopped.Wait()
 	if partsSeen == 0 {
 		t.Fatalf("no stored part was seen during the request, so MinIO was never stopped mid-upload; the answer was %d: %.300s", a.HTTP, a.Raw)
 	}
 	pdfCheckStorageError(t, a)
-	if pages, contexts := env.app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+	if pages, contexts := env.app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the failed upload the browser has %d pages and %d contexts, it had %d and %d: the lease was not released",
 			pages, contexts, pages0, contexts0)
 	}

@@ -1,4 +1,4 @@
-package orchestrator
+package api_test
 
 import (
 	"context"
@@ -10,20 +10,13 @@ import (
 	"testing"
 	"time"
 
-	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
-var cdpEmpty = cdproto.Empty{}
-
-const articlePage = `<!doctype html><html lang="en-GB"><head>
-<title>A walk in the park | Example Times</title>
-<meta name="description" content="Somebody walked in a park and wrote about it.">
-<meta property="og:site_name" content="Example Times">
-</head><body><h1>A walk in the park</h1><p>Trees.</p></body></html>`
-
 func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/article": html(articlePage)})
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/article": e2e.HTML(e2e.ArticlePage)})
 	for _, c := range []struct {
 		name, prerender, mode string
 	}{
@@ -32,18 +25,18 @@ func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
 		{"prerender=false never does", "false", "fetch"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			created := app.quietPages()
-			a := app.get(ps.URL+"/article", "force=true&prerender="+c.prerender)
+			created := app.QuietPages()
+			a := app.Get(ps.URL+"/article", "force=true&prerender="+c.prerender)
 			if a.HTTP != 200 || a.Status != "success" {
 				t.Fatalf("answer %d %s: %s", a.HTTP, a.Status, a.Raw)
 			}
-			if got := a.field("title"); got != "A walk in the park" {
+			if got := a.Field("title"); got != "A walk in the park" {
 				t.Errorf("title = %v, want the title without the publisher suffix", got)
 			}
-			if got := a.field("lang"); got != "en" {
+			if got := a.Field("lang"); got != "en" {
 				t.Errorf("lang = %v, want en", got)
 			}
-			if got := a.field("url"); got != ps.URL+"/article" {
+			if got := a.Field("url"); got != ps.URL+"/article" {
 				t.Errorf("url = %v, want %s", got, ps.URL+"/article")
 			}
 			for _, h := range []string{"x-request-id", "x-response-time", "x-cache-status", "x-cache-ttl", "x-fetch-mode", "x-pricing-plan", "cache-control"} {
@@ -66,41 +59,41 @@ func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
 }
 
 func TestScriptBuiltPageFallsBackToTheBrowser(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/shell": html(`<!doctype html><html><head></head><body><div id="root"></div>
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/shell": e2e.HTML(`<!doctype html><html><head></head><body><div id="root"></div>
 <script>document.title = 'Built by script'; document.getElementById('root').textContent = 'Hello';</script></body></html>`)})
-	a := app.get(ps.URL+"/shell", "")
-	if a.HTTP != 200 || a.field("title") != "Built by script" || a.Header.Get("x-fetch-mode") != "prerender" {
-		t.Fatalf("got %d, title %v, x-fetch-mode %q: %s", a.HTTP, a.field("title"), a.Header.Get("x-fetch-mode"), a.Raw)
+	a := app.Get(ps.URL+"/shell", "")
+	if a.HTTP != 200 || a.Field("title") != "Built by script" || a.Header.Get("x-fetch-mode") != "prerender" {
+		t.Fatalf("got %d, title %v, x-fetch-mode %q: %s", a.HTTP, a.Field("title"), a.Header.Get("x-fetch-mode"), a.Raw)
 	}
-	if n := ps.hits["/shell"].Load(); n != 2 {
+	if n := ps.Hits["/shell"].Load(); n != 2 {
 		t.Errorf("the page was fetched %d times, want 2 (a plain fetch, then the browser)", n)
 	}
-	a = app.get(ps.URL+"/shell", "prerender=false&force=true")
-	if a.HTTP != 200 || a.field("title") != nil || a.Header.Get("x-fetch-mode") != "fetch" {
-		t.Fatalf("prerender=false: got %d, title %v, x-fetch-mode %q", a.HTTP, a.field("title"), a.Header.Get("x-fetch-mode"))
+	a = app.Get(ps.URL+"/shell", "prerender=false&force=true")
+	if a.HTTP != 200 || a.Field("title") != nil || a.Header.Get("x-fetch-mode") != "fetch" {
+		t.Fatalf("prerender=false: got %d, title %v, x-fetch-mode %q", a.HTTP, a.Field("title"), a.Header.Get("x-fetch-mode"))
 	}
 }
 
 func TestAPIRefusesLoopbackTargetsByDefault(t *testing.T) {
-	app := startApp(t, func(c *Config) { c.AllowTargets = nil })
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
-	a := app.get(ps.URL+"/", "")
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.AllowTargets = nil })
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
+	a := app.Get(ps.URL+"/", "")
 	if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
 		t.Fatalf("got %d %s, want 400 EFORBIDDENURL: %s", a.HTTP, a.Code, a.Raw)
 	}
-	if n := ps.hits["/"].Load(); n != 0 {
+	if n := ps.Hits["/"].Load(); n != 0 {
 		t.Fatalf("the refused server was hit %d times", n)
 	}
 }
 
 func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
-	pages0, contexts0 := app.settled(-1, -1)
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
+	pages0, contexts0 := app.Settled(-1, -1)
 
 	for i := range 50 {
-		a := app.get(fmt.Sprintf("%s/?n=%d", ps.URL, i), "force=true&prerender=true")
+		a := app.Get(fmt.Sprintf("%s/?n=%d", ps.URL, i), "force=true&prerender=true")
 		if a.HTTP != 200 {
 			t.Fatalf("sequential request %d: %d %s", i, a.HTTP, a.Raw)
 		}
@@ -113,7 +106,7 @@ func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
 			defer wg.Done()
 			// The race detector slows everything several times over; the
 			// budget is for a loaded CI machine, not for speed.
-			a := app.get(fmt.Sprintf("%s/?c=%d", ps.URL, i), "force=true&prerender=true&timeout=60s")
+			a := app.Get(fmt.Sprintf("%s/?c=%d", ps.URL, i), "force=true&prerender=true&timeout=60s")
 			if a.HTTP != 200 {
 				errs <- fmt.Sprintf("concurrent request %d: %d %s", i, a.HTTP, a.Raw)
 			}
@@ -124,27 +117,27 @@ func TestManyRequestsLeaveNoPageOrContextBehind(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	pages, contexts := app.settled(pages0, contexts0)
+	pages, contexts := app.Settled(pages0, contexts0)
 	if pages != pages0 || contexts != contexts0 {
 		t.Fatalf("after 100 requests the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 }
 
 func TestClientThatDisconnectsMidRenderLeavesNothingOpen(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	release := make(chan struct{})
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/slow": func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-release:
 			case <-r.Context().Done():
 			case <-time.After(20 * time.Second):
 			}
-			html(articlePage)(w, r)
+			e2e.HTML(e2e.ArticlePage)(w, r)
 		},
 	})
 	defer close(release)
-	pages0, contexts0 := app.settled(-1, -1)
+	pages0, contexts0 := app.Settled(-1, -1)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	defer cancel()
@@ -153,31 +146,31 @@ func TestClientThatDisconnectsMidRenderLeavesNothingOpen(t *testing.T) {
 		resp.Body.Close()
 		t.Fatalf("the request finished (%d) although the client gave up", resp.StatusCode)
 	}
-	pages, contexts := app.settled(pages0, contexts0)
+	pages, contexts := app.Settled(pages0, contexts0)
 	if pages != pages0 || contexts != contexts0 {
 		t.Fatalf("after a client gave up the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 }
 
 func TestFullQueueAnswersBusyAtOnce(t *testing.T) {
-	app := startApp(t, func(c *Config) { c.SidecarConcurrency = 1; c.QueueSize = 1 })
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.SidecarConcurrency = 1; c.QueueSize = 1 })
 	gate := make(chan struct{})
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/slow": func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-gate:
 			case <-time.After(15 * time.Second):
 			}
-			html(articlePage)(w, r)
+			e2e.HTML(e2e.ArticlePage)(w, r)
 		},
 	})
-	results := make(chan answer, 3)
+	results := make(chan e2e.Answer, 3)
 	for i := range 2 {
-		go func() { results <- app.get(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true") }()
+		go func() { results <- app.Get(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true") }()
 		time.Sleep(300 * time.Millisecond) // one holds the browser, one waits in the queue
 	}
 	start := time.Now()
-	a := app.get(ps.URL+"/slow?i=third", "prerender=true")
+	a := app.Get(ps.URL+"/slow?i=third", "prerender=true")
 	if a.HTTP != 503 || a.Code != "EBUSY" {
 		t.Fatalf("third request: %d %s, want 503 EBUSY: %s", a.HTTP, a.Code, a.Raw)
 	}
@@ -196,8 +189,8 @@ func TestFullQueueAnswersBusyAtOnce(t *testing.T) {
 }
 
 func TestMetadataSetByScriptAfterLoadIsRead(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/spa": html(`<!doctype html><html><head></head><body><div id=app></div>
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/spa": e2e.HTML(`<!doctype html><html><head></head><body><div id=app></div>
 <script>
 window.addEventListener('load', () => setTimeout(() => {
   document.title = 'Rendered by script';
@@ -206,34 +199,34 @@ window.addEventListener('load', () => setTimeout(() => {
   document.documentElement.lang = 'fr';
 }, 300));
 </script></body></html>`)})
-	a := app.get(ps.URL+"/spa", "")
+	a := app.Get(ps.URL+"/spa", "")
 	if a.HTTP != 200 {
 		t.Fatalf("%d %s", a.HTTP, a.Raw)
 	}
-	if got := a.field("title"); got != "Rendered by script" {
+	if got := a.Field("title"); got != "Rendered by script" {
 		t.Errorf("title = %v", got)
 	}
-	if got := a.field("description"); got != "Filled in after load." {
+	if got := a.Field("description"); got != "Filled in after load." {
 		t.Errorf("description = %v", got)
 	}
-	if got := a.field("lang"); got != "fr" {
+	if got := a.Field("lang"); got != "fr" {
 		t.Errorf("lang = %v", got)
 	}
 }
 
 func TestRedirectChains(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/hop/", func(w http.ResponseWriter, r *http.Request) {
 		var n int
 		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/hop/"), "%d", &n)
 		if n <= 0 {
-			html(articlePage)(w, r)
+			e2e.HTML(e2e.ArticlePage)(w, r)
 			return
 		}
 		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
 	})
-	srv := newMuxServer(t, mux)
+	srv := e2e.NewMuxServer(t, mux)
 	cases := []struct {
 		name string
 		hops int
@@ -246,9 +239,9 @@ func TestRedirectChains(t *testing.T) {
 	for _, c := range cases {
 		for _, mode := range []string{"auto", "true"} {
 			t.Run(c.name+" with prerender="+mode, func(t *testing.T) {
-				a := app.get(fmt.Sprintf("%s/hop/%d", srv.URL, c.hops), "force=true&prerender="+mode)
+				a := app.Get(fmt.Sprintf("%s/hop/%d", srv.URL, c.hops), "force=true&prerender="+mode)
 				if c.code == "" {
-					if a.HTTP != 200 || a.field("url") != fmt.Sprintf("%s/hop/0", srv.URL) {
+					if a.HTTP != 200 || a.Field("url") != fmt.Sprintf("%s/hop/0", srv.URL) {
 						t.Fatalf("got %d %s", a.HTTP, a.Raw)
 					}
 					return
@@ -262,15 +255,15 @@ func TestRedirectChains(t *testing.T) {
 }
 
 func TestPageThatNeverLoadsTimesOut(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/never": func(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
 		},
 	})
-	pages0, contexts0 := app.settled(-1, -1)
+	pages0, contexts0 := app.Settled(-1, -1)
 	start := time.Now()
-	a := app.get(ps.URL+"/never", "timeout=2s&prerender=true")
+	a := app.Get(ps.URL+"/never", "timeout=2s&prerender=true")
 	took := time.Since(start)
 	if a.HTTP != 504 || a.Code != "ETIMEOUT" {
 		t.Fatalf("got %d %s, want 504 ETIMEOUT", a.HTTP, a.Raw)
@@ -278,24 +271,24 @@ func TestPageThatNeverLoadsTimesOut(t *testing.T) {
 	if took > 2500*time.Millisecond {
 		t.Errorf("ETIMEOUT came after %s; the budget was 2s", took)
 	}
-	pages, contexts := app.settled(pages0, contexts0)
+	pages, contexts := app.Settled(pages0, contexts0)
 	if pages != pages0 || contexts != contexts0 {
 		t.Fatalf("after a time-out the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 }
 
 func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
 	var shift atomic.Int64
 	app.Server.SetClock(func() time.Time { return time.Now().Add(time.Duration(shift.Load())) })
 
-	if a := app.get(ps.URL+"/", "ttl=1m&staleTtl=1h"); a.Header.Get("x-cache-status") != "MISS" {
+	if a := app.Get(ps.URL+"/", "ttl=1m&staleTtl=1h"); a.Header.Get("x-cache-status") != "MISS" {
 		t.Fatalf("first request: %s", a.Header.Get("x-cache-status"))
 	}
 	shift.Store(int64(2 * time.Minute)) // past the ttl, within staleTtl
 	start := time.Now()
-	a := app.get(ps.URL+"/", "ttl=1m&staleTtl=1h")
+	a := app.Get(ps.URL+"/", "ttl=1m&staleTtl=1h")
 	if a.HTTP != 200 || a.Header.Get("x-cache-status") != "HIT" {
 		t.Fatalf("stale request: %d %s", a.HTTP, a.Header.Get("x-cache-status"))
 	}
@@ -306,23 +299,23 @@ func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
 		t.Errorf("cache-control = %q for a stale answer", a.Header.Get("cache-control"))
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for ps.hits["/"].Load() < 2 && time.Now().Before(deadline) {
+	for ps.Hits["/"].Load() < 2 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := ps.hits["/"].Load(); n != 2 {
+	if n := ps.Hits["/"].Load(); n != 2 {
 		t.Fatalf("the target was fetched %d times; the stale hit must trigger exactly one refresh", n)
 	}
 	// Past the ttl without staleTtl: a normal miss.
 	shift.Store(int64(2*time.Minute + 2*time.Minute))
-	if a := app.get(ps.URL+"/", "ttl=1m"); a.Header.Get("x-cache-status") != "MISS" {
+	if a := app.Get(ps.URL+"/", "ttl=1m"); a.Header.Get("x-cache-status") != "MISS" {
 		t.Fatalf("expired without staleTtl: %s", a.Header.Get("x-cache-status"))
 	}
 }
 
 func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	var fetches atomic.Int64
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		// The page is here at once; a script on it never finishes, so the
 		// page never loads and is read when its load budget runs out.
 		"/": func(w http.ResponseWriter, r *http.Request) {
@@ -331,7 +324,7 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 				return
 			}
 			fetches.Add(1)
-			html(`<!doctype html><html lang="en"><head><title>Still loading</title></head><body><p>Words.</p><script async src="/hang"></script></body></html>`)(w, r)
+			e2e.HTML(`<!doctype html><html lang="en"><head><title>Still loading</title></head><body><p>Words.</p><script async src="/hang"></script></body></html>`)(w, r)
 		},
 		"/hang": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/javascript")
@@ -340,10 +333,10 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 			<-r.Context().Done()
 		},
 	})
-	get := func(timeout string) answer {
+	get := func(timeout string) e2e.Answer {
 		t.Helper()
-		a := app.get(ps.URL+"/", "prerender=true&ping=false&timeout="+timeout)
-		if a.HTTP != 200 || a.field("title") != "Still loading" {
+		a := app.Get(ps.URL+"/", "prerender=true&ping=false&timeout="+timeout)
+		if a.HTTP != 200 || a.Field("title") != "Still loading" {
 			t.Fatalf("timeout=%s: %d %s", timeout, a.HTTP, a.Raw)
 		}
 		return a
@@ -365,21 +358,21 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 // candidate never answers held every request of it for the whole probe
 // budget, one candidate after another.
 func TestAnImageHostThatNeverAnswersCostsOneWaitNotOnePerRequest(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/": html(`<!doctype html><html lang="en"><head><title>Stalling images</title>
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Stalling images</title>
 <meta property="og:image" content="/silent.png"><link rel="icon" href="/silent-icon.png"></head><body><p>Words.</p></body></html>`),
 		"/silent.png":      func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
 		"/silent-icon.png": func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
 	})
-	first := app.get(ps.URL+"/", "force=true")
-	if first.HTTP != 200 || first.field("title") != "Stalling images" {
+	first := app.Get(ps.URL+"/", "force=true")
+	if first.HTTP != 200 || first.Field("title") != "Stalling images" {
 		t.Fatalf("first: %d %s", first.HTTP, first.Raw)
 	}
 	time.Sleep(5 * time.Second) // the probes finish within their own budget
 	for i := range 3 {
 		start := time.Now()
-		a := app.get(ps.URL+"/", "force=true")
+		a := app.Get(ps.URL+"/", "force=true")
 		if a.HTTP != 200 {
 			t.Fatalf("request %d: %d %s", i, a.HTTP, a.Raw)
 		}

@@ -1,4 +1,4 @@
-package orchestrator
+package api_test
 
 import (
 	"bytes"
@@ -13,7 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // titledPDF is a small, well-formed PDF with a title and an author in its
@@ -56,11 +58,11 @@ func serveFile(contentType string, body []byte, hdr ...string) http.HandlerFunc 
 func notRetried(status int) bool { return !slices.Contains(apierr.ClientRetried, status) }
 
 func TestFileTargets(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	pdf := titledPDF("Quarterly Results 2025", "Ada Lovelace")
-	pic := pngOf(t, 320, 200)
+	pic := e2e.PNG(t, 320, 200)
 	const modified = "Wed, 01 Oct 2025 08:30:00 GMT"
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/docs/Annual%20Report.pdf": serveFile("application/pdf", pdf, "last-modified", modified),
 		"/plain.pdf":                serveFile("application/pdf", []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n")),
 		"/img/photo.png":            serveFile("image/png", pic),
@@ -78,8 +80,8 @@ func TestFileTargets(t *testing.T) {
 		{"with a plain fetch", ""},
 		{"in the browser", "prerender=true"},
 	}
-	data := func(a answer, name string) map[string]any {
-		m, _ := a.field(name).(map[string]any)
+	data := func(a e2e.Answer, name string) map[string]any {
+		m, _ := a.Field(name).(map[string]any)
 		return m
 	}
 	for _, m := range modes {
@@ -91,11 +93,11 @@ func TestFileTargets(t *testing.T) {
 			browser := m.query != ""
 			once := func(t *testing.T, path string, before int64) {
 				t.Helper()
-				if n := ps.hits[path].Load() - before; n != 1 {
+				if n := ps.Hits[path].Load() - before; n != 1 {
 					t.Errorf("%s was fetched %d times for one request; want once", path, n)
 				}
 			}
-			success := func(t *testing.T, a answer) {
+			success := func(t *testing.T, a e2e.Answer) {
 				t.Helper()
 				if a.HTTP != 200 || a.Status != "success" {
 					t.Fatalf("answered %d %s %s: %s; want 200 success", a.HTTP, a.Status, a.Code, a.Raw)
@@ -104,29 +106,29 @@ func TestFileTargets(t *testing.T) {
 
 			t.Run("a PDF answers with its own title, author and date", func(t *testing.T) {
 				path := "/docs/Annual%20Report.pdf"
-				before := ps.hits[path].Load()
-				a := app.get(ps.URL+path, q)
+				before := ps.Hits[path].Load()
+				a := app.Get(ps.URL+path, q)
 				success(t, a)
 				once(t, path, before)
 				want := "Quarterly Results 2025"
 				if browser {
 					want = "Annual Report.pdf" // the browser never hands over the bytes
 				}
-				if a.field("title") != want {
-					t.Errorf("title %v, want %q", a.field("title"), want)
+				if a.Field("title") != want {
+					t.Errorf("title %v, want %q", a.Field("title"), want)
 				}
-				if !browser && a.field("author") != "Ada Lovelace" {
-					t.Errorf("author %v, want the info dictionary's", a.field("author"))
+				if !browser && a.Field("author") != "Ada Lovelace" {
+					t.Errorf("author %v, want the info dictionary's", a.Field("author"))
 				}
-				if a.field("date") != "2025-10-01T08:30:00.000Z" {
-					t.Errorf("date %v, want Last-Modified", a.field("date"))
+				if a.Field("date") != "2025-10-01T08:30:00.000Z" {
+					t.Errorf("date %v, want Last-Modified", a.Field("date"))
 				}
-				if a.field("url") != ps.URL+path {
-					t.Errorf("url %v, want %s", a.field("url"), ps.URL+path)
+				if a.Field("url") != ps.URL+path {
+					t.Errorf("url %v, want %s", a.Field("url"), ps.URL+path)
 				}
 				for _, f := range []string{"description", "lang", "publisher", "image", "logo"} {
-					if !a.has(f) || a.field(f) != nil {
-						t.Errorf("%s is %v; want null", f, a.field(f))
+					if !a.Has(f) || a.Field(f) != nil {
+						t.Errorf("%s is %v; want null", f, a.Field(f))
 					}
 				}
 				var env struct {
@@ -140,41 +142,41 @@ func TestFileTargets(t *testing.T) {
 			})
 
 			t.Run("a PDF without metadata is titled by its file name", func(t *testing.T) {
-				a := app.get(ps.URL+"/plain.pdf", q)
+				a := app.Get(ps.URL+"/plain.pdf", q)
 				success(t, a)
-				if a.field("title") != "plain.pdf" {
-					t.Errorf("title %v, want plain.pdf", a.field("title"))
+				if a.Field("title") != "plain.pdf" {
+					t.Errorf("title %v, want plain.pdf", a.Field("title"))
 				}
 			})
 
 			t.Run("an image is its own image, with its size and dimensions", func(t *testing.T) {
 				path := "/img/photo.png"
-				before := ps.hits[path].Load()
-				a := app.get(ps.URL+path, q)
+				before := ps.Hits[path].Load()
+				a := app.Get(ps.URL+path, q)
 				success(t, a)
 				once(t, path, before)
 				img := data(a, "image")
 				if img == nil || img["url"] != ps.URL+path || img["type"] != "png" || img["size"] != float64(len(pic)) {
-					t.Fatalf("image %v; want the target itself, type png, size %d", a.field("image"), len(pic))
+					t.Fatalf("image %v; want the target itself, type png, size %d", a.Field("image"), len(pic))
 				}
 				if !browser && (img["width"] != float64(320) || img["height"] != float64(200)) {
 					t.Errorf("image %v; want 320x200", img)
 				}
-				if a.field("title") != "photo.png" {
-					t.Errorf("title %v, want photo.png", a.field("title"))
+				if a.Field("title") != "photo.png" {
+					t.Errorf("title %v, want photo.png", a.Field("title"))
 				}
 			})
 
 			t.Run("a download is titled by Content-Disposition's filename", func(t *testing.T) {
-				before := ps.hits["/download"].Load()
-				a := app.get(ps.URL+"/download", q)
+				before := ps.Hits["/download"].Load()
+				a := app.Get(ps.URL+"/download", q)
 				success(t, a)
 				once(t, "/download", before)
-				if a.field("title") != "data set.bin" {
-					t.Errorf("title %v, want the filename the server gave", a.field("title"))
+				if a.Field("title") != "data set.bin" {
+					t.Errorf("title %v, want the filename the server gave", a.Field("title"))
 				}
-				if a.field("image") != nil || a.has("video") || a.has("audio") {
-					t.Errorf("a binary download answered image %v, video or audio; want none", a.field("image"))
+				if a.Field("image") != nil || a.Has("video") || a.Has("audio") {
+					t.Errorf("a binary download answered image %v, video or audio; want none", a.Field("image"))
 				}
 			})
 
@@ -183,13 +185,13 @@ func TestFileTargets(t *testing.T) {
 				{"/media/clip.mp4", "video", "mp4"},
 			} {
 				t.Run("a "+media.field+" file answers with its "+media.field+" object", func(t *testing.T) {
-					before := ps.hits[media.path].Load()
-					a := app.get(ps.URL+media.path, q)
+					before := ps.Hits[media.path].Load()
+					a := app.Get(ps.URL+media.path, q)
 					success(t, a)
 					once(t, media.path, before)
 					obj := data(a, media.field)
 					if obj == nil || obj["url"] != ps.URL+media.path || obj["size"] == nil || obj["size_pretty"] == nil {
-						t.Fatalf("%s is %v; want the file's url, size and size_pretty: %s", media.field, a.field(media.field), a.Raw)
+						t.Fatalf("%s is %v; want the file's url, size and size_pretty: %s", media.field, a.Field(media.field), a.Raw)
 					}
 					if obj["type"] != media.typ {
 						t.Errorf("%s type %v, want %s", media.field, obj["type"], media.typ)
@@ -198,12 +200,12 @@ func TestFileTargets(t *testing.T) {
 			}
 
 			t.Run("redirects to a file are followed and reported", func(t *testing.T) {
-				before := ps.hits["/img/photo.png"].Load()
-				a := app.get(ps.URL+"/go", q)
+				before := ps.Hits["/img/photo.png"].Load()
+				a := app.Get(ps.URL+"/go", q)
 				success(t, a)
 				once(t, "/img/photo.png", before)
-				if a.field("url") != ps.URL+"/img/photo.png" {
-					t.Errorf("url %v, want the file the redirects led to", a.field("url"))
+				if a.Field("url") != ps.URL+"/img/photo.png" {
+					t.Errorf("url %v, want the file the redirects led to", a.Field("url"))
 				}
 				var env struct {
 					Redirects []struct {
@@ -218,10 +220,10 @@ func TestFileTargets(t *testing.T) {
 			})
 
 			t.Run("data rules of a file come back null", func(t *testing.T) {
-				a := app.get(ps.URL+"/download", q+"&data.heading.selector=h1")
+				a := app.Get(ps.URL+"/download", q+"&data.heading.selector=h1")
 				success(t, a)
-				if !a.has("heading") || a.field("heading") != nil {
-					t.Errorf("the rule heading is %v (present: %t); want null", a.field("heading"), a.has("heading"))
+				if !a.Has("heading") || a.Field("heading") != nil {
+					t.Errorf("the rule heading is %v (present: %t); want null", a.Field("heading"), a.Has("heading"))
 				}
 			})
 		})
@@ -232,32 +234,32 @@ func TestFileTargets(t *testing.T) {
 			{"/docs/Annual%20Report.pdf", "pdf=true", "pdf"},
 			{"/download", "screenshot=true", "screenshot"},
 		} {
-			before := ps.hits[c.path].Load()
-			a := app.get(ps.URL+c.path, c.extra+"&force=true")
+			before := ps.Hits[c.path].Load()
+			a := app.Get(ps.URL+c.path, c.extra+"&force=true")
 			if a.HTTP != 400 || a.Code != "EINVALQUERY" || a.Status != "fail" || !strings.Contains(a.Message, "`"+c.param+"`") {
 				t.Errorf("%s of %s answered %d %s %q: %s; want 400 EINVALQUERY naming `%s`", c.extra, c.path, a.HTTP, a.Code, a.Message, a.Raw, c.param)
 			}
-			if n := ps.hits[c.path].Load() - before; n != 1 {
+			if n := ps.Hits[c.path].Load() - before; n != 1 {
 				t.Errorf("%s of %s fetched it %d times; want once", c.extra, c.path, n)
 			}
 		}
 	})
 
 	t.Run("a screenshot of an image target shows the image", func(t *testing.T) {
-		a := app.get(ps.URL+"/img/photo.png", "screenshot=true&force=true")
+		a := app.Get(ps.URL+"/img/photo.png", "screenshot=true&force=true")
 		if a.HTTP != 200 || data(a, "screenshot") == nil || data(a, "image") == nil {
 			t.Errorf("a screenshot of an image answered %d %s: %s; want the screenshot and the image object", a.HTTP, a.Code, a.Raw)
 		}
 	})
 
 	t.Run("text and JSON targets are still read as pages", func(t *testing.T) {
-		ts := newPageServer(t, map[string]http.HandlerFunc{
+		ts := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 			"/notes.txt": serveFile("text/plain; charset=utf-8", []byte("Just some notes.\n")),
 			"/api.json":  serveFile("application/json", []byte(`{"hello":"world"}`)),
 		})
 		for _, p := range []string{"/notes.txt", "/api.json"} {
-			a := app.get(ts.URL+p, "force=true")
-			if a.HTTP != 200 || a.field("url") != ts.URL+p {
+			a := app.Get(ts.URL+p, "force=true")
+			if a.HTTP != 200 || a.Field("url") != ts.URL+p {
 				t.Errorf("%s answered %d %s: %s; want 200 with its url", p, a.HTTP, a.Code, a.Raw)
 			}
 		}
@@ -266,21 +268,21 @@ func TestFileTargets(t *testing.T) {
 
 func TestFileTargetsKeepTheAddressRule(t *testing.T) {
 	t.Run("a file on a private address is refused before it is fetched", func(t *testing.T) {
-		app := startApp(t, func(c *Config) { c.AllowTargets = nil })
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/a.pdf": serveFile("application/pdf", titledPDF("Secret", "x"))})
+		app := e2e.StartApp(t, func(c *orchestrator.Config) { c.AllowTargets = nil })
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/a.pdf": serveFile("application/pdf", titledPDF("Secret", "x"))})
 		for _, mode := range []string{"force=true", "force=true&prerender=true", "force=true&pdf=true"} {
-			a := app.get(ps.URL+"/a.pdf", mode)
+			a := app.Get(ps.URL+"/a.pdf", mode)
 			if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
 				t.Errorf("%s answered %d %s; want 400 EFORBIDDENURL", mode, a.HTTP, a.Code)
 			}
 		}
-		if n := ps.hits["/a.pdf"].Load(); n != 0 {
+		if n := ps.Hits["/a.pdf"].Load(); n != 0 {
 			t.Errorf("the refused file was fetched %d times", n)
 		}
 	})
 
 	t.Run("a redirect to a file on a refused address is refused", func(t *testing.T) {
-		app := startApp(t, func(c *Config) { c.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
+		app := e2e.StartApp(t, func(c *orchestrator.Config) { c.AllowTargets = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
 		var private atomic.Int64
 		other := newRecordingSite(t, "127.0.0.2:0", map[string]http.HandlerFunc{
 			"/secret.pdf": func(w http.ResponseWriter, r *http.Request) {
@@ -288,13 +290,13 @@ func TestFileTargetsKeepTheAddressRule(t *testing.T) {
 				serveFile("application/pdf", titledPDF("Secret", "x"))(w, r)
 			},
 		})
-		ps := newPageServer(t, map[string]http.HandlerFunc{
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 			"/go": func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, other.URL+"/secret.pdf", http.StatusFound)
 			},
 		})
 		for _, mode := range []string{"force=true", "force=true&prerender=true"} {
-			a := app.get(ps.URL+"/go", mode)
+			a := app.Get(ps.URL+"/go", mode)
 			if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
 				t.Errorf("%s answered %d %s: %s; want 400 EFORBIDDENURL", mode, a.HTTP, a.Code, a.Raw)
 			}
@@ -309,7 +311,7 @@ func TestFileTargetsKeepTheAddressRule(t *testing.T) {
 // that a second try does not mend: got, under @microlink/mql, retries
 // only the statuses in apierr.ClientRetried.
 func TestTargetFailuresAreNotRetriedByClients(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	// A port nothing listens on: a listener opened and closed at once.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -318,14 +320,14 @@ func TestTargetFailuresAreNotRetriedByClients(t *testing.T) {
 	refused := "http://" + ln.Addr().String() + "/"
 	ln.Close()
 	var hangups atomic.Int64
-	hangup := newMuxServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hangup := e2e.NewMuxServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hangups.Add(1)
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
 			conn.Close()
 		}
 	}))
-	tlsBad := httptest.NewTLSServer(html("<title>self-signed</title>"))
+	tlsBad := httptest.NewTLSServer(e2e.HTML("<title>self-signed</title>"))
 	t.Cleanup(tlsBad.Close)
 	cases := []struct{ name, target string }{
 		{"a refused connection", refused},
@@ -335,7 +337,7 @@ func TestTargetFailuresAreNotRetriedByClients(t *testing.T) {
 	for _, c := range cases {
 		for _, mode := range []string{"force=true", "force=true&prerender=true"} {
 			t.Run(c.name+" with "+mode, func(t *testing.T) {
-				a := app.get(c.target, mode)
+				a := app.Get(c.target, mode)
 				if a.Code != "EFETCH" || a.Status != "fail" || !notRetried(a.HTTP) {
 					t.Errorf("answered %d %s %s: %s; want EFETCH with a status clients do not retry", a.HTTP, a.Status, a.Code, a.Raw)
 				}

@@ -1,4 +1,4 @@
-package orchestrator
+package api_test
 
 import (
 	"bytes"
@@ -22,7 +22,9 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // ---------------------------------------------------------------------------
@@ -249,7 +251,7 @@ func servePNG(w http.ResponseWriter, r *http.Request) {
 }
 
 func testPage(title, head, body string) http.HandlerFunc {
-	return html(`<!doctype html><html lang="en"><head><title>` + template.HTMLEscapeString(title) + `</title>` + head +
+	return e2e.HTML(`<!doctype html><html lang="en"><head><title>` + template.HTMLEscapeString(title) + `</title>` + head +
 		`</head><body>` + body + `</body></html>`)
 }
 
@@ -266,7 +268,7 @@ func forward(pairs ...string) string {
 // headers.<name>: forwarded to the target, and keyed in the cache.
 
 func TestForwardedHeaders(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	other := newRecordingSite(t, "127.0.0.2:0", map[string]http.HandlerFunc{
 		"/other.png": servePNG, "/og.png": servePNG,
 		"/landing": testPage("Landed on another site", "", ""),
@@ -348,9 +350,9 @@ func TestForwardedHeaders(t *testing.T) {
 				target := site.URL + "/whoami"
 				for round, status := range []string{"MISS", "HIT"} {
 					for _, c := range callers {
-						a := app.get(target, with(c.query))
-						if a.HTTP != 200 || a.field("title") != c.want {
-							t.Errorf("round %d, %s: got %d title %v, want %q: %s", round+1, c.name, a.HTTP, a.field("title"), c.want, a.Raw)
+						a := app.Get(target, with(c.query))
+						if a.HTTP != 200 || a.Field("title") != c.want {
+							t.Errorf("round %d, %s: got %d title %v, want %q: %s", round+1, c.name, a.HTTP, a.Field("title"), c.want, a.Raw)
 						}
 						if got := a.Header.Get("x-cache-status"); got != status {
 							t.Errorf("round %d, %s: x-cache-status %q, want %s", round+1, c.name, got, status)
@@ -360,8 +362,8 @@ func TestForwardedHeaders(t *testing.T) {
 				// Fresh renders right after cookie renders, in whatever pages
 				// and contexts the pool hands out, carry nobody's cookie.
 				for i := range 4 {
-					if a := app.get(target, with("force=true")); a.field("title") != "no cookie" {
-						t.Errorf("forced render %d without a cookie shows %v", i+1, a.field("title"))
+					if a := app.Get(target, with("force=true")); a.Field("title") != "no cookie" {
+						t.Errorf("forced render %d without a cookie shows %v", i+1, a.Field("title"))
 					}
 				}
 				if n := len(site.requests("/whoami")); n != 7 {
@@ -371,7 +373,7 @@ func TestForwardedHeaders(t *testing.T) {
 
 			t.Run("forwarded headers reach the target's own site but no other", func(t *testing.T) {
 				secret := []string{"cookie", "sid=alice", "authorization", "Bearer t0k3n", "x-team", "blue"}
-				a := app.get(site.URL+"/with-images", with(forward(secret...)))
+				a := app.Get(site.URL+"/with-images", with(forward(secret...)))
 				if a.HTTP != 200 {
 					t.Fatalf("got %d %s", a.HTTP, a.Raw)
 				}
@@ -424,9 +426,9 @@ func TestForwardedHeaders(t *testing.T) {
 			})
 
 			t.Run("forwarded headers do not follow a redirect to another site", func(t *testing.T) {
-				a := app.get(site.URL+"/bounce", with(forward("cookie", "sid=alice", "authorization", "Bearer t0k3n")))
-				if a.HTTP != 200 || a.field("title") != "Landed on another site" {
-					t.Fatalf("got %d, title %v: %s", a.HTTP, a.field("title"), a.Raw)
+				a := app.Get(site.URL+"/bounce", with(forward("cookie", "sid=alice", "authorization", "Bearer t0k3n")))
+				if a.HTTP != 200 || a.Field("title") != "Landed on another site" {
+					t.Fatalf("got %d, title %v: %s", a.HTTP, a.Field("title"), a.Raw)
 				}
 				if got := site.requests("/bounce"); len(got) != 1 || got[0].header.Get("Cookie") != "sid=alice" {
 					t.Errorf("the target itself did not get the cookie: %v", got)
@@ -453,7 +455,7 @@ func TestForwardedHeaders(t *testing.T) {
 				for k, v := range sent {
 					pairs = append(pairs, strings.ToLower(k), v)
 				}
-				if a := app.get(site.URL+"/echo", with(forward(pairs...))); a.HTTP != 200 {
+				if a := app.Get(site.URL+"/echo", with(forward(pairs...))); a.HTTP != 200 {
 					t.Fatalf("got %d %s", a.HTTP, a.Raw)
 				}
 				reqs := site.requests("/echo")
@@ -469,17 +471,17 @@ func TestForwardedHeaders(t *testing.T) {
 
 			t.Run("a login flow in the target's own query string keeps working", func(t *testing.T) {
 				target := site.URL + "/login?user=alice&pass=" + url.QueryEscape("p&ss w0rd")
-				a := app.get(target, with(""))
-				if a.HTTP != 200 || a.field("title") != "welcome alice" {
+				a := app.Get(target, with(""))
+				if a.HTTP != 200 || a.Field("title") != "welcome alice" {
 					t.Fatalf("got %d, title %v (x-fetch-mode %s), want the account page after the login redirect, which sets "+
 						"the session cookie; a browser keeps it for the next hop, and so must the plain fetch (fetch.go: "+
-						"a cookie jar per request for its redirect hops): %s", a.HTTP, a.field("title"), a.Header.Get("x-fetch-mode"), a.Raw)
+						"a cookie jar per request for its redirect hops): %s", a.HTTP, a.Field("title"), a.Header.Get("x-fetch-mode"), a.Raw)
 				}
-				if got := a.field("url"); got != site.URL+"/account" {
+				if got := a.Field("url"); got != site.URL+"/account" {
 					t.Errorf("url = %v, want the page after the redirect", got)
 				}
-				if a := app.get(site.URL+"/account", with("")); a.field("title") != "welcome nobody" {
-					t.Errorf("a later request without the login sees %v: the session cookie outlived its request", a.field("title"))
+				if a := app.Get(site.URL+"/account", with("")); a.Field("title") != "welcome nobody" {
+					t.Errorf("a later request without the login sees %v: the session cookie outlived its request", a.Field("title"))
 				}
 			})
 		})
@@ -490,7 +492,7 @@ func TestForwardedHeaders(t *testing.T) {
 		for _, name := range []string{"host", "Host", "connection", "keep-alive", "transfer-encoding", "te", "trailer",
 			"upgrade", "proxy-authorization", "proxy-connection", "content-length"} {
 			t.Run(name, func(t *testing.T) {
-				a := app.get(site.URL+"/hop", forward(name, "x"))
+				a := app.Get(site.URL+"/hop", forward(name, "x"))
 				if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery {
 					t.Fatalf("got %d %s, want 400 EINVALQUERY", a.HTTP, a.Raw)
 				}
@@ -513,10 +515,10 @@ func TestForwardedHeaders(t *testing.T) {
 
 func TestResponseHeaders(t *testing.T) {
 	const region = "eu-test"
-	app := startApp(t, func(c *Config) { c.Region = region })
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.Region = region })
 	pad := strings.Repeat("0123456789", 150)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/plain": html(articlePage),
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/plain": e2e.HTML(e2e.ArticlePage),
 		"/with-image": testPage("With an image", `<meta property="og:image" content="/img.png">`,
 			`<img src="/img.png" width=64 height=48>`),
 		"/img.png": servePNG,
@@ -526,7 +528,7 @@ func TestResponseHeaders(t *testing.T) {
 			case <-time.After(30 * time.Second):
 			}
 		},
-		"/big": html(articlePage),
+		"/big": e2e.HTML(e2e.ArticlePage),
 	})
 	api := func(target, extra string) string {
 		u := app.URL() + "/?url=" + url.QueryEscape(target)

@@ -1,10 +1,7 @@
-package orchestrator
+package rendering_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"image"
-	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +9,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // hnPage is a list of stories in the markup of the Hacker News front
@@ -36,26 +34,16 @@ const adaPage = `<!doctype html><html lang="en-GB"><head><title>Ada Lovelace | A
 setInterval(() => { document.body.dataset.seen = typeof window.fromWorld; }, 5);</script>
 </body></html>`
 
-// pngOf is a real PNG of the given size.
-func pngOf(t *testing.T, w, h int) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
-	app := startApp(t, nil)
-	avatar := pngOf(t, 64, 48)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/news":    html(hnPage),
-		"/profile": html(adaPage),
+	app := e2e.StartApp(t, nil)
+	avatar := e2e.PNG(t, 64, 48)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/news":    e2e.HTML(hnPage),
+		"/profile": e2e.HTML(adaPage),
 		"/strict": func(w http.ResponseWriter, r *http.Request) {
 			// A policy without 'unsafe-eval', as many sites send.
 			w.Header().Set("content-security-policy", "default-src 'self'; script-src 'self'")
-			html(adaPage)(w, r)
+			e2e.HTML(adaPage)(w, r)
 		},
 		"/avatar.png": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "image/png")
@@ -68,7 +56,7 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	})
 
 	t.Run("the Hacker News example with type title reads clean titles", func(t *testing.T) {
-		a := app.get(ps.URL+"/news", "meta=false&data.stories.selectorAll=.athing"+
+		a := app.Get(ps.URL+"/news", "meta=false&data.stories.selectorAll=.athing"+
 			"&data.stories.attr.title.selector=.titleline+%3E+a&data.stories.attr.title.type=title"+
 			"&data.stories.attr.url.selector=.titleline+%3E+a&data.stories.attr.url.attr=href&data.stories.attr.url.type=url")
 		want := `{"stories":[{"title":"Show HN: “A tiny database”","url":"https://one.example/post"},` +
@@ -79,7 +67,7 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	})
 
 	t.Run("an image rule gives a probed asset object with size_pretty", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false&data.avatar.selector=img.avatar&data.avatar.attr=src&data.avatar.type=image"+
+		a := app.Get(ps.URL+"/profile", "meta=false&data.avatar.selector=img.avatar&data.avatar.attr=src&data.avatar.type=image"+
 			"&data.film.selector=video&data.film.attr=src&data.film.type=video")
 		var d struct {
 			Avatar struct {
@@ -97,14 +85,14 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		if d.Film["type"] != "webm" || d.Film["size"] != 2048.0 || d.Film["size_pretty"] != "2.05 kB" {
 			t.Errorf("the video asset is %v", d.Film)
 		}
-		noPing := app.get(ps.URL+"/profile", "meta=false&ping=false&data.avatar.selector=img.avatar&data.avatar.attr=src&data.avatar.type=image")
+		noPing := app.Get(ps.URL+"/profile", "meta=false&ping=false&data.avatar.selector=img.avatar&data.avatar.attr=src&data.avatar.type=image")
 		if want := `{"avatar":{"url":"` + ps.URL + `/avatar.png","type":"png"}}`; string(noPing.Data) != want {
 			t.Errorf("with ping=false: %s, want %s", noPing.Data, want)
 		}
 	})
 
 	t.Run("attr defaults to html; outerHTML, attr arrays and selector arrays read as Microlink's", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false&data.inner.selector=h1"+
+		a := app.Get(ps.URL+"/profile", "meta=false&data.inner.selector=h1"+
 			"&data.outer.selector=h1&data.outer.attr=outerHTML"+
 			"&data.creator.selector=h1&data.creator.attr.0=content&data.creator.attr.1=text"+
 			"&data.og.selector=meta%5Bproperty%3D%22og:title%22%5D&data.og.attr.0=content&data.og.attr.1=text"+
@@ -118,16 +106,16 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	})
 
 	t.Run("a whole-page rule reads the page", func(t *testing.T) {
-		a := app.get(ps.URL+"/news", "meta=false&data.content.attr=markdown&data.body.type=string")
-		body, _ := a.field("body").(string)
-		md, _ := a.field("content").(string)
+		a := app.Get(ps.URL+"/news", "meta=false&data.content.attr=markdown&data.body.type=string")
+		body, _ := a.Field("body").(string)
+		md, _ := a.Field("content").(string)
 		if a.HTTP != 200 || !strings.HasPrefix(body, "<!DOCTYPE html>") || !strings.Contains(body, `class="athing"`) || !strings.Contains(md, "tiny") {
 			t.Errorf("HTTP %d %s, data %.300s", a.HTTP, a.Message, a.Data)
 		}
 	})
 
 	t.Run("evaluate runs in the page and its value goes through type", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false"+
+		a := app.Get(ps.URL+"/profile", "meta=false"+
 			"&data.expr.evaluate="+url.QueryEscape(`document.querySelector("h1").textContent`)+
 			"&data.fn.evaluate="+url.QueryEscape(`async () => ({n: document.querySelectorAll("p").length, title: document.title})`)+
 			"&data.num.evaluate="+url.QueryEscape(`() => "312 points"`)+"&data.num.type=number"+
@@ -138,7 +126,7 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 			t.Errorf("HTTP %d %s\ndata %s\nwant %s", a.HTTP, a.Message, a.Data, want)
 		}
 		// The page's text is enough for a plain fetch; the script is not.
-		withMeta := app.get(ps.URL+"/profile", "filter=x&data.x.evaluate="+url.QueryEscape(`window.secret`))
+		withMeta := app.Get(ps.URL+"/profile", "filter=x&data.x.evaluate="+url.QueryEscape(`window.secret`))
 		if withMeta.Header.Get("x-fetch-mode") != "prerender" || string(withMeta.Data) != `{"x":null}` {
 			t.Errorf("x-fetch-mode %q, data %s: an evaluate rule needs the browser, and its world has none of the page's globals",
 				withMeta.Header.Get("x-fetch-mode"), withMeta.Data)
@@ -146,7 +134,7 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	})
 
 	t.Run("the page cannot see or alter the script's world, nor the script the page's", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false"+
+		a := app.Get(ps.URL+"/profile", "meta=false"+
 			"&data.set.evaluate="+url.QueryEscape(`() => { window.fromWorld = 1; return typeof window.secret }`)+
 			"&data.seen.evaluate="+url.QueryEscape(`() => new Promise(r => setTimeout(() => r(document.body.dataset.seen), 100))`)+
 			"&data.json.evaluate="+url.QueryEscape(`() => ({ok: true})`))
@@ -160,7 +148,7 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 		// One source tries to close the wrapper around it and answer in
 		// its place, another to replace what measures the next script's
 		// result; each may only ever give a value that was measured.
-		a := app.get(ps.URL+"/profile", "meta=false"+
+		a := app.Get(ps.URL+"/profile", "meta=false"+
 			"&data.forged.evaluate="+url.QueryEscape(`1); return {t: "json", s: '"forged"'}; (0`)+
 			"&data.stringify.evaluate="+url.QueryEscape(`() => { JSON.stringify = () => ({length: 1, pad: "x".repeat(1024)}); return 1 }`)+
 			"&data.after.evaluate="+url.QueryEscape(`() => ({ok: true})`))
@@ -171,23 +159,23 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 	})
 
 	t.Run("a script runs on a page whose policy forbids eval", func(t *testing.T) {
-		a := app.get(ps.URL+"/strict", "meta=false&data.x.evaluate="+url.QueryEscape(`() => document.querySelector("h1").textContent`))
+		a := app.Get(ps.URL+"/strict", "meta=false&data.x.evaluate="+url.QueryEscape(`() => document.querySelector("h1").textContent`))
 		if a.HTTP != 200 || string(a.Data) != `{"x":"Ada Lovelace"}` {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Message, a.Data)
 		}
 	})
 
 	t.Run("a script runs even when the page's own scripts are off", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false&javascript=false&timeout=5s&data.x.evaluate="+url.QueryEscape(`() => document.body.dataset.seen ?? "never"`))
+		a := app.Get(ps.URL+"/profile", "meta=false&javascript=false&timeout=5s&data.x.evaluate="+url.QueryEscape(`() => document.body.dataset.seen ?? "never"`))
 		if a.HTTP != 200 || string(a.Data) != `{"x":"never"}` {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Message, a.Data)
 		}
 	})
 
 	t.Run("a script that never settles ends at the deadline with ETIMEOUT", func(t *testing.T) {
-		pages0, contexts0 := app.settled(-1, -1)
+		pages0, contexts0 := app.Settled(-1, -1)
 		start := time.Now()
-		a := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(`new Promise(() => {})`))
+		a := app.Get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(`new Promise(() => {})`))
 		if a.HTTP != 504 || a.Code != apierr.CodeTimeout {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}
@@ -195,22 +183,22 @@ func TestDataRulesSpeakMicrolinksVocabulary(t *testing.T) {
 			t.Errorf("the answer took %s for a timeout of 3s", d)
 		}
 		for _, script := range []string{`() => { for (;;) {} }`, `async () => { await 0; for (;;) {} }`, `() => ({toJSON() { for (;;) {} }})`} {
-			loop := app.get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(script))
+			loop := app.Get(ps.URL+"/profile", "meta=false&timeout=3s&data.x.evaluate="+url.QueryEscape(script))
 			if loop.HTTP != 504 || loop.Code != apierr.CodeTimeout {
 				t.Errorf("an endless loop in %s: HTTP %d %s %s", script, loop.HTTP, loop.Code, loop.Message)
 			}
 		}
-		after := app.get(ps.URL+"/profile", "meta=false&data.x.evaluate=1%2B1")
+		after := app.Get(ps.URL+"/profile", "meta=false&data.x.evaluate=1%2B1")
 		if after.HTTP != 200 || string(after.Data) != `{"x":2}` {
 			t.Errorf("the next request: HTTP %d %s %s", after.HTTP, after.Message, after.Data)
 		}
-		if pages, contexts := app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+		if pages, contexts := app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 			t.Errorf("after the scripts that never ended the browser has %d pages and %d contexts, want %d and %d", pages, contexts, pages0, contexts0)
 		}
 	})
 
 	t.Run("an oversized result is refused by the rule's name", func(t *testing.T) {
-		a := app.get(ps.URL+"/profile", "meta=false&data.huge.evaluate="+url.QueryEscape(`() => "x".repeat(5 * 1024 * 1024)`))
+		a := app.Get(ps.URL+"/profile", "meta=false&data.huge.evaluate="+url.QueryEscape(`() => "x".repeat(5 * 1024 * 1024)`))
 		if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`data.huge`") || !strings.Contains(a.Message, "4194304") {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}

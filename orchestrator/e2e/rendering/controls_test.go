@@ -1,4 +1,4 @@
-package orchestrator
+package rendering_test
 
 import (
 	"encoding/json"
@@ -10,25 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
-
-func TestTheEmbeddedGuardBlocksTheListAndTheTestHosts(t *testing.T) {
-	blockTestHosts(t, "ads-test.localhost")
-	if !adblockListed("pixel.ads-test.localhost") || !adblockListed("ADS-TEST.localhost.") || adblockListed("page.localhost") {
-		t.Error("the test host does not block by suffix")
-	}
-	if !adblockListed("securepubads.g.doubleclick.net") {
-		t.Error("the embedded list is not consulted")
-	}
-}
-
-// blockTestHosts adds hosts to the ad block list for the rest of the test.
-func blockTestHosts(t *testing.T, hosts ...string) {
-	t.Helper()
-	prev := adblockTestHosts.Swap(&hosts)
-	t.Cleanup(func() { adblockTestHosts.Store(prev) })
-}
 
 // Pages for the rendering controls. Titles hold plain words, since the
 // title rules cut a "| Site" or "- Site" suffix.
@@ -90,39 +75,40 @@ func gif(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestRenderingControlsInTheBrowser(t *testing.T) {
-	app := startApp(t, nil)
-	blockTestHosts(t, "ads-test.localhost")
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/late": html(latePage), "/timer": html(timerPage), "/scheme": html(schemePage),
-		"/script-title": html(scriptTitlePage), "/size": html(sizePage), "/click": html(clickPage),
-		"/scroll": html(scrollPage), "/plain": html(plainPage), "/animate": html(animatePage),
-		"/consent": html(consentPage), "/ads": adPage, "/ad.js": script, "/own.js": script,
+	// The page's "ads" come from a host under .localhost, which resolves
+	// to loopback and is added to the list.
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.AdblockHosts = []string{"ads-test.localhost"} })
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/late": e2e.HTML(latePage), "/timer": e2e.HTML(timerPage), "/scheme": e2e.HTML(schemePage),
+		"/script-title": e2e.HTML(scriptTitlePage), "/size": e2e.HTML(sizePage), "/click": e2e.HTML(clickPage),
+		"/scroll": e2e.HTML(scrollPage), "/plain": e2e.HTML(plainPage), "/animate": e2e.HTML(animatePage),
+		"/consent": e2e.HTML(consentPage), "/ads": adPage, "/ad.js": script, "/own.js": script,
 		"/to-listed": func(w http.ResponseWriter, r *http.Request) {
 			_, port, _ := strings.Cut(r.Host, ":")
 			http.Redirect(w, r, "http://www.ads-test.localhost:"+port+"/plain", http.StatusFound)
 		},
 	})
-	pages0, contexts0 := app.settled(-1, -1)
+	pages0, contexts0 := app.Settled(-1, -1)
 	_, port, _ := strings.Cut(ps.Listener.Addr().String(), ":")
 
 	// render asks for a fresh browser render of path with the extra query.
-	render := func(t *testing.T, path, extra string) answer {
+	render := func(t *testing.T, path, extra string) e2e.Answer {
 		t.Helper()
 		q := "force=true&prerender=true&ping=false"
 		if extra != "" {
 			q += "&" + extra
 		}
-		return app.get(ps.URL+path, q)
+		return app.Get(ps.URL+path, q)
 	}
-	title := func(t *testing.T, a answer) string {
+	title := func(t *testing.T, a e2e.Answer) string {
 		t.Helper()
 		if a.HTTP != http.StatusOK {
 			t.Fatalf("answer %d: %s", a.HTTP, a.Raw)
 		}
-		s, _ := a.field("title").(string)
+		s, _ := a.Field("title").(string)
 		return s
 	}
-	failure := func(t *testing.T, a answer, status int, code, param string, msg ...string) {
+	failure := func(t *testing.T, a e2e.Answer, status int, code, param string, msg ...string) {
 		t.Helper()
 		if a.HTTP != status || a.Code != code {
 			t.Fatalf("answer %d %s, want %d %s: %s", a.HTTP, a.Code, status, code, a.Raw)
@@ -197,7 +183,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 				"(render.go's waitForHead waits for page timers that never fire with JavaScript off)",
 				time.Since(start).Round(time.Millisecond), a.HTTP, a.Raw)
 		}
-		if got := a.field("title"); got != nil && got != "" {
+		if got := a.Field("title"); got != nil && got != "" {
 			t.Errorf("with javascript=false the title is %v, want none", got)
 		}
 	})
@@ -319,16 +305,16 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		}
 	})
 	t.Run("adblock blocks a request to a listed host", func(t *testing.T) {
-		ad, own := ps.hits["/ad.js"], ps.hits["/own.js"]
+		ad, own := ps.Hits["/ad.js"], ps.Hits["/own.js"]
 		ad0, own0 := ad.Load(), own.Load()
-		blocked0 := monGathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total")
+		blocked0 := e2e.Gathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total")
 		if got := title(t, render(t, "/ads", "")); got != "page with an ad" {
 			t.Errorf("title %q", got)
 		}
 		if n := ad.Load() - ad0; n != 0 {
 			t.Errorf("the listed host was asked %d times, want 0", n)
 		}
-		if monGathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total") <= blocked0 {
+		if e2e.Gathered(t, app.Registry, "glimpse_sidecar_adblock_blocked_total") <= blocked0 {
 			t.Error("glimpse_sidecar_adblock_blocked_total did not count the blocked request")
 		}
 		if own.Load() == own0 {
@@ -340,7 +326,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		}
 	})
 	t.Run("adblock also blocks while headers are forwarded", func(t *testing.T) {
-		ad := ps.hits["/ad.js"]
+		ad := ps.Hits["/ad.js"]
 		ad0 := ad.Load()
 		title(t, render(t, "/ads", "headers.x-test=1"))
 		if n := ad.Load() - ad0; n != 0 {
@@ -354,9 +340,9 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 	})
 	t.Run("a page on a listed host still renders with its own assets", func(t *testing.T) {
 		for _, extra := range []string{"", "&headers.x-test=1"} {
-			ad, own := ps.hits["/ad.js"], ps.hits["/own.js"]
+			ad, own := ps.Hits["/ad.js"], ps.Hits["/own.js"]
 			ad0, own0 := ad.Load(), own.Load()
-			a := app.get("http://www.ads-test.localhost:"+port+"/ads", "force=true&prerender=true&ping=false"+extra)
+			a := app.Get("http://www.ads-test.localhost:"+port+"/ads", "force=true&prerender=true&ping=false"+extra)
 			if got := title(t, a); got != "page with an ad" {
 				t.Errorf("%q: title %q", extra, got)
 			}
@@ -366,7 +352,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		}
 	})
 
-	if p, c := app.settled(pages0, contexts0); p != pages0 || c != contexts0 {
+	if p, c := app.Settled(pages0, contexts0); p != pages0 || c != contexts0 {
 		t.Errorf("after the renders the browser has %d pages and %d contexts, want %d and %d", p, c, pages0, contexts0)
 	}
 }

@@ -1,4 +1,4 @@
-package orchestrator
+package chaos_test
 
 import (
 	"bytes"
@@ -26,6 +26,8 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/glimpse/glimpse/orchestrator"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/sidecar"
 	"github.com/glimpse/glimpse/sidecar/logging"
 	"github.com/glimpse/glimpse/storage/miniotest"
@@ -39,84 +41,6 @@ import (
 
 // ---------------------------------------------------------------------------
 // Harness additions
-
-// chaosClient bounds every call: a request that hangs fails the test
-// instead of stalling it.
-// chaosClient never follows a redirect: an answer that sent the caller on
-// to an address a hostile page named must show as that answer, and test
-// traffic stays on loopback.
-var chaosClient = &http.Client{Timeout: 90 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
-// reply is one call to the API as a goroutine sees it: the answer, or the
-// transport error, and how long it took.
-type reply struct {
-	answer
-	err  error
-	took time.Duration
-}
-
-func (r reply) String() string {
-	if r.err != nil {
-		return fmt.Sprintf("no answer after %s: %v", r.took.Round(time.Millisecond), r.err)
-	}
-	body := string(r.Raw)
-	if len(body) > 300 {
-		body = body[:300] + "…"
-	}
-	return fmt.Sprintf("%d %s after %s: %s", r.HTTP, r.Code, r.took.Round(time.Millisecond), body)
-}
-
-// clear5xx reports an error answer a caller can act on: a 5xx status with
-// an error code and a message, never a bare 500 or a broken connection.
-func (r reply) clear5xx() bool {
-	return r.err == nil && r.HTTP >= 500 && r.Code != "" && r.Message != "" && r.Status == "error"
-}
-
-// clearFailure is a clear 5xx, or the 424 EFETCH of a page that crashed
-// its renderer: a fault may kill the renderer of any request, and a crash
-// is answered as the page's failure, which a retry does not mend.
-func (r reply) clearFailure() bool {
-	return r.clear5xx() || r.err == nil && r.HTTP == 424 && r.Code == "EFETCH" && r.Message != "" && r.Status == "fail"
-}
-
-// tryGet calls the API without failing the test, so goroutines may use it.
-func (ta *testApp) tryGet(target, extra string, hdr ...string) reply {
-	q := "url=" + url.QueryEscape(target)
-	if extra != "" {
-		q += "&" + extra
-	}
-	return ta.tryDo(q, hdr...)
-}
-
-func (ta *testApp) tryDo(rawQuery string, hdr ...string) reply {
-	start := time.Now()
-	req, err := http.NewRequest(http.MethodGet, ta.URL()+"/?"+rawQuery, nil)
-	if err != nil {
-		return reply{err: err}
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := chaosClient.Do(req)
-	if err != nil {
-		return reply{err: err, took: time.Since(start)}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	r := reply{answer: answer{HTTP: resp.StatusCode, Header: resp.Header, Raw: body}, err: err, took: time.Since(start)}
-	if json.Valid(body) {
-		_ = json.Unmarshal(body, &r.answer)
-	}
-	return r
-}
-
-// startAppLogging is startApp with the caller's logger and plans, for
-// tests that read what glimpse logs.
-func startAppLogging(t *testing.T, log *slog.Logger, plans string, mutate func(*Config)) *testApp {
-	t.Helper()
-	return &testApp{App: launchApp(t, log, plans, mutate), t: t}
-}
 
 // externalSidecar is a whole sidecar run in this process on its own port,
 // as the sidecar binary runs in a cluster.
@@ -340,20 +264,6 @@ func (h *heapSampler) end() uint64 {
 	return h.peak.Load()
 }
 
-// eventually polls cond until it holds or d passes, and reports which.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // slowPage answers an article after d, so renders are in flight when a
 // test strikes.
 func slowPage(d time.Duration) http.HandlerFunc {
@@ -363,7 +273,7 @@ func slowPage(d time.Duration) http.HandlerFunc {
 		case <-r.Context().Done():
 			return
 		}
-		html(articlePage)(w, r)
+		e2e.HTML(e2e.ArticlePage)(w, r)
 	}
 }
 
@@ -383,26 +293,29 @@ func TestHostilePages(t *testing.T) {
 	// with GLIMPSE_CHROME_FLAGS) so that a page eating memory kills its
 	// renderer in a second instead of after gigabytes.
 	sc := startSidecar(t, "127.0.0.1:0", "--js-flags=--max-old-space-size=512")
-	app := startApp(t, func(c *Config) { c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken; c.SidecarConcurrency = 4 })
-	pages0, contexts0 := app.settled(-1, -1)
+	app := e2e.StartApp(t, func(c *orchestrator.Config) {
+		c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken
+		c.SidecarConcurrency = 4
+	})
+	pages0, contexts0 := app.Settled(-1, -1)
 	procs0 := liveCount(generationProcesses(sc.srv.Sidecar().BrowserPID(), ""))
-	articleServer := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	articleServer := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
 
 	// afterwards checks what every hostile page must leave: a browser that
 	// still serves a plain page, and no page or context left open.
 	afterwards := func(t *testing.T) {
 		t.Helper()
-		app := &testApp{App: app.App, t: t}
-		if a := app.tryGet(articleServer.URL+"/?after="+url.QueryEscape(t.Name()), "prerender=true&force=true"); a.HTTP != 200 {
+		app := e2e.Wrap(t, app.App)
+		if a := app.TryGet(articleServer.URL+"/?after="+url.QueryEscape(t.Name()), "prerender=true&force=true"); a.HTTP != 200 {
 			t.Errorf("after the hostile page a plain page fails: %v", a)
 		}
-		if pages, contexts := app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+		if pages, contexts := app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 			t.Errorf("after the hostile page the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 		}
 	}
 
 	t.Run("dialogs are dismissed and the page is read", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(`<!doctype html><html lang="en"><head>
 <title>waiting for dialogs</title>
 <script>
 alert('hello');
@@ -413,44 +326,44 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 </script>
 <meta name="description" content="A page that asks for everything."></head><body>
 <script>alert('again');</script><p>Body.</p></body></html>`)})
-		a := app.tryGet(ps.URL+"/", "prerender=true&timeout=15s")
+		a := app.TryGet(ps.URL+"/", "prerender=true&timeout=15s")
 		if a.HTTP != 200 {
 			t.Fatalf("a page with dialogs: %v", a)
 		}
-		if got := a.field("title"); got != "Dialogs: confirm=false prompt=null" {
+		if got := a.Field("title"); got != "Dialogs: confirm=false prompt=null" {
 			t.Errorf("title = %v; every dialog must be dismissed (confirm false, prompt null)", got)
 		}
-		if a.took > 10*time.Second {
-			t.Errorf("the page with dialogs took %s; dismissing them must not wait for a time-out", a.took)
+		if a.Took > 10*time.Second {
+			t.Errorf("the page with dialogs took %s; dismissing them must not wait for a time-out", a.Took)
 		}
 		afterwards(t)
 	})
 
 	t.Run("dialogs opened after load are dismissed too", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Late dialogs</title>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Late dialogs</title>
 <script>addEventListener("load", () => setTimeout(() => { alert("late"); document.title = "Dismissed: " + confirm("again?"); }, 50));</script>
 </head><body><p>Body.</p></body></html>`)})
 		for _, extra := range []string{"prerender=true&force=true", "prerender=true&force=true&scripts=confirm(1)", "prerender=true&force=true&screenshot=true&meta=false"} {
-			a := app.tryGet(ps.URL+"/", extra+"&timeout=20s")
+			a := app.TryGet(ps.URL+"/", extra+"&timeout=20s")
 			if a.HTTP != 200 {
 				t.Errorf("%s answered %v; want the page", extra, a)
 			}
-			if a.took > 4*time.Second {
-				t.Errorf("%s answered after %s; a dialog must be dismissed at once, whenever it opens", extra, a.took)
+			if a.Took > 4*time.Second {
+				t.Errorf("%s answered after %s; a dialog must be dismissed at once, whenever it opens", extra, a.Took)
 			}
 		}
 		afterwards(t)
 	})
 
 	t.Run("a navigation right after load is followed, not a 500", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/script":  html(`<!doctype html><html lang="en"><head><title>First</title><script>addEventListener("load", () => { location.href = "/second"; });</script></head><body><p>One.</p></body></html>`),
-			"/refresh": html(`<!doctype html><html lang="en"><head><title>First</title><meta http-equiv="refresh" content="0;url=/second"></head><body><p>One.</p></body></html>`),
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/script":  e2e.HTML(`<!doctype html><html lang="en"><head><title>First</title><script>addEventListener("load", () => { location.href = "/second"; });</script></head><body><p>One.</p></body></html>`),
+			"/refresh": e2e.HTML(`<!doctype html><html lang="en"><head><title>First</title><meta http-equiv="refresh" content="0;url=/second"></head><body><p>One.</p></body></html>`),
 			"/second":  slowPage(100 * time.Millisecond),
 		})
 		for _, path := range []string{"/script", "/refresh"} {
-			a := app.tryGet(ps.URL+path, "prerender=true&force=true")
-			if a.err != nil || a.HTTP >= 500 {
+			a := app.TryGet(ps.URL+path, "prerender=true&force=true")
+			if a.Err != nil || a.HTTP >= 500 {
 				t.Errorf("%s, which navigates on load, answered %v; want the page read", path, a)
 			}
 		}
@@ -458,11 +371,11 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 	})
 
 	t.Run("a renderer that crashes after load fails the request alone, as the page's failure", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
 		gen := sc.srv.Sidecar().Generation()
 		hog := url.QueryEscape("(() => { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length)); })()")
-		a := app.tryGet(ps.URL+"/?crash-after-load", "prerender=true&force=true&timeout=30s&scripts="+hog)
-		if a.err != nil || a.HTTP != 424 || a.Code != "EFETCH" || !strings.Contains(strings.ToLower(a.Message), "crash") {
+		a := app.TryGet(ps.URL+"/?crash-after-load", "prerender=true&force=true&timeout=30s&scripts="+hog)
+		if a.Err != nil || a.HTTP != 424 || a.Code != "EFETCH" || !strings.Contains(strings.ToLower(a.Message), "crash") {
 			t.Errorf("a renderer that dies running scripts answered %v; want 424 EFETCH saying the page crashed", a)
 		}
 		if g := sc.srv.Sidecar().Generation(); g != gen {
@@ -475,10 +388,10 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 		deep := `<!doctype html><html lang="en"><head><title>Deep</title>
 <meta name="description" content="Nested far too deep."></head><body>` +
 			strings.Repeat("<div>", 5000) + "the bottom" + strings.Repeat("</div>", 5000) + `</body></html>`
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(deep)})
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(deep)})
 		for _, mode := range []string{"prerender=true", "prerender=false"} {
-			a := app.tryGet(ps.URL+"/", mode+"&force=true")
-			if a.HTTP != 200 || a.field("title") != "Deep" {
+			a := app.TryGet(ps.URL+"/", mode+"&force=true")
+			if a.HTTP != 200 || a.Field("title") != "Deep" {
 				t.Errorf("a page 5000 elements deep with %s answered %v; want its title", mode, a)
 			}
 		}
@@ -486,22 +399,22 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 	})
 
 	t.Run("embed never sends the caller to an address the page names", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Pointing inward</title>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Pointing inward</title>
 <meta property="og:image" content="http://169.254.169.254/latest/meta-data/iam/security-credentials/">
 <link rel="icon" href="http://10.0.0.1/favicon.ico"></head><body><p>Hello.</p></body></html>`)})
 		for _, embed := range []string{"image.url", "logo.url"} {
-			a := app.tryGet(ps.URL+"/", "ping=false&force=true&embed="+embed)
-			if a.err != nil || a.HTTP/100 == 3 || a.Header.Get("location") != "" {
+			a := app.TryGet(ps.URL+"/", "ping=false&force=true&embed="+embed)
+			if a.Err != nil || a.HTTP/100 == 3 || a.Header.Get("location") != "" {
 				t.Fatalf("embed=%s answered %v with location %q; glimpse must never redirect a caller to a page's address", embed, a, a.Header.Get("location"))
 			}
 			if a.HTTP != 400 || a.Code != "EFORBIDDENURL" {
 				t.Errorf("embed=%s of a private address answered %v; want 400 EFORBIDDENURL", embed, a)
 			}
 		}
-		gone := newPageServer(t, map[string]http.HandlerFunc{"/": html(`<!doctype html><html lang="en"><head><title>Broken image</title>
+		gone := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Broken image</title>
 <meta property="og:image" content="/missing.png"></head><body><p>Hello.</p></body></html>`),
 			"/missing.png": http.NotFound})
-		if a := app.tryGet(gone.URL+"/", "ping=false&force=true&embed=image.url"); a.HTTP != 424 || a.Code != "EFETCH" {
+		if a := app.TryGet(gone.URL+"/", "ping=false&force=true&embed=image.url"); a.HTTP != 424 || a.Code != "EFETCH" {
 			t.Errorf("embed=image.url of an image that answers 404 answered %v; want 424 EFETCH", a)
 		}
 		afterwards(t)
@@ -518,22 +431,22 @@ document.title = 'Dialogs: confirm=' + c + ' prompt=' + p;
 			b.WriteString("</section>")
 		}
 		b.WriteString("</body></html>")
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(b.String())})
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(b.String())})
 		rules := "data.a.selectorAll=*&data.a.attr.b.selectorAll=*&data.a.attr.b.attr.c.selectorAll=*" +
 			"&data.a.attr.b.attr.c.attr.d.selectorAll=*&data.a.attr.b.attr.c.attr.d.attr=html"
-		a := app.tryGet(ps.URL+"/", rules+"&meta=false&timeout=5s&force=true")
+		a := app.TryGet(ps.URL+"/", rules+"&meta=false&timeout=5s&force=true")
 		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "`data.a`") {
 			t.Errorf("nested rules over a page that multiplies them answered %v; want 400 EINVALQUERY naming `data.a`", a)
 		}
-		if a.took > 8*time.Second {
-			t.Errorf("the nested rules answered after %s; their timeout was 5s", a.took)
+		if a.Took > 8*time.Second {
+			t.Errorf("the nested rules answered after %s; their timeout was 5s", a.Took)
 		}
 		afterwards(t)
 	})
 
 	t.Run("popups and new tabs are closed with the request", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/": html(`<!doctype html><html><head><title>The opener</title></head><body>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/": e2e.HTML(`<!doctype html><html><head><title>The opener</title></head><body>
 <a id=tab href="/popup?via=link" target="_blank">new tab</a>
 <script>
 window.open('/popup?via=open');
@@ -542,38 +455,38 @@ document.getElementById('tab').click();
 </script></body></html>`),
 			"/popup": slowPage(300 * time.Millisecond),
 		})
-		a := app.tryGet(ps.URL+"/", "prerender=true")
-		if a.HTTP != 200 || a.field("title") != "The opener" {
+		a := app.TryGet(ps.URL+"/", "prerender=true")
+		if a.HTTP != 200 || a.Field("title") != "The opener" {
 			t.Fatalf("a page that opens popups: %v (want the opener's title)", a)
 		}
 		afterwards(t)
 	})
 
 	t.Run("an endless script ends at the deadline and the browser serves others meanwhile", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/loop": html(`<!doctype html><html><head><title>Spinning</title></head><body><script>for (;;) {}</script></body></html>`),
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/loop": e2e.HTML(`<!doctype html><html><head><title>Spinning</title></head><body><script>for (;;) {}</script></body></html>`),
 		})
-		loop := make(chan reply, 1)
-		go func() { loop <- app.tryGet(ps.URL+"/loop", "prerender=true&timeout=4s") }()
+		loop := make(chan e2e.Reply, 1)
+		go func() { loop <- app.TryGet(ps.URL+"/loop", "prerender=true&timeout=4s") }()
 		time.Sleep(700 * time.Millisecond) // the loop has started
-		other := app.tryGet(articleServer.URL+"/?during=loop", "prerender=true&force=true&timeout=20s")
+		other := app.TryGet(articleServer.URL+"/?during=loop", "prerender=true&force=true&timeout=20s")
 		if other.HTTP != 200 {
 			t.Errorf("a plain page rendered while another page spins fails: %v", other)
 		}
 		a := <-loop
 		switch {
-		case a.err != nil:
+		case a.Err != nil:
 			t.Fatalf("the spinning page got no answer: %v", a)
-		case a.HTTP == 200 && a.field("title") == "Spinning":
+		case a.HTTP == 200 && a.Field("title") == "Spinning":
 		case a.Code == "ETIMEOUT" && a.HTTP == 504:
 		default:
 			t.Fatalf("the spinning page answered %v; want its metadata or ETIMEOUT", a)
 		}
-		if a.took > 12*time.Second {
-			t.Errorf("the spinning page answered after %s; its timeout was 4s", a.took)
+		if a.Took > 12*time.Second {
+			t.Errorf("the spinning page answered after %s; its timeout was 4s", a.Took)
 		}
 		afterwards(t)
-		if !eventually(15*time.Second, func() bool {
+		if !e2e.Eventually(15*time.Second, func() bool {
 			return liveCount(generationProcesses(sc.srv.Sidecar().BrowserPID(), "")) <= procs0
 		}) {
 			t.Errorf("after the spinning page the browser runs %d processes; it started with %d (is its renderer still alive?)",
@@ -582,20 +495,20 @@ document.getElementById('tab').click();
 	})
 
 	t.Run("a page that eats memory until its renderer dies fails alone with a clear error", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/hog": html(`<!doctype html><html><head><title>Hungry</title></head><body><script>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/hog": e2e.HTML(`<!doctype html><html><head><title>Hungry</title></head><body><script>
 const keep = [];
 for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 </script></body></html>`),
 		})
 		gen := sc.srv.Sidecar().Generation()
-		other := make(chan reply, 1)
+		other := make(chan e2e.Reply, 1)
 		go func() {
 			time.Sleep(300 * time.Millisecond)
-			other <- app.tryGet(articleServer.URL+"/?during=hog", "prerender=true&force=true&timeout=30s")
+			other <- app.TryGet(articleServer.URL+"/?during=hog", "prerender=true&force=true&timeout=30s")
 		}()
-		a := app.tryGet(ps.URL+"/hog", "prerender=true&timeout=30s")
-		if !a.clearFailure() || a.Code == "EFATAL" {
+		a := app.TryGet(ps.URL+"/hog", "prerender=true&timeout=30s")
+		if !a.ClearFailure() || a.Code == "EFATAL" {
 			t.Fatalf("a page whose renderer runs out of memory answered %v; want a clear error about the page", a)
 		}
 		if !strings.Contains(strings.ToLower(a.Message), "crash") {
@@ -628,7 +541,7 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 
 	t.Run("a download is described as a file and writes no file", func(t *testing.T) {
 		const name = "glimpse-chaos-download-7f3a.zip"
-		ps := newPageServer(t, map[string]http.HandlerFunc{
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 			"/file": func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("content-type", "application/zip")
 				w.Header().Set("content-disposition", `attachment; filename="`+name+`"`)
@@ -638,8 +551,8 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 		profile := profileDirOf(t, sc.srv.Sidecar().BrowserPID())
 		for _, m := range modes {
 			t.Run(m.name, func(t *testing.T) {
-				a := app.tryGet(ps.URL+"/file?"+m.name, m.query)
-				if a.err != nil || a.HTTP != 200 || a.field("title") != name {
+				a := app.TryGet(ps.URL+"/file?"+m.name, m.query)
+				if a.Err != nil || a.HTTP != 200 || a.Field("title") != name {
 					t.Fatalf("a download answered %v; want 200 with its file name as the title", a)
 				}
 			})
@@ -666,7 +579,7 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 
 	t.Run("a 50 MB page is read up to the limit without the orchestrator holding it", func(t *testing.T) {
 		const size = 50 << 20
-		ps := newPageServer(t, map[string]http.HandlerFunc{
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 			"/big": func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("content-type", "text/html; charset=utf-8")
 				io.WriteString(w, `<!doctype html><html lang="en"><head><title>A very long page</title>`+
@@ -686,24 +599,24 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 				goruntime.GC()
 				base := heapNow()
 				h := sampleHeap()
-				a := app.tryGet(ps.URL+"/big?"+m.name, with(m.query, "timeout=20s"))
+				a := app.TryGet(ps.URL+"/big?"+m.name, with(m.query, "timeout=20s"))
 				peak := h.end()
 				switch {
 				case a.HTTP == 200:
-					if got := a.field("title"); got != "A very long page" {
+					if got := a.Field("title"); got != "A very long page" {
 						t.Errorf("title = %v", got)
 					}
-					if got := a.field("description"); got != "Fifty megabytes of text." {
+					if got := a.Field("description"); got != "Fifty megabytes of text." {
 						t.Errorf("description = %v", got)
 					}
-				case a.clearFailure() && a.Code != "EFATAL":
+				case a.ClearFailure() && a.Code != "EFATAL":
 					t.Logf("the 50 MB page was refused: %v", a)
 				default:
 					t.Fatalf("a 50 MB page answered %v; want its metadata or a clear error", a)
 				}
 				grew := int64(peak) - int64(base)
 				t.Logf("50 MB page: %d (%s) in %s; the orchestrator's heap grew by at most %d MB",
-					a.HTTP, a.Header.Get("x-fetch-mode"), a.took.Round(time.Millisecond), grew>>20)
+					a.HTTP, a.Header.Get("x-fetch-mode"), a.Took.Round(time.Millisecond), grew>>20)
 				if grew > 200<<20 {
 					t.Errorf("reading a 50 MB page grew the orchestrator's heap by %d MB; its document limits should bound it well below that", grew>>20)
 				}
@@ -713,8 +626,8 @@ for (;;) { keep.push(new Array(1 << 20).fill(keep.length)); }
 	})
 
 	t.Run("a document of a million nodes is read up to the limit", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/nodes": html(`<!doctype html><html lang="en"><head><title>A million nodes</title>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/nodes": e2e.HTML(`<!doctype html><html lang="en"><head><title>A million nodes</title>
 <meta name="description" content="Built by a script."></head><body><div id=nodes></div><script>
 const f = document.createDocumentFragment();
 for (let i = 0; i < 1000000; i++) { const s = document.createElement('span'); s.className = 'n'; f.appendChild(s); }
@@ -724,20 +637,20 @@ document.getElementById('nodes').appendChild(f);
 		goruntime.GC()
 		base := heapNow()
 		h := sampleHeap()
-		a := app.tryGet(ps.URL+"/nodes", "prerender=true&timeout=20s")
+		a := app.TryGet(ps.URL+"/nodes", "prerender=true&timeout=20s")
 		peak := h.end()
 		switch {
 		case a.HTTP == 200:
-			if got := a.field("title"); got != "A million nodes" {
+			if got := a.Field("title"); got != "A million nodes" {
 				t.Errorf("title = %v", got)
 			}
-		case a.clearFailure() && a.Code != "EFATAL":
+		case a.ClearFailure() && a.Code != "EFATAL":
 			t.Logf("the million-node page was refused: %v", a)
 		default:
 			t.Fatalf("a page of a million nodes answered %v; want its metadata or a clear error", a)
 		}
 		grew := int64(peak) - int64(base)
-		t.Logf("million nodes: %d in %s; the orchestrator's heap grew by at most %d MB", a.HTTP, a.took.Round(time.Millisecond), grew>>20)
+		t.Logf("million nodes: %d in %s; the orchestrator's heap grew by at most %d MB", a.HTTP, a.Took.Round(time.Millisecond), grew>>20)
 		if grew > 200<<20 {
 			t.Errorf("reading a page of a million nodes grew the orchestrator's heap by %d MB", grew>>20)
 		}
@@ -745,12 +658,12 @@ document.getElementById('nodes').appendChild(f);
 	})
 
 	t.Run("a subresource that never answers costs the load budget, not the answer", func(t *testing.T) {
-		ps := newPageServer(t, map[string]http.HandlerFunc{
-			"/style": html(`<!doctype html><html lang="en"><head><title>Waiting on a stylesheet</title>
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+			"/style": e2e.HTML(`<!doctype html><html lang="en"><head><title>Waiting on a stylesheet</title>
 <meta name="description" content="Its style never arrives.">
 <link rel="stylesheet" href="/never.css"></head>
 <body><p>Text.</p><script src="/never.js" async></script></body></html>`),
-			"/image": html(`<!doctype html><html lang="en"><head><title>Waiting on an image</title>
+			"/image": e2e.HTML(`<!doctype html><html lang="en"><head><title>Waiting on an image</title>
 <meta name="description" content="Its image never arrives."></head>
 <body><p>Text.</p><img src="/never.png" width=600 height=400></body></html>`),
 			"/never.css": hangPage, "/never.png": hangPage, "/never.js": hangPage,
@@ -765,19 +678,19 @@ document.getElementById('nodes').appendChild(f);
 		for _, c := range cases {
 			for _, m := range modes {
 				t.Run(c.name+" "+m.name, func(t *testing.T) {
-					a := app.tryGet(ps.URL+c.path+"?"+url.QueryEscape(m.name), with(m.query, "timeout=6s"))
+					a := app.TryGet(ps.URL+c.path+"?"+url.QueryEscape(m.name), with(m.query, "timeout=6s"))
 					if a.HTTP != 200 {
 						t.Fatalf("a page whose %s never answers got %v; want its metadata within the %s timeout "+
 							"(the page's load budget is 60%% of it, and what comes after must fit in the rest)", c.name, a, timeout)
 					}
-					if a.field("title") != c.title || a.field("description") != c.description {
+					if a.Field("title") != c.title || a.Field("description") != c.description {
 						t.Errorf("metadata = %s", a.Data)
 					}
-					if a.has("image") && a.field("image") != nil {
-						t.Errorf("image = %v; an image that never arrives is no image", a.field("image"))
+					if a.Has("image") && a.Field("image") != nil {
+						t.Errorf("image = %v; an image that never arrives is no image", a.Field("image"))
 					}
-					if a.took > timeout+2*time.Second {
-						t.Errorf("the answer took %s with a %s timeout", a.took, timeout)
+					if a.Took > timeout+2*time.Second {
+						t.Errorf("the answer took %s with a %s timeout", a.Took, timeout)
 					}
 				})
 			}
@@ -798,21 +711,21 @@ document.getElementById('nodes').appendChild(f);
 			if c := r.Header.Get("Cookie"); c != "" {
 				title = "cookies: " + c[:min(len(c), 40)]
 			}
-			html(`<!doctype html><html><head><title>`+title+`</title></head><body></body></html>`)(w, r)
+			e2e.HTML(`<!doctype html><html><head><title>`+title+`</title></head><body></body></html>`)(w, r)
 		})
-		srv := newMuxServer(t, mux)
+		srv := e2e.NewMuxServer(t, mux)
 		for _, m := range modes {
 			t.Run(m.name, func(t *testing.T) {
 				hops.Store(0)
-				a := app.tryGet(srv.URL+"/loop/0?"+url.QueryEscape(m.name), with(m.query, "timeout=15s"))
+				a := app.TryGet(srv.URL+"/loop/0?"+url.QueryEscape(m.name), with(m.query, "timeout=15s"))
 				if a.HTTP != 400 || a.Code != "EMAXREDIRECTS" {
 					t.Fatalf("endless redirects answered %v; want 400 EMAXREDIRECTS", a)
 				}
 				if n := hops.Load(); n > 30 {
 					t.Errorf("%d hops were followed before giving up", n)
 				}
-				b := app.tryGet(srv.URL+"/cookies", with(m.query, "force=true"))
-				if b.HTTP != 200 || b.field("title") != "no cookies" {
+				b := app.TryGet(srv.URL+"/cookies", with(m.query, "force=true"))
+				if b.HTTP != 200 || b.Field("title") != "no cookies" {
 					t.Errorf("the next request to the same site got %v; cookies of another request must not reach it", b)
 				}
 			})
@@ -850,7 +763,7 @@ document.getElementById('nodes').appendChild(f);
 				"Sniffed – not declared"},
 		}
 		for i, c := range cases {
-			ps := newPageServer(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, r *http.Request) {
+			ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, r *http.Request) {
 				if c.contentType == "" {
 					w.Header()["Content-Type"] = nil // no sniffing on this side either
 				} else {
@@ -860,11 +773,11 @@ document.getElementById('nodes').appendChild(f);
 			}})
 			for _, m := range modes {
 				t.Run(c.name+" "+m.name, func(t *testing.T) {
-					a := app.tryGet(fmt.Sprintf("%s/?case=%d", ps.URL, i), m.query)
+					a := app.TryGet(fmt.Sprintf("%s/?case=%d", ps.URL, i), m.query)
 					if a.HTTP != 200 {
 						t.Fatalf("%v", a)
 					}
-					if got := a.field("title"); got != c.want {
+					if got := a.Field("title"); got != c.want {
 						t.Errorf("title = %q, want %q (%s)", got, c.want, a.Header.Get("x-fetch-mode"))
 					}
 				})
@@ -878,9 +791,9 @@ document.getElementById('nodes').appendChild(f);
 // Failing parts
 
 func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/slow": slowPage(300 * time.Millisecond)})
-	pages0, contexts0 := app.settled(-1, -1)
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/slow": slowPage(300 * time.Millisecond)})
+	pages0, contexts0 := app.Settled(-1, -1)
 	oldPID := app.Sidecar.BrowserPID()
 	oldGen := app.Sidecar.Generation()
 	oldProfile := profileDirOf(t, oldPID)
@@ -889,11 +802,11 @@ func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
 	t.Logf("a fresh browser runs %d processes: %v", fresh, kinds(generationProcesses(oldPID, oldProfile)))
 
 	const n = 20
-	replies := make(chan reply, n)
+	replies := make(chan e2e.Reply, n)
 	for i := range n {
-		go func() { replies <- app.tryGet(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true&timeout=30s") }()
+		go func() { replies <- app.TryGet(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true&timeout=30s") }()
 	}
-	if !eventually(20*time.Second, func() bool { return ps.hits["/slow"].Load() >= 3 }) {
+	if !e2e.Eventually(20*time.Second, func() bool { return ps.Hits["/slow"].Load() >= 3 }) {
 		t.Fatal("the requests never reached the target")
 	}
 	if err := syscall.Kill(oldPID, syscall.SIGKILL); err != nil {
@@ -919,7 +832,7 @@ func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
 			switch {
 			case r.HTTP == 200:
 				ok++
-			case r.clearFailure():
+			case r.ClearFailure():
 				failed++
 				t.Logf("a request in flight failed clearly: %v", r)
 			default:
@@ -939,21 +852,21 @@ func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
 	default:
 		t.Logf("the sidecar was healthy again %s after the kill", d.Round(time.Millisecond))
 	}
-	if !eventually(10*time.Second, func() bool { return len(generationProcesses(oldPID, oldProfile)) == 0 }) {
+	if !e2e.Eventually(10*time.Second, func() bool { return len(generationProcesses(oldPID, oldProfile)) == 0 }) {
 		t.Errorf("processes of the killed generation remain: %+v", generationProcesses(oldPID, oldProfile))
 	}
 	if _, err := os.Stat(oldProfile); !os.IsNotExist(err) {
 		t.Errorf("the killed generation's profile directory %s is still there (%v)", oldProfile, err)
 	}
-	if a := app.tryGet(ps.URL+"/slow?after=kill", "prerender=true"); a.HTTP != 200 {
+	if a := app.TryGet(ps.URL+"/slow?after=kill", "prerender=true"); a.HTTP != 200 {
 		t.Errorf("a request after the restart failed: %v", a)
 	}
-	if pages, contexts := app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+	if pages, contexts := app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the restart the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 	newPID := app.Sidecar.BrowserPID()
 	newProfile := profileDirOf(t, newPID)
-	if !eventually(10*time.Second, func() bool { return liveCount(generationProcesses(newPID, newProfile)) <= fresh }) {
+	if !e2e.Eventually(10*time.Second, func() bool { return liveCount(generationProcesses(newPID, newProfile)) <= fresh }) {
 		t.Errorf("the new browser runs %d processes (%v); a fresh one ran %d",
 			liveCount(generationProcesses(newPID, newProfile)), kinds(generationProcesses(newPID, newProfile)), fresh)
 	}
@@ -963,13 +876,13 @@ func TestChromiumKilledDuringConcurrentRequests(t *testing.T) {
 func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 	one := startSidecar(t, "127.0.0.1:0")
 	two := startSidecar(t, "127.0.0.1:0")
-	app := startApp(t, func(c *Config) {
+	app := e2e.StartApp(t, func(c *orchestrator.Config) {
 		c.Sidecars = one.addr + "," + two.addr
 		c.SidecarToken = externalSidecarToken
 		c.SidecarConcurrency = 2
 		c.Warm = 0 // a page on a sidecar then means a request was sent to it
 	})
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/page": slowPage(200 * time.Millisecond)})
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/page": slowPage(200 * time.Millisecond)})
 	state := func(addr string) string {
 		for _, s := range app.Pool.Snapshot().Sidecars {
 			if s.Addr == addr {
@@ -981,7 +894,7 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 
 	type result struct {
 		phase string
-		r     reply
+		r     e2e.Reply
 	}
 	var phase atomic.Value
 	phase.Store("both up")
@@ -1000,7 +913,7 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 				default:
 				}
 				p := phase.Load().(string)
-				r := app.tryGet(fmt.Sprintf("%s/page?n=%d", ps.URL, seq.Add(1)), "prerender=true&timeout=30s")
+				r := app.TryGet(fmt.Sprintf("%s/page?n=%d", ps.URL, seq.Add(1)), "prerender=true&timeout=30s")
 				results <- result{p, r}
 			}
 		}()
@@ -1011,17 +924,17 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	phase.Store("one killed")
 	one.stop(t)
-	if !eventually(10*time.Second, func() bool { return state(one.addr) != "healthy" }) {
+	if !e2e.Eventually(10*time.Second, func() bool { return state(one.addr) != "healthy" }) {
 		t.Fatalf("the pool still calls the killed sidecar healthy: %+v", app.Pool.Snapshot())
 	}
 	time.Sleep(3 * time.Second) // the pool routes around it meanwhile
 
 	phase.Store("one back")
 	back := startSidecar(t, one.addr)
-	if !eventually(20*time.Second, func() bool { return state(one.addr) == "healthy" }) {
+	if !e2e.Eventually(20*time.Second, func() bool { return state(one.addr) == "healthy" }) {
 		t.Fatalf("the pool did not pick the returning sidecar up: %+v", app.Pool.Snapshot())
 	}
-	if !eventually(20*time.Second, func() bool { return back.srv.Sidecar().Health().PagesCreated > 0 }) {
+	if !e2e.Eventually(20*time.Second, func() bool { return back.srv.Sidecar().Health().PagesCreated > 0 }) {
 		t.Fatal("no request reached the returning sidecar within 20s")
 	}
 	stopLoad()
@@ -1033,7 +946,7 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 			c[0]++
 		} else {
 			c[1]++
-			if res.r.clearFailure() {
+			if res.r.ClearFailure() {
 				t.Logf("%s: a request failed clearly: %v", res.phase, res.r)
 			} else {
 				t.Errorf("%s: a request got %v; want success, a clear 5xx or a crashed page's 424", res.phase, res.r)
@@ -1057,11 +970,11 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 	recycling := func(c *sidecar.Config) { c.RecycleAfter = 50 }
 	one := startSidecarWith(t, "127.0.0.1:0", recycling)
 	two := startSidecarWith(t, "127.0.0.1:0", recycling)
-	app := startApp(t, func(c *Config) {
+	app := e2e.StartApp(t, func(c *orchestrator.Config) {
 		c.Sidecars, c.SidecarToken = one.addr+","+two.addr, externalSidecarToken
 		c.SidecarConcurrency = 2
 	})
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
 	gen1, gen2 := one.srv.Sidecar().Generation(), two.srv.Sidecar().Generation()
 
 	// The pool's view, sampled all along: some sidecar must always serve.
@@ -1105,8 +1018,8 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 				if i > total {
 					return
 				}
-				a := app.tryGet(fmt.Sprintf("%s/?n=%d", ps.URL, i), mix[i%int64(len(mix))]+"&force=true&timeout=30s")
-				if a.err != nil || a.HTTP != 200 {
+				a := app.TryGet(fmt.Sprintf("%s/?n=%d", ps.URL, i), mix[i%int64(len(mix))]+"&force=true&timeout=30s")
+				if a.Err != nil || a.HTTP != 200 {
 					failures.Add(1)
 					first.CompareAndSwap(nil, a.String())
 				}
@@ -1131,13 +1044,13 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 
 func TestEverySidecarDownAnswersBusyAtOnce(t *testing.T) {
 	sc := startSidecar(t, "127.0.0.1:0")
-	app := startApp(t, func(c *Config) { c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken })
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
-	if a := app.tryGet(ps.URL+"/", "prerender=true"); a.HTTP != 200 {
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.Sidecars, c.SidecarToken = sc.addr, externalSidecarToken })
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
+	if a := app.TryGet(ps.URL+"/", "prerender=true"); a.HTTP != 200 {
 		t.Fatalf("with the sidecar up: %v", a)
 	}
 	sc.stop(t)
-	if !eventually(15*time.Second, func() bool {
+	if !e2e.Eventually(15*time.Second, func() bool {
 		s := app.Pool.Snapshot().Sidecars
 		return len(s) == 1 && s[0].State == "unhealthy"
 	}) {
@@ -1146,24 +1059,24 @@ func TestEverySidecarDownAnswersBusyAtOnce(t *testing.T) {
 	// A sidecar that has just gone down is waited for two probe intervals,
 	// as it is most often restarting its browser; this one stays down.
 	time.Sleep(2500 * time.Millisecond)
-	a := app.tryGet(ps.URL+"/?down", "prerender=true&timeout=20s")
+	a := app.TryGet(ps.URL+"/?down", "prerender=true&timeout=20s")
 	if a.HTTP != 503 || a.Code != "EBUSY" || a.Header.Get("retry-after") == "" {
 		t.Errorf("with every sidecar down the answer is %v (retry-after %q); want 503 EBUSY with retry-after", a, a.Header.Get("retry-after"))
 	}
-	if a.took > 1500*time.Millisecond {
-		t.Errorf("with every sidecar down the answer took %s; want it within 1.5s, not the request's timeout", a.took)
+	if a.Took > 1500*time.Millisecond {
+		t.Errorf("with every sidecar down the answer took %s; want it within 1.5s, not the request's timeout", a.Took)
 	}
 }
 
 func TestStorageOutage(t *testing.T) {
 	minio := miniotest.New(t)
-	app := startApp(t, func(c *Config) {
+	app := e2e.StartApp(t, func(c *orchestrator.Config) {
 		c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = minio.Endpoint, minio.AccessKey, minio.SecretKey, "glimpse-chaos"
 	})
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/": html(articlePage)})
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
 	// ready returns /readyz's status code and what it says of storage.
 	ready := func() (int, string) {
-		resp, err := chaosClient.Get(app.URL() + "/readyz")
+		resp, err := (&http.Client{Timeout: 90 * time.Second}).Get(app.URL() + "/readyz")
 		if err != nil {
 			return 0, ""
 		}
@@ -1175,14 +1088,14 @@ func TestStorageOutage(t *testing.T) {
 		return resp.StatusCode, body.Storage
 	}
 
-	if a := app.tryGet(ps.URL+"/?before", "pdf=true"); a.HTTP != 200 || !a.has("pdf") {
+	if a := app.TryGet(ps.URL+"/?before", "pdf=true"); a.HTTP != 200 || !a.Has("pdf") {
 		t.Fatalf("a PDF with storage up: %v", a)
 	}
 
 	minio.Stop(t)
 	t.Run("PDF requests fail clearly", func(t *testing.T) {
-		a := app.tryGet(ps.URL+"/?during", "pdf=true&timeout=20s")
-		if !a.clear5xx() || a.HTTP != 503 {
+		a := app.TryGet(ps.URL+"/?during", "pdf=true&timeout=20s")
+		if !a.Clear5xx() || a.HTTP != 503 {
 			t.Fatalf("a PDF with storage down answered %v; want a clear 503", a)
 		}
 		if !strings.Contains(strings.ToLower(a.Message), "storage") {
@@ -1191,18 +1104,18 @@ func TestStorageOutage(t *testing.T) {
 		if a.Header.Get("retry-after") == "" {
 			t.Error("the answer does not say when to retry")
 		}
-		if a.took > 15*time.Second {
-			t.Errorf("the failure took %s to arrive", a.took)
+		if a.Took > 15*time.Second {
+			t.Errorf("the failure took %s to arrive", a.Took)
 		}
 	})
 	t.Run("metadata requests keep working", func(t *testing.T) {
 		for i, mode := range []string{"", "prerender=true", "prerender=true&ping=false"} {
-			a := app.tryGet(fmt.Sprintf("%s/?meta=%d", ps.URL, i), mode+"&timeout=20s")
-			if a.HTTP != 200 || a.field("title") != "A walk in the park" {
+			a := app.TryGet(fmt.Sprintf("%s/?meta=%d", ps.URL, i), mode+"&timeout=20s")
+			if a.HTTP != 200 || a.Field("title") != "A walk in the park" {
 				t.Fatalf("a metadata request with storage down answered %v", a)
 			}
-			if a.took > 10*time.Second {
-				t.Errorf("a metadata request took %s with storage down", a.took)
+			if a.Took > 10*time.Second {
+				t.Errorf("a metadata request took %s with storage down", a.Took)
 			}
 		}
 	})
@@ -1214,10 +1127,10 @@ func TestStorageOutage(t *testing.T) {
 
 	minio.Start(t)
 	t.Run("PDF requests work again once storage is back", func(t *testing.T) {
-		if !eventually(20*time.Second, func() bool { code, storage := ready(); return code == 200 && storage == "ok" }) {
+		if !e2e.Eventually(20*time.Second, func() bool { code, storage := ready(); return code == 200 && storage == "ok" }) {
 			t.Fatal("/readyz did not report storage back")
 		}
-		if a := app.tryGet(ps.URL+"/?after", "pdf=true"); a.HTTP != 200 || !a.has("pdf") {
+		if a := app.TryGet(ps.URL+"/?after", "pdf=true"); a.HTTP != 200 || !a.Has("pdf") {
 			t.Fatalf("a PDF after storage returned: %v", a)
 		}
 	})
@@ -1225,14 +1138,14 @@ func TestStorageOutage(t *testing.T) {
 
 func TestShutdownUnderLoad(t *testing.T) {
 	t.Run("requests in flight finish and new ones are refused", func(t *testing.T) {
-		app := startApp(t, nil)
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/slow": slowPage(1500 * time.Millisecond)})
+		app := e2e.StartApp(t, nil)
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/slow": slowPage(1500 * time.Millisecond)})
 		const n = 6
-		replies := make(chan reply, n)
+		replies := make(chan e2e.Reply, n)
 		for i := range n {
-			go func() { replies <- app.tryGet(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true&timeout=30s") }()
+			go func() { replies <- app.TryGet(fmt.Sprintf("%s/slow?i=%d", ps.URL, i), "prerender=true&timeout=30s") }()
 		}
-		if !eventually(20*time.Second, func() bool { return ps.hits["/slow"].Load() >= 2 }) {
+		if !e2e.Eventually(20*time.Second, func() bool { return ps.Hits["/slow"].Load() >= 2 }) {
 			t.Fatal("the requests never reached the target")
 		}
 		const grace = 20 * time.Second
@@ -1244,7 +1157,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 			shut <- app.Shutdown(ctx)
 		}()
 		time.Sleep(200 * time.Millisecond)
-		if r := app.tryGet(ps.URL+"/slow?late", "prerender=true"); r.err == nil && r.HTTP < 500 {
+		if r := app.TryGet(ps.URL+"/slow?late", "prerender=true"); r.Err == nil && r.HTTP < 500 {
 			t.Errorf("a request sent during shutdown was accepted: %v", r)
 		}
 		for range n {
@@ -1264,15 +1177,15 @@ func TestShutdownUnderLoad(t *testing.T) {
 	})
 
 	t.Run("requests that cannot finish do not hold shutdown past its grace", func(t *testing.T) {
-		app := startApp(t, nil)
-		ps := newPageServer(t, map[string]http.HandlerFunc{"/never": hangPage})
+		app := e2e.StartApp(t, nil)
+		ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/never": hangPage})
 		pid := app.Sidecar.BrowserPID()
 		profile := profileDirOf(t, pid)
-		replies := make(chan reply, 2)
+		replies := make(chan e2e.Reply, 2)
 		for i := range 2 {
-			go func() { replies <- app.tryGet(fmt.Sprintf("%s/never?i=%d", ps.URL, i), "prerender=true&timeout=60s") }()
+			go func() { replies <- app.TryGet(fmt.Sprintf("%s/never?i=%d", ps.URL, i), "prerender=true&timeout=60s") }()
 		}
-		if !eventually(20*time.Second, func() bool { return ps.hits["/never"].Load() >= 2 }) {
+		if !e2e.Eventually(20*time.Second, func() bool { return ps.Hits["/never"].Load() >= 2 }) {
 			t.Fatal("the requests never reached the target")
 		}
 		const grace = 2 * time.Second
@@ -1289,7 +1202,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 			select {
 			case r := <-replies:
 				switch {
-				case r.err != nil:
+				case r.Err != nil:
 					// The connection closed with the server: a client retries that.
 				case r.HTTP == 503 && r.Code != "" && r.Code != "EFATAL" && r.Header.Get("retry-after") != "":
 				default:
@@ -1300,7 +1213,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 				t.Error("a request cut off by shutdown still has no answer 15s later")
 			}
 		}
-		if !eventually(10*time.Second, func() bool { return len(generationProcesses(pid, profile)) == 0 }) {
+		if !e2e.Eventually(10*time.Second, func() bool { return len(generationProcesses(pid, profile)) == 0 }) {
 			t.Errorf("Chromium processes remain after shutdown: %+v", generationProcesses(pid, profile))
 		}
 	})
@@ -1311,16 +1224,16 @@ func TestShutdownUnderLoad(t *testing.T) {
 
 func TestOverloadAnswersBusyAndServesTheAdmitted(t *testing.T) {
 	const capacity, queue, callers = 4, 16, 200
-	app := startApp(t, func(c *Config) { c.SidecarConcurrency = capacity; c.QueueSize = queue })
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/page": slowPage(300 * time.Millisecond)})
-	pages0, contexts0 := app.settled(-1, -1)
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.SidecarConcurrency = capacity; c.QueueSize = queue })
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/page": slowPage(300 * time.Millisecond)})
+	pages0, contexts0 := app.Settled(-1, -1)
 
 	gate := make(chan struct{})
-	replies := make(chan reply, callers)
+	replies := make(chan e2e.Reply, callers)
 	for i := range callers {
 		go func() {
 			<-gate
-			replies <- app.tryGet(fmt.Sprintf("%s/page?i=%d", ps.URL, i), "prerender=true&force=true&timeout=60s")
+			replies <- app.TryGet(fmt.Sprintf("%s/page?i=%d", ps.URL, i), "prerender=true&force=true&timeout=60s")
 		}()
 	}
 	close(gate)
@@ -1329,9 +1242,9 @@ func TestOverloadAnswersBusyAndServesTheAdmitted(t *testing.T) {
 		r := <-replies
 		switch {
 		case r.HTTP == 200:
-			admitted = append(admitted, r.took)
+			admitted = append(admitted, r.Took)
 		case r.HTTP == 503 && r.Code == "EBUSY":
-			busy = append(busy, r.took)
+			busy = append(busy, r.Took)
 			if r.Header.Get("retry-after") == "" {
 				t.Errorf("EBUSY without retry-after: %v", r)
 			}
@@ -1360,7 +1273,7 @@ func TestOverloadAnswersBusyAndServesTheAdmitted(t *testing.T) {
 	if snap.Queued != 0 {
 		t.Errorf("%d callers are still queued after every answer", snap.Queued)
 	}
-	if pages, contexts := app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+	if pages, contexts := app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the overload the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 }
@@ -1384,16 +1297,16 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 	if os.Getenv("GLIMPSE_SOAK") == "full" {
 		total, faultEvery = 2000, 200
 	}
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/article": html(articlePage),
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/article": e2e.HTML(e2e.ArticlePage),
 		"/slow":    slowPage(1500 * time.Millisecond),
 		"/never":   hangPage,
 		"/loop": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/loop?"+r.URL.RawQuery+"x", http.StatusFound)
 		},
 	})
-	pages0, contexts0 := app.settled(-1, -1)
+	pages0, contexts0 := app.Settled(-1, -1)
 	fresh := liveCount(generationProcesses(app.Sidecar.BrowserPID(), ""))
 
 	// kinds of request, each with the answers it may get when no fault is near.
@@ -1447,19 +1360,19 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 
 	// A short warm-up fills the pools and caches that legitimately grow once.
 	for i := range 10 {
-		if r := app.tryDo(kinds[i%len(kinds)].query(-100 - i)); r.err != nil {
+		if r := app.TryDo(kinds[i%len(kinds)].query(-100 - i)); r.Err != nil {
 			t.Fatalf("warm-up: %v", r)
 		}
 	}
 	http.DefaultClient.CloseIdleConnections()
-	chaosClient.CloseIdleConnections()
+	e2e.CloseIdleConnections()
 	ps.CloseClientConnections()
 	time.Sleep(500 * time.Millisecond)
 	goroutines0, fds0 := goruntime.NumGoroutine(), openFDs()
 
 	type outcome struct {
 		kind      kind
-		r         reply
+		r         e2e.Reply
 		nearFault bool
 	}
 	// A request is near a fault when one struck while it ran or shortly
@@ -1486,7 +1399,7 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 			for i := range jobs {
 				k := kinds[i%len(kinds)]
 				start := time.Now()
-				r := app.tryDo(k.query(i))
+				r := app.TryDo(k.query(i))
 				outcomes <- outcome{k, r, nearFault(start, time.Now())}
 			}
 		}()
@@ -1512,11 +1425,11 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 	for o := range outcomes {
 		r := o.r
 		switch {
-		case r.err != nil:
+		case r.Err != nil:
 			t.Errorf("%s: no answer: %v", o.kind.name, r)
 		case o.kind.code == "" && r.HTTP == 200, o.kind.code != "" && r.Code == o.kind.code:
 			tally[o.kind.name]++
-		case o.nearFault && r.clearFailure():
+		case o.nearFault && r.ClearFailure():
 			clearFailures++
 			t.Logf("%s near a fault: %v", o.kind.name, r)
 		default:
@@ -1529,28 +1442,28 @@ func TestSoakLeavesNothingBehind(t *testing.T) {
 	}
 
 	// Nothing left behind.
-	if !eventually(20*time.Second, func() bool { return app.Sidecar.Health().Status == sidecar.StatusOK }) {
+	if !e2e.Eventually(20*time.Second, func() bool { return app.Sidecar.Health().Status == sidecar.StatusOK }) {
 		t.Fatalf("the sidecar is not healthy after the soak: %+v", app.Sidecar.Health())
 	}
-	if pages, contexts := app.settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
+	if pages, contexts := app.Settled(pages0, contexts0); pages != pages0 || contexts != contexts0 {
 		t.Errorf("after the soak the browser has %d pages and %d contexts; it started with %d and %d", pages, contexts, pages0, contexts0)
 	}
 	pid := app.Sidecar.BrowserPID()
 	// A leak shows as more processes than a fresh browser runs; one fewer
 	// is Chromium not having started a spare renderer or utility process yet.
-	if !eventually(15*time.Second, func() bool { return liveCount(generationProcesses(pid, "")) <= fresh }) {
+	if !e2e.Eventually(15*time.Second, func() bool { return liveCount(generationProcesses(pid, "")) <= fresh }) {
 		t.Errorf("after the soak the browser runs %d processes; a fresh one runs %d", liveCount(generationProcesses(pid, "")), fresh)
 	}
 	http.DefaultClient.CloseIdleConnections()
-	chaosClient.CloseIdleConnections()
+	e2e.CloseIdleConnections()
 	ps.CloseClientConnections()
 	const slack = 10 // connections the browser keeps open to targets and the egress guard
-	if !eventually(15*time.Second, func() bool { return goruntime.NumGoroutine() <= goroutines0+slack }) {
+	if !e2e.Eventually(15*time.Second, func() bool { return goruntime.NumGoroutine() <= goroutines0+slack }) {
 		buf := make([]byte, 1<<20)
 		buf = buf[:goruntime.Stack(buf, true)]
 		t.Errorf("goroutines grew from %d to %d over the soak; their stacks:\n%s", goroutines0, goruntime.NumGoroutine(), buf)
 	}
-	if !eventually(15*time.Second, func() bool { return openFDs() <= fds0+slack }) {
+	if !e2e.Eventually(15*time.Second, func() bool { return openFDs() <= fds0+slack }) {
 		t.Errorf("open file descriptors grew from %d to %d over the soak", fds0, openFDs())
 	}
 	t.Logf("goroutines %d → %d, file descriptors %d → %d, browser processes %d (fresh %d)",
@@ -1596,19 +1509,19 @@ func TestRequestLogsCarryNoSecrets(t *testing.T) {
 	secrets := []string{apiKey, unknownKey, cookieValue, token, password}
 	buf := &logSink{}
 	log := logging.New(buf, "json", "info")
-	app := startAppLogging(t, log, fmt.Sprintf(`anonymous: {name: test, limit: 1000000, window: 1h}
+	app := e2e.StartAppLogging(t, log, fmt.Sprintf(`anonymous: {name: test, limit: 1000000, window: 1h}
 plans:
   - {name: pro, limit: 1000000, window: 1h}
 keys:
   - {key: %s, plan: pro}
 `, apiKey), nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/private": func(w http.ResponseWriter, r *http.Request) {
 			title := "anonymous"
 			if c, err := r.Cookie("sid"); err == nil && c.Value == cookieValue {
 				title = "signed in"
 			}
-			html(`<!doctype html><html><head><title>`+title+`</title></head><body></body></html>`)(w, r)
+			e2e.HTML(`<!doctype html><html><head><title>`+title+`</title></head><body></body></html>`)(w, r)
 		},
 		"/file": func(w http.ResponseWriter, r *http.Request) {
 			// Hangs up without an answer: the target's failure.
@@ -1639,16 +1552,16 @@ keys:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := app.tryGet(c.target, c.extra, "x-api-key", c.key)
-			if r.err != nil || r.HTTP != c.status {
+			r := app.TryGet(c.target, c.extra, "x-api-key", c.key)
+			if r.Err != nil || r.HTTP != c.status {
 				t.Fatalf("got %v, want %d", r, c.status)
 			}
-			if c.status == 200 && r.field("title") != "signed in" {
+			if c.status == 200 && r.Field("title") != "signed in" {
 				t.Errorf("the forwarded cookie did not reach the target: %s", r.Data)
 			}
 			id := r.Header.Get("x-request-id")
 			var lines []map[string]any
-			if !eventually(5*time.Second, func() bool {
+			if !e2e.Eventually(5*time.Second, func() bool {
 				lines = requestLines(t, buf.String(), id)
 				return len(lines) > 0
 			}) {

@@ -1,4 +1,4 @@
-package orchestrator
+package clients_test
 
 import (
 	"bufio"
@@ -10,7 +10,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // The real Microlink clients, @microlink/mql and the microlink CLI at the
@@ -85,7 +86,7 @@ func TestMicrolinkClients(t *testing.T) {
 	node := nodeBinary(t)
 	started := time.Now()
 
-	app := launchApp(t, testLogger(), `
+	app := e2e.Launch(t, e2e.Logger(), `
 anonymous: {name: test, limit: 1000000, window: 1h}
 plans:
   - {name: pro, limit: 1000000, window: 1h}
@@ -161,15 +162,6 @@ func judgeClientCase(t *testing.T, c clientCase) {
 	} else if c.Detail != "" {
 		t.Log(c.Detail)
 	}
-}
-
-// testLogger is startApp's: warnings only, unless GLIMPSE_TEST_LOG is set.
-func testLogger() *slog.Logger {
-	level := slog.LevelWarn
-	if os.Getenv("GLIMPSE_TEST_LOG") != "" {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // testMicrolinkCLI runs the microlink CLI the way its help shows: the
@@ -282,16 +274,16 @@ func testMicrolinkCLI(t *testing.T, dir, endpoint, pages string) {
 }
 
 // clientPages serves the pages the client cases ask glimpse for.
-func clientPages(t *testing.T) *pageServer {
+func clientPages(t *testing.T) *e2e.PageServer {
 	t.Helper()
-	var ps *pageServer
+	var ps *e2e.PageServer
 	slow := func(w http.ResponseWriter, r *http.Request) {
 		// Longer than any timeout the cases give, and gone when glimpse hangs up.
 		select {
 		case <-r.Context().Done():
 		case <-time.After(10 * time.Second):
 		}
-		html(`<!doctype html><title>Too late</title>`)(w, r)
+		e2e.HTML(`<!doctype html><title>Too late</title>`)(w, r)
 	}
 	status := func(code int, body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -309,21 +301,21 @@ func clientPages(t *testing.T) *pageServer {
 	// /hits reads ps, which is set once the server is already serving:
 	// the channel orders that write before the handler's read.
 	started := make(chan struct{})
-	ps = newPageServer(t, map[string]http.HandlerFunc{
+	ps = e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/article": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("x-page", "article")
-			html(clientArticlePage)(w, r)
+			e2e.HTML(clientArticlePage)(w, r)
 		},
-		"/stamp":     html(`<!doctype html><html lang="en"><title>Stamped</title><p>A page for the timing headers, with some text.</p></html>`),
-		"/cli":       html(`<!doctype html><html lang="en"><title>The CLI Page</title><p>A page the command line client asks for.</p></html>`),
-		"/viewport":  html(clientViewportPage),
-		"/rules":     html(clientRulesPage),
+		"/stamp":     e2e.HTML(`<!doctype html><html lang="en"><title>Stamped</title><p>A page for the timing headers, with some text.</p></html>`),
+		"/cli":       e2e.HTML(`<!doctype html><html lang="en"><title>The CLI Page</title><p>A page the command line client asks for.</p></html>`),
+		"/viewport":  e2e.HTML(clientViewportPage),
+		"/rules":     e2e.HTML(clientRulesPage),
 		"/missing":   status(http.StatusNotFound, `<!doctype html><html lang="en"><title>Not here</title><h1>Not here</h1></html>`),
 		"/boom":      status(http.StatusInternalServerError, `<!doctype html><html lang="en"><title>Server trouble</title><h1>Server trouble</h1></html>`),
 		"/slow":      slow,
 		"/slow-once": slow,
 		"/echo": func(w http.ResponseWriter, r *http.Request) {
-			html(`<!doctype html><html lang="en"><title>echo: `+escapeText(r.Header.Get("x-glimpse-test"))+`</title></html>`)(w, r)
+			e2e.HTML(`<!doctype html><html lang="en"><title>echo: `+escapeText(r.Header.Get("x-glimpse-test"))+`</title></html>`)(w, r)
 		},
 		"/hop1": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/hop2", http.StatusFound) },
 		"/hop2": func(w http.ResponseWriter, r *http.Request) {
@@ -338,7 +330,7 @@ func clientPages(t *testing.T) *pageServer {
 		"/files/blob.bin":          file("application/octet-stream", bytes.Repeat([]byte{0, 1, 2, 3}, 256)),
 		"/hits": func(w http.ResponseWriter, r *http.Request) {
 			<-started
-			n, ok := ps.hits[r.URL.Query().Get("path")]
+			n, ok := ps.Hits[r.URL.Query().Get("path")]
 			if !ok {
 				http.Error(w, "no such route", http.StatusNotFound)
 				return

@@ -1,4 +1,4 @@
-package orchestrator
+package outputs_test
 
 import (
 	"io"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // newsPage is an article in a page's usual furniture: a menu, a cookie
@@ -32,13 +34,13 @@ const newsPage = `<!doctype html><html lang="en"><head><title>The river rose ove
 <footer>Copyright Valley News. All rights reserved.</footer></body></html>`
 
 func TestPagesAsMarkdown(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/news": html(newsPage),
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/news": e2e.HTML(newsPage),
 		// A page its script builds: only a browser sees its text.
-		"/deep": html(`<!doctype html><html lang="en"><head><title>Deep</title></head><body>` +
+		"/deep": e2e.HTML(`<!doctype html><html lang="en"><head><title>Deep</title></head><body>` +
 			strings.Repeat("<div>", 6000) + "<p>At the bottom of a page nested far too deep.</p>" + strings.Repeat("</div>", 6000) + `</body></html>`),
-		"/built": html(`<!doctype html><html lang="en"><head><title>Built</title></head><body><div id="root"></div>
+		"/built": e2e.HTML(`<!doctype html><html lang="en"><head><title>Built</title></head><body><div id="root"></div>
 <script>document.getElementById("root").innerHTML = "<article><h1>Built by script</h1><p>" + "This text exists only once the script has run in a browser. ".repeat(8) + "</p></article>";</script></body></html>`),
 	})
 	get := func(t *testing.T, path, query string) (*http.Response, string) {
@@ -80,8 +82,8 @@ func TestPagesAsMarkdown(t *testing.T) {
 	})
 
 	t.Run("with meta on the Markdown starts with YAML frontmatter of the metadata", func(t *testing.T) {
-		a := app.get(ps.URL+"/news", "data.content.attr=markdown")
-		md, _ := a.field("content").(string)
+		a := app.Get(ps.URL+"/news", "data.content.attr=markdown")
+		md, _ := a.Field("content").(string)
 		rest, ok := strings.CutPrefix(md, "---\n")
 		head, body, ok2 := strings.Cut(rest, "\n---\n")
 		if !ok || !ok2 {
@@ -91,7 +93,7 @@ func TestPagesAsMarkdown(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
 			t.Fatalf("the frontmatter is not YAML (%v):\n%s", err, head)
 		}
-		if fm["title"] != a.field("title") || fm["author"] != "Ana Lima" || fm["word_count"] == nil || fm["reading_time"] == nil {
+		if fm["title"] != a.Field("title") || fm["author"] != "Ana Lima" || fm["word_count"] == nil || fm["reading_time"] == nil {
 			t.Errorf("the frontmatter %v does not carry the answer's metadata with word_count and reading_time", fm)
 		}
 		if !strings.Contains(body, "The river rose a metre overnight") {
@@ -100,17 +102,17 @@ func TestPagesAsMarkdown(t *testing.T) {
 	})
 
 	t.Run("a selector converts that element, and html the whole page", func(t *testing.T) {
-		a := app.get(ps.URL+"/news", "meta=false&data.list.selector=ul&data.list.attr=markdown&data.page.selector=html&data.page.attr=markdown")
-		if list, _ := a.field("list").(string); !strings.HasPrefix(list, "- Sandbags at the town hall") || strings.Contains(list, "river rose") {
+		a := app.Get(ps.URL+"/news", "meta=false&data.list.selector=ul&data.list.attr=markdown&data.page.selector=html&data.page.attr=markdown")
+		if list, _ := a.Field("list").(string); !strings.HasPrefix(list, "- Sandbags at the town hall") || strings.Contains(list, "river rose") {
 			t.Errorf("the ul as Markdown: %q", list)
 		}
-		if page, _ := a.field("page").(string); !strings.Contains(page, "Weather menu") || !strings.Contains(page, "The river rose a metre overnight") {
+		if page, _ := a.Field("page").(string); !strings.Contains(page, "Weather menu") || !strings.Contains(page, "The river rose a metre overnight") {
 			t.Errorf("the whole page as Markdown leaves out the page's furniture or its article:\n%s", page)
 		}
 	})
 
 	t.Run("embed of a rule that found nothing says so", func(t *testing.T) {
-		a := app.get(ps.URL+"/news", "meta=false&data.x.selector=.absent&data.x.attr=markdown&embed=x")
+		a := app.Get(ps.URL+"/news", "meta=false&data.x.selector=.absent&data.x.attr=markdown&embed=x")
 		if a.HTTP != 400 || a.Code != "EINVALQUERY" || !strings.Contains(a.Message, "has none") {
 			t.Errorf("embed of an empty rule answered %d %s %s; want 400 EINVALQUERY", a.HTTP, a.Code, a.Message)
 		}

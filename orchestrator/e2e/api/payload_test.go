@@ -1,19 +1,21 @@
-package orchestrator
+package api_test
 
 import (
 	"encoding/json"
 	"net/http"
 	"testing"
+
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // The payload carries what the target's server answered beside data, as
 // Microlink's does: its status, its headers without credentials, and the
 // redirects that led to the page.
 func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
-	app := startApp(t, nil)
+	app := e2e.StartApp(t, nil)
 	page := `<!doctype html><html lang="en"><head><title>Answered</title><meta name="description" content="a page behind two redirects"></head><body><h1>Answered</h1><p>` +
 		"Some text of the page, long enough to be a page." + `</p></body></html>`
-	ps := newPageServer(t, map[string]http.HandlerFunc{
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/start": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/hop?"+r.URL.RawQuery, http.StatusMovedPermanently)
 		},
@@ -26,7 +28,7 @@ func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
 			w.Header().Set("X-Custom", "yes")
 			w.Header().Add("Vary", "Accept")
 			w.Header().Add("Vary", "Cookie")
-			html(page)(w, r)
+			e2e.HTML(page)(w, r)
 		},
 		"/gone": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("content-type", "text/html; charset=utf-8")
@@ -43,7 +45,7 @@ func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
 			StatusCode int    `json:"statusCode"`
 		} `json:"redirects"`
 	}
-	decode := func(t *testing.T, a answer) payload {
+	decode := func(t *testing.T, a e2e.Answer) payload {
 		t.Helper()
 		var p payload
 		if err := json.Unmarshal(a.Raw, &p); err != nil {
@@ -56,7 +58,7 @@ func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
 		{"a browser", "prerender=true", "prerender"},
 	} {
 		t.Run("through "+mode.name, func(t *testing.T) {
-			a := app.get(ps.URL+"/start?m="+mode.want, mode.query+"&ping=false")
+			a := app.Get(ps.URL+"/start?m="+mode.want, mode.query+"&ping=false")
 			if a.HTTP != http.StatusOK || a.Header.Get("x-fetch-mode") != mode.want {
 				t.Fatalf("answer %d %s (x-fetch-mode %q): %s", a.HTTP, a.Code, a.Header.Get("x-fetch-mode"), a.Raw)
 			}
@@ -84,14 +86,14 @@ func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
 					t.Errorf("redirect %d = %+v, want %s%s %d", i, p.Redirects[i], ps.URL, w.path, w.code)
 				}
 			}
-			hit := app.get(ps.URL+"/start?m="+mode.want, mode.query+"&ping=false")
+			hit := app.Get(ps.URL+"/start?m="+mode.want, mode.query+"&ping=false")
 			if hit.Header.Get("x-cache-status") != "HIT" || string(hit.Raw) != string(a.Raw) {
 				t.Errorf("the cache hit (%s) answers %s, want the same payload", hit.Header.Get("x-cache-status"), hit.Raw)
 			}
 		})
 	}
 	t.Run("a page that answers 404 is a success that says so", func(t *testing.T) {
-		a := app.get(ps.URL+"/gone", "ping=false")
+		a := app.Get(ps.URL+"/gone", "ping=false")
 		if a.HTTP != http.StatusOK {
 			t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Raw)
 		}

@@ -1,4 +1,4 @@
-package orchestrator
+package api_test
 
 import (
 	"bytes"
@@ -16,8 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/api"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // ---------------------------------------------------------------------------
@@ -62,7 +64,7 @@ func TestAnonymousCallersAreCountedByClientAddress(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := newInProcessServer(t, "anonymous: {name: walk-in, limit: 10, window: 1h}\n", nil, func(cfg *Config) {
+			s := newInProcessServer(t, "anonymous: {name: walk-in, limit: 10, window: 1h}\n", nil, func(cfg *orchestrator.Config) {
 				if c.trusted != "" {
 					cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix(c.trusted)}
 				}
@@ -186,10 +188,10 @@ keys:
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	app := startApp(t, func(c *Config) { c.PlansFile = plans })
-	ps := newPageServer(t, map[string]http.HandlerFunc{"/article": html(articlePage)})
+	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.PlansFile = plans })
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/article": e2e.HTML(e2e.ArticlePage)})
 	target := ps.URL + "/article"
-	quota := func(a answer) (limit, remaining int, reset int64) {
+	quota := func(a e2e.Answer) (limit, remaining int, reset int64) {
 		limit, _ = strconv.Atoi(a.Header.Get("x-rate-limit-limit"))
 		remaining, _ = strconv.Atoi(a.Header.Get("x-rate-limit-remaining"))
 		reset, _ = strconv.ParseInt(a.Header.Get("x-rate-limit-reset"), 10, 64)
@@ -199,7 +201,7 @@ keys:
 	// Rendered once under the roomy plan, so that every request below is a
 	// cache hit and the 2s windows are not spent waiting for a browser.
 	t.Run("a key stored hashed in the file is accepted", func(t *testing.T) {
-		a := app.get(target, "", "x-api-key", keyRoomy)
+		a := app.Get(target, "", "x-api-key", keyRoomy)
 		if a.HTTP != 200 || a.Header.Get("x-pricing-plan") != "roomy" {
 			t.Fatalf("got %d, plan %q: %s", a.HTTP, a.Header.Get("x-pricing-plan"), a.Raw)
 		}
@@ -212,7 +214,7 @@ keys:
 		before := time.Now()
 		var firstReset int64
 		for i := range 3 {
-			a := app.get(target, "", "x-api-key", "k-tiny-one")
+			a := app.Get(target, "", "x-api-key", "k-tiny-one")
 			wantCache(t, a, "HIT") // cache hits count towards the quota
 			checkAnswerHeaders(t, "local", "cached", a.Header)
 			l, r, reset := quota(a)
@@ -225,7 +227,7 @@ keys:
 				t.Errorf("request %d: x-rate-limit-reset moved from %d to %d within one window", i+1, firstReset, reset)
 			}
 		}
-		refused := app.get(target, "", "x-api-key", "k-tiny-one")
+		refused := app.Get(target, "", "x-api-key", "k-tiny-one")
 		received := time.Now()
 		if refused.HTTP != http.StatusTooManyRequests || refused.Code != apierr.CodeRate {
 			t.Fatalf("the fourth request got %d %s, want 429 ERATE", refused.HTTP, refused.Raw)
@@ -247,7 +249,7 @@ keys:
 		}
 
 		time.Sleep(time.Until(received.Add(time.Duration(retry) * time.Second)))
-		again := app.get(target, "", "x-api-key", "k-tiny-one")
+		again := app.Get(target, "", "x-api-key", "k-tiny-one")
 		if again.HTTP != 200 {
 			t.Fatalf("after waiting retry-after (%ds) the request got %d %s", retry, again.HTTP, again.Raw)
 		}
@@ -258,12 +260,12 @@ keys:
 
 	t.Run("two keys of one plan do not share counters", func(t *testing.T) {
 		for range 3 {
-			app.get(target, "", "x-api-key", "k-tiny-two")
+			app.Get(target, "", "x-api-key", "k-tiny-two")
 		}
-		if a := app.get(target, "", "x-api-key", "k-tiny-two"); a.HTTP != http.StatusTooManyRequests {
+		if a := app.Get(target, "", "x-api-key", "k-tiny-two"); a.HTTP != http.StatusTooManyRequests {
 			t.Fatalf("the fourth request of k-tiny-two got %d", a.HTTP)
 		}
-		a := app.get(target, "", "x-api-key", "k-tiny-three")
+		a := app.Get(target, "", "x-api-key", "k-tiny-three")
 		if _, r, _ := quota(a); a.HTTP != 200 || r != 2 {
 			t.Errorf("k-tiny-three after k-tiny-two ran out: %d, remaining %d; want 200 and 2", a.HTTP, r)
 		}
@@ -271,7 +273,7 @@ keys:
 
 	t.Run("an unknown key is refused with EAUTH", func(t *testing.T) {
 		const unknown = "k-made-up-1234"
-		a := app.get(target, "", "x-api-key", unknown)
+		a := app.Get(target, "", "x-api-key", unknown)
 		if a.HTTP != http.StatusUnauthorized || a.Code != apierr.CodeAuth || a.Status != "fail" {
 			t.Fatalf("got %d %s, want 401 EAUTH", a.HTTP, a.Raw)
 		}
@@ -283,12 +285,12 @@ keys:
 
 	t.Run("callers without a key share the anonymous plan of their address", func(t *testing.T) {
 		for i := range 3 {
-			a := app.get(target, "")
+			a := app.Get(target, "")
 			if _, r, _ := quota(a); a.HTTP != 200 || r != 2-i || a.Header.Get("x-pricing-plan") != "walk-in" {
 				t.Fatalf("anonymous request %d: %d, remaining %d, plan %q", i+1, a.HTTP, r, a.Header.Get("x-pricing-plan"))
 			}
 		}
-		a := app.get(target, "", "x-forwarded-for", "198.51.100.99")
+		a := app.Get(target, "", "x-forwarded-for", "198.51.100.99")
 		if a.HTTP != http.StatusTooManyRequests || a.Header.Get("retry-after") == "" {
 			t.Errorf("the fourth anonymous request, with a made-up X-Forwarded-For, got %d; want 429 with retry-after", a.HTTP)
 		}

@@ -1,4 +1,4 @@
-package orchestrator
+package rendering_test
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
 // dynamicProductPage sets its price by script after load, so only a
@@ -17,10 +18,10 @@ const dynamicProductPage = `<!doctype html><html lang="en"><head><title>Oak shel
 </body></html>`
 
 func TestDataRulesAndFilterOnARealPage(t *testing.T) {
-	app := startApp(t, nil)
-	ps := newPageServer(t, map[string]http.HandlerFunc{
-		"/products/desk":  html(productPage),
-		"/products/shelf": html(dynamicProductPage),
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/products/desk":  e2e.HTML(productPage),
+		"/products/shelf": e2e.HTML(dynamicProductPage),
 	})
 	rules := "data.price.selector=.price&data.price.type=number" +
 		"&data.released.selector=time&data.released.attr=datetime&data.released.type=date" +
@@ -34,7 +35,7 @@ func TestDataRulesAndFilterOnARealPage(t *testing.T) {
 		{"the browser", "&prerender=true", "prerender"},
 	} {
 		t.Run("rules read typed values through "+mode.name, func(t *testing.T) {
-			a := app.get(ps.URL+"/products/desk", rules+mode.query)
+			a := app.Get(ps.URL+"/products/desk", rules+mode.query)
 			if a.HTTP != 200 {
 				t.Fatalf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 			}
@@ -44,8 +45,8 @@ func TestDataRulesAndFilterOnARealPage(t *testing.T) {
 			if !strings.Contains(string(a.Data), wantRules) {
 				t.Errorf("data %s\ndoes not end with the rules' values %s", a.Data, wantRules)
 			}
-			if a.field("date") != "2024-03-04T08:00:00.000Z" {
-				t.Errorf("the metadata date %v is not the rule's date normalised alike", a.field("date"))
+			if a.Field("date") != "2024-03-04T08:00:00.000Z" {
+				t.Errorf("the metadata date %v is not the rule's date normalised alike", a.Field("date"))
 			}
 			if !strings.HasPrefix(string(a.Data), `{"title":`) {
 				t.Errorf("the metadata does not come first: %s", a.Data)
@@ -54,45 +55,45 @@ func TestDataRulesAndFilterOnARealPage(t *testing.T) {
 	}
 
 	t.Run("a value set by script is read by the browser", func(t *testing.T) {
-		a := app.get(ps.URL+"/products/shelf", "data.price.selector=.price&data.price.type=number&prerender=true")
-		if a.HTTP != 200 || a.field("price") != 249.5 {
-			t.Errorf("HTTP %d, price %v (%s)", a.HTTP, a.field("price"), a.Data)
+		a := app.Get(ps.URL+"/products/shelf", "data.price.selector=.price&data.price.type=number&prerender=true")
+		if a.HTTP != 200 || a.Field("price") != 249.5 {
+			t.Errorf("HTTP %d, price %v (%s)", a.HTTP, a.Field("price"), a.Data)
 		}
 	})
 
 	t.Run("meta=false gives the rules alone", func(t *testing.T) {
-		a := app.get(ps.URL+"/products/desk", "meta=false&data.sku.selector=article&data.sku.attr=data-sku")
+		a := app.Get(ps.URL+"/products/desk", "meta=false&data.sku.selector=article&data.sku.attr=data-sku")
 		if a.HTTP != 200 || string(a.Data) != `{"sku":"WD-42"}` {
 			t.Errorf("HTTP %d, data %s", a.HTTP, a.Data)
 		}
 	})
 
 	t.Run("a rule named like a metadata field replaces it", func(t *testing.T) {
-		a := app.get(ps.URL+"/products/desk", "data.title.selector=h1&data.title.type=title&filter=title,lang")
+		a := app.Get(ps.URL+"/products/desk", "data.title.selector=h1&data.title.type=title&filter=title,lang")
 		if a.HTTP != 200 || string(a.Data) != `{"title":"Walnut desk","lang":"en"}` {
 			t.Errorf("HTTP %d, data %s", a.HTTP, a.Data)
 		}
 	})
 
 	t.Run("filter keeps only the named paths", func(t *testing.T) {
-		a := app.get(ps.URL+"/products/desk", "filter=title,image.url,price&data.price.selector=.price&data.price.type=number&ping=false")
+		a := app.Get(ps.URL+"/products/desk", "filter=title,image.url,price&data.price.selector=.price&data.price.type=number&ping=false")
 		want := `{"title":"Walnut desk – Shop","image":{"url":"` + ps.URL + `/shop/img/desk.jpg"},"price":1299}`
 		if a.HTTP != 200 || string(a.Data) != want {
 			t.Errorf("HTTP %d\ndata %s\nwant %s", a.HTTP, a.Data, want)
 		}
-		full := app.get(ps.URL+"/products/desk", "data.price.selector=.price&data.price.type=number&ping=false")
-		if full.Header.Get("x-cache-status") != "MISS" || !full.has("description") {
+		full := app.Get(ps.URL+"/products/desk", "data.price.selector=.price&data.price.type=number&ping=false")
+		if full.Header.Get("x-cache-status") != "MISS" || !full.Has("description") {
 			t.Errorf("the unfiltered answer came from the filtered one's cache entry: %s %s", full.Header.Get("x-cache-status"), full.Data)
 		}
 	})
 
 	t.Run("a bad rule is refused before any work", func(t *testing.T) {
-		before := ps.hits["/products/desk"].Load()
-		a := app.get(ps.URL+"/products/desk", "data.price.selector=.price&data.price.type=money")
+		before := ps.Hits["/products/desk"].Load()
+		a := app.Get(ps.URL+"/products/desk", "data.price.selector=.price&data.price.type=money")
 		if a.HTTP != 400 || a.Code != apierr.CodeInvalidQuery || !strings.Contains(a.Message, "`data.price.type`") {
 			t.Errorf("HTTP %d %s %s", a.HTTP, a.Code, a.Message)
 		}
-		if ps.hits["/products/desk"].Load() != before {
+		if ps.Hits["/products/desk"].Load() != before {
 			t.Error("the target was fetched for a refused query")
 		}
 	})
