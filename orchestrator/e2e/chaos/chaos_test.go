@@ -966,8 +966,27 @@ func TestSidecarKilledWhileAnotherServes(t *testing.T) {
 	}
 }
 
+// soak reports whether the long runs were asked for: GLIMPSE_SOAK=1 (or
+// full), as `make soak` sets it.
+func soak() bool {
+	switch os.Getenv("GLIMPSE_SOAK") {
+	case "1", "full", "true":
+		return true
+	}
+	return false
+}
+
+// TestRecyclingNeverLeavesTheServiceWithoutABrowser renders through two
+// sidecars that recycle their Chromium again and again. By default each
+// recycles every 6 pages over 240 requests; GLIMPSE_SOAK=1 runs the
+// production-like length, every 50 pages over 2,000 requests. Both cross
+// about 40 recycles.
 func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
-	recycling := func(c *sidecar.Config) { c.RecycleAfter = 50 }
+	total, recycleAfter := 240, 6
+	if soak() {
+		total, recycleAfter = 2000, 50
+	}
+	recycling := func(c *sidecar.Config) { c.RecycleAfter = recycleAfter }
 	one := startSidecarWith(t, "127.0.0.1:0", recycling)
 	two := startSidecarWith(t, "127.0.0.1:0", recycling)
 	app := e2e.StartApp(t, func(c *orchestrator.Config) {
@@ -1002,7 +1021,6 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 		}
 	}()
 
-	const total = 2000
 	mix := []string{"prerender=true&meta=false&pdf=true", "prerender=true&meta=false&screenshot=true"}
 	for range 8 {
 		mix = append(mix, "prerender=true")
@@ -1015,7 +1033,7 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 		wg.Go(func() {
 			for {
 				i := next.Add(1)
-				if i > total {
+				if i > int64(total) {
 					return
 				}
 				a := app.TryGet(fmt.Sprintf("%s/?n=%d", ps.URL, i), mix[i%int64(len(mix))]+"&force=true&timeout=30s")
@@ -1030,7 +1048,7 @@ func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
 	close(stop)
 	<-sampled
 	recycles := (one.srv.Sidecar().Generation() - gen1) + (two.srv.Sidecar().Generation() - gen2)
-	t.Logf("%d requests, %d recycles, %d pool samples", total, recycles, samples.Load())
+	t.Logf("%d requests, a recycle every %d pages, %d recycles, %d pool samples", total, recycleAfter, recycles, samples.Load())
 	if n := failures.Load(); n > 0 {
 		t.Errorf("%d of %d requests failed across recycles; the first: %v", n, total, first.Load())
 	}
@@ -1290,11 +1308,11 @@ func slowest(ds []time.Duration) time.Duration {
 // Soak
 
 // TestSoakLeavesNothingBehind sends a mix of requests with a fault now and
-// then, and checks that the service ends where it started. GLIMPSE_SOAK=full
+// then, and checks that the service ends where it started. GLIMPSE_SOAK=1
 // runs 2,000 requests with a fault every 200; the default is a short run.
 func TestSoakLeavesNothingBehind(t *testing.T) {
 	total, faultEvery := 300, 75
-	if os.Getenv("GLIMPSE_SOAK") == "full" {
+	if soak() {
 		total, faultEvery = 2000, 200
 	}
 	app := e2e.StartApp(t, nil)
