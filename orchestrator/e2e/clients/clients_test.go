@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
@@ -35,7 +36,8 @@ const envClientsDir = "GLIMPSE_CLIENTS_DIR"
 
 // clientsDir finds the installed clients: $GLIMPSE_CLIENTS_DIR, then the
 // cache `make test` installs them into. Like the MinIO and helm binaries,
-// a missing install fails the test and says how to get it.
+// a missing install fails the test (skips it under -short) and says how
+// to get it.
 func clientsDir(t *testing.T) string {
 	t.Helper()
 	check := func(dir string) error {
@@ -48,7 +50,7 @@ func clientsDir(t *testing.T) string {
 	}
 	if dir := os.Getenv(envClientsDir); dir != "" {
 		if err := check(dir); err != nil {
-			t.Fatalf("%s is set to %s, but the Microlink clients are not installed there (%v): run `make deps`, or unset it", envClientsDir, dir, err)
+			testtool.Missingf(t, "%s is set to %s, but the Microlink clients are not installed there (%v): run `make deps`, or unset it", envClientsDir, dir, err)
 		}
 		return dir
 	}
@@ -59,7 +61,7 @@ func clientsDir(t *testing.T) string {
 			return cached
 		}
 	}
-	t.Fatalf("the Microlink clients are not installed: %s is unset and %s has none; run `make deps` (or `make test`), which installs the versions .ci/clients locks", envClientsDir, cached)
+	testtool.Missingf(t, "the Microlink clients are not installed: %s is unset and %s has none; run `make deps` (or `make test`), which installs the versions .ci/clients locks", envClientsDir, cached)
 	return ""
 }
 
@@ -67,7 +69,7 @@ func nodeBinary(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatal("node is not installed: run `make deps`, which installs Debian's nodejs and npm")
+		testtool.Missingf(t, "node is not installed: run `make deps`, which installs Debian's nodejs and npm")
 	}
 	return p
 }

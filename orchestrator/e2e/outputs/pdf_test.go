@@ -31,6 +31,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 	"github.com/glimpse/glimpse/orchestrator/query"
@@ -269,7 +270,7 @@ func pdfRequirePoppler(t *testing.T) {
 	t.Helper()
 	for _, bin := range []string{"pdfinfo", "pdftotext", "pdftoppm"} {
 		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s is not installed; the PDF tests read documents with poppler-utils: apt-get install poppler-utils", bin)
+			testtool.Missingf(t, "%s is not installed; the PDF tests read documents with poppler-utils: run `make deps` or apt-get install poppler-utils", bin)
 		}
 	}
 }
