@@ -58,7 +58,8 @@ func serveFile(contentType string, body []byte, hdr ...string) http.HandlerFunc 
 func notRetried(status int) bool { return !slices.Contains(apierr.ClientRetried, status) }
 
 func TestFileTargets(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	pdf := titledPDF("Quarterly Results 2025", "Ada Lovelace")
 	pic := e2e.PNG(t, 320, 200)
 	const modified = "Wed, 01 Oct 2025 08:30:00 GMT"
@@ -311,7 +312,8 @@ func TestFileTargetsKeepTheAddressRule(t *testing.T) {
 // that a second try does not mend: got, under @microlink/mql, retries
 // only the statuses in apierr.ClientRetried.
 func TestTargetFailuresAreNotRetriedByClients(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	// A port nothing listens on: a listener opened and closed at once.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

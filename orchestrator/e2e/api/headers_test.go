@@ -268,7 +268,8 @@ func forward(pairs ...string) string {
 // headers.<name>: forwarded to the target, and keyed in the cache.
 
 func TestForwardedHeaders(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	other := newRecordingSite(t, "127.0.0.2:0", map[string]http.HandlerFunc{
 		"/other.png": servePNG, "/og.png": servePNG,
 		"/landing": testPage("Landed on another site", "", ""),

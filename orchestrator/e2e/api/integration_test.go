@@ -59,7 +59,8 @@ func TestAPIAnswersTheTitleOfARealPage(t *testing.T) {
 }
 
 func TestScriptBuiltPageFallsBackToTheBrowser(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/shell": e2e.HTML(`<!doctype html><html><head></head><body><div id="root"></div>
 <script>document.title = 'Built by script'; document.getElementById('root').textContent = 'Hello';</script></body></html>`)})
 	a := app.Get(ps.URL+"/shell", "")
@@ -189,7 +190,8 @@ func TestFullQueueAnswersBusyAtOnce(t *testing.T) {
 }
 
 func TestMetadataSetByScriptAfterLoadIsRead(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/spa": e2e.HTML(`<!doctype html><html><head></head><body><div id=app></div>
 <script>
 window.addEventListener('load', () => setTimeout(() => {
@@ -215,7 +217,8 @@ window.addEventListener('load', () => setTimeout(() => {
 }
 
 func TestRedirectChains(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/hop/", func(w http.ResponseWriter, r *http.Request) {
 		var n int
@@ -313,7 +316,8 @@ func TestStaleEntryIsServedAtOnceAndRefreshedInTheBackground(t *testing.T) {
 }
 
 func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	var fetches atomic.Int64
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		// The page is here at once; a script on it never finishes, so the
@@ -358,7 +362,8 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 // candidate never answers held every request of it for the whole probe
 // budget, one candidate after another.
 func TestAnImageHostThatNeverAnswersCostsOneWaitNotOnePerRequest(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Stalling images</title>
 <meta property="og:image" content="/silent.png"><link rel="icon" href="/silent-icon.png"></head><body><p>Words.</p></body></html>`),

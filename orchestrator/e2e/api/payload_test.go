@@ -12,7 +12,8 @@ import (
 // Microlink's does: its status, its headers without credentials, and the
 // redirects that led to the page.
 func TestPayloadCarriesTheTargetsResponse(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	page := `<!doctype html><html lang="en"><head><title>Answered</title><meta name="description" content="a page behind two redirects"></head><body><h1>Answered</h1><p>` +
 		"Some text of the page, long enough to be a page." + `</p></body></html>`
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{

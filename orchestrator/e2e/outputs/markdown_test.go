@@ -34,7 +34,8 @@ const newsPage = `<!doctype html><html lang="en"><head><title>The river rose ove
 <footer>Copyright Valley News. All rights reserved.</footer></body></html>`
 
 func TestPagesAsMarkdown(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/news": e2e.HTML(newsPage),
 		// A page its script builds: only a browser sees its text.

@@ -243,7 +243,8 @@ func TestScreenshotOverlays(t *testing.T) {
 }
 
 func TestIgnoredOptionsAreNamedInAHeader(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/page": e2e.HTML(overlayPage)})
 	const base = "meta=false&screenshot=true"
 

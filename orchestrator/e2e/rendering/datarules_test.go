@@ -18,7 +18,8 @@ const dynamicProductPage = `<!doctype html><html lang="en"><head><title>Oak shel
 </body></html>`
 
 func TestDataRulesAndFilterOnARealPage(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/products/desk":  e2e.HTML(productPage),
 		"/products/shelf": e2e.HTML(dynamicProductPage),

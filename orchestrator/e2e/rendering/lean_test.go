@@ -70,7 +70,8 @@ var onePixelPNG = []byte{
 var pixelPaths = []string{"/preloaded.png", "/photo.png", "/bg.png", "/font.woff2", "/clip.mp4"}
 
 func TestLeanRendersLoadNoPixels(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	var mu sync.Mutex
 	var cookies []string
 	ps := pixelsServer(t, &cookies, &mu)
@@ -261,7 +262,7 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 
-	lean := e2e.StartApp(t, nil)
+	lean := e2e.Shared(t)
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })
 	type result struct {
 		p          page
