@@ -151,7 +151,7 @@ type monResult struct {
 
 var monClient = &http.Client{Timeout: 60 * time.Second}
 
-// monGet is testApp.do for any goroutine: it reports failures instead of
+// monGet is e2e.App.Do for any goroutine: it reports failures instead of
 // ending the test.
 func monGet(base, rawQuery string, hdr ...string) (e2e.Answer, error) {
 	req, err := http.NewRequest(http.MethodGet, base+"/?"+rawQuery, nil)
