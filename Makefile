@@ -10,7 +10,7 @@ export GLIMPSE_KUBE_DATA_DIR ?= $(patsubst %/bin,%/kube,$(CACHE_BIN))
 export GLIMPSE_CLIENTS_DIR ?= $(patsubst %/bin,%/npm,$(CACHE_BIN))
 export PATH := $(CACHE_BIN):$(PATH)
 
-.PHONY: build run test test-short deps bench fuzz vet fmt clean
+.PHONY: build run test test-short soak deps bench fuzz vet fmt clean
 
 build:
 	$(GO) build -o bin/orchestrator ./orchestrator/cmd/orchestrator
@@ -30,13 +30,25 @@ vet:
 
 # Every test, unit and integration, with the race detector; then a short
 # fuzzing run of the query parser and of the PDF reader of file targets.
+# The end-to-end packages under orchestrator/e2e each start their own
+# glimpses and run beside the others; -parallel lets the tests of one
+# package that share a glimpse overlap their waits on the browser.
+TEST_PARALLEL ?= 4
 test: deps vet
-	$(GO) test -race -count=1 -timeout 40m ./...
+	$(GO) test -race -count=1 -timeout 40m -parallel $(TEST_PARALLEL) ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=20s ./orchestrator/query/
 	$(GO) test -run='^$$' -fuzz='^FuzzPDFInfo$$' -fuzztime=10s ./orchestrator/meta/
 
+# Unit tests only: no Chromium renders, and a test whose tool is missing
+# is skipped with the command that installs it.
 test-short:
 	$(GO) test -short -count=1 ./...
+
+# The soak tests at full length: 2,000 renders across recycling browsers
+# and 2,000 requests with faults (by default they run a shorter version).
+soak:
+	GLIMPSE_SOAK=1 $(GO) test -race -count=1 -timeout 60m -v \
+		-run '^(TestRecyclingNeverLeavesTheServiceWithoutABrowser|TestSoakLeavesNothingBehind)$$' ./orchestrator/e2e/chaos/
 
 bench: build
 	./.ci/deps.sh bench

@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/yaml"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/metrics/metricstest"
 )
 
@@ -36,7 +37,7 @@ func promtool(t *testing.T) string {
 	t.Helper()
 	p, err := metricstest.Promtool()
 	if err != nil {
-		t.Fatal(err)
+		testtool.Missing(t, err)
 	}
 	return p
 }

@@ -21,6 +21,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 const (
@@ -36,7 +38,7 @@ func helmBinary(t *testing.T) string {
 	t.Helper()
 	p, err := findHelm()
 	if err != nil {
-		t.Fatal(err)
+		testtool.Missing(t, err)
 	}
 	return p
 }
@@ -326,7 +328,7 @@ func TestHelmIsFoundOrNamedForInstallation(t *testing.T) {
 	t.Run("helm in the make test cache is found without PATH", func(t *testing.T) {
 		found, err := findHelm()
 		if err != nil {
-			t.Fatal(err)
+			testtool.Missing(t, err)
 		}
 		home := t.TempDir()
 		bin := filepath.Join(home, ".cache", "glimpse", "bin")

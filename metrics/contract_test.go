@@ -12,6 +12,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/metrics/metricstest"
 )
@@ -238,7 +239,7 @@ func promtoolCheckMetrics(t *testing.T, exposition []byte) ([]byte, error) {
 	t.Helper()
 	promtool, err := metricstest.Promtool()
 	if err != nil {
-		t.Fatal(err)
+		testtool.Missing(t, err)
 	}
 	cmd := exec.Command(promtool, "check", "metrics")
 	cmd.Stdin = bytes.NewReader(exposition)

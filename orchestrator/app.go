@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -129,7 +128,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	if cfg.Playground {
 		deps.Playground = playground.New(playground.Config{FilesOrigin: store.URL(storage.PublicPrefix + "playground")})
 	}
-	a.Server = api.NewServer(apiConfig(cfg), deps)
+	a.Server = api.NewServer(APIConfig(cfg), deps)
 	if cfg.MCP {
 		// The tools answer through the API's own handler, in process. The
 		// endpoint is stateless: no session to resume with GET or end with
@@ -147,8 +146,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	return a, nil
 }
 
-// apiConfig is the part of the configuration the HTTP layer reads.
-func apiConfig(c Config) api.Config {
+// APIConfig is the part of the configuration the HTTP layer reads; tests
+// that build an api.Server without a browser start from it.
+func APIConfig(c Config) api.Config {
 	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
 		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, MaxFileBytes: c.MaxFileBytes, FileVersion: c.FileVersion, Pprof: c.Pprof, FullRenders: c.FullRenders,
 		DocsURL: c.DocsURL}
@@ -161,27 +161,22 @@ func warmSetting(n int) int {
 	return n
 }
 
-// adblockTestHosts are hosts added to the embedded guard's ad-block list
-// by tests, which serve their "ads" from names such as
-// `tracker.localhost` that resolve to loopback without DNS: no real list
-// can contain such a name. It is nil in the service.
-var adblockTestHosts atomic.Pointer[[]string]
-
 // adblockListed is what the embedded sidecar's egress guard refuses on
-// pages rendered with adblock on: the list, plus the test hosts.
-func adblockListed(host string) bool {
-	if adblock.Default().Blocks(host) {
-		return true
-	}
-	if p := adblockTestHosts.Load(); p != nil {
+// pages rendered with adblock on: the list, plus extra hosts (each with
+// its subdomains).
+func adblockListed(extra []string) func(host string) bool {
+	return func(host string) bool {
+		if adblock.Default().Blocks(host) {
+			return true
+		}
 		host = strings.TrimSuffix(strings.ToLower(host), ".")
-		for _, h := range *p {
+		for _, h := range extra {
 			if host == h || strings.HasSuffix(host, "."+h) {
 				return true
 			}
 		}
+		return false
 	}
-	return false
 }
 
 // SidecarToken is the secret the pool presents to the sidecars; tests that
@@ -219,7 +214,7 @@ func (a *App) startEmbeddedSidecar(ctx context.Context) (string, error) {
 	_, apiPort, _ := net.SplitHostPort(a.Addr())
 	port, _ := strconv.ParseUint(apiPort, 10, 16)
 	srv, err := sidecar.NewServer(sidecar.RunConfig{Sidecar: scfg, AllowTargets: a.cfg.AllowTargets, Listener: ln,
-		Blocks: adblockListed, ProtectPorts: []uint16{uint16(port)}})
+		Blocks: adblockListed(a.cfg.AdblockHosts), ProtectPorts: []uint16{uint16(port)}})
 	if err != nil {
 		ln.Close()
 		return "", fmt.Errorf("starting the embedded sidecar: %w", err)

@@ -63,6 +63,12 @@ type Config struct {
 	FullRenders   bool
 	MCP           bool // serve the MCP endpoint at /mcp
 	Playground    bool // serve the playground page at / to browsers
+
+	// AdblockHosts are blocked by the embedded sidecar's guard on top of
+	// the ad-block list, each with its subdomains; tests serve their ads
+	// from names such as tracker.localhost, which resolve to loopback
+	// without DNS and so cannot be on a real list. Not a setting.
+	AdblockHosts []string
 }
 
 func (c *Config) settings() []envflag.Setting {

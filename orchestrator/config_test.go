@@ -77,3 +77,16 @@ func TestConfigRefusalsNameTheSettingTheValueAndWhatIsAccepted(t *testing.T) {
 		})
 	}
 }
+
+func TestTheEmbeddedGuardBlocksTheListAndTheConfiguredHosts(t *testing.T) {
+	listed := adblockListed([]string{"ads-test.localhost"})
+	if !listed("pixel.ads-test.localhost") || !listed("ADS-TEST.localhost.") || listed("page.localhost") {
+		t.Error("a configured host does not block by suffix")
+	}
+	if !listed("securepubads.g.doubleclick.net") || !adblockListed(nil)("securepubads.g.doubleclick.net") {
+		t.Error("the embedded list is not consulted")
+	}
+	if adblockListed(nil)("ads-test.localhost") {
+		t.Error("a host no one configured is blocked")
+	}
+}

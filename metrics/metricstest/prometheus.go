@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // Prometheus is a real Prometheus server a test started, on a loopback
@@ -30,13 +32,13 @@ var client = &http.Client{Timeout: 60 * time.Second}
 
 // StartPrometheus runs Debian's prometheus with config and waits until it
 // is ready; it is stopped when the test ends. A missing binary fails the
-// test naming the package to install; a port taken between choosing and
+// test (skips it under -short) naming the package to install; a port taken between choosing and
 // binding it is retried on another.
 func StartPrometheus(t testing.TB, config string) *Prometheus {
 	t.Helper()
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
-		t.Fatal("the prometheus binary is not installed: install Debian's prometheus package (apt-get install prometheus), which also provides promtool")
+		testtool.Missingf(t, "the prometheus binary is not installed: install Debian's prometheus package (apt-get install prometheus), which also provides promtool")
 	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")

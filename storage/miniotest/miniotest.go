@@ -21,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // Module is the MinIO server version the project tests against.
@@ -59,6 +61,9 @@ func (s *Server) URL() string { return "http://" + s.Endpoint }
 // test, naming the fix, when no MinIO binary can be found.
 func New(t testing.TB) *Server {
 	t.Helper()
+	if _, err := Binary(); err != nil {
+		testtool.Missing(t, err)
+	}
 	s, err := launch(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
