@@ -10,8 +10,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// sloRunbook holds the runbook sections of the SLO alerts.
-const sloRunbook = "../docs/runbooks-new.md"
+// sloRunbook holds the runbook sections of the SLO alerts: the chart's
+// runbook, beside those of its other alerts.
+const sloRunbook = runbookFile
 
 // alertsRules leaves out the SLO PrometheusRule (slo_test.go), keeping the
 // one made of files/alerts.yaml.
