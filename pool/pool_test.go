@@ -862,13 +862,21 @@ func TestRecyclingNeverTakesTheOnlySidecarOutOfService(t *testing.T) {
 		}
 	}()
 
-	const workers, perWorker = 3, 12
+	// Lease until the sidecar has recycled three times: how many pages a
+	// browser generation takes to start and drain varies with the
+	// machine's load, so a fixed count of leases may cross fewer.
+	const workers, perWorker = 3, 40
 	errs := make(chan error, workers*perWorker)
 	var wg sync.WaitGroup
+	var leased atomic.Int64
 	start := time.Now()
 	for range workers {
 		wg.Go(func() {
 			for range perWorker {
+				if ls.srv.Sidecar().Health().Recycles >= 3 {
+					return
+				}
+				leased.Add(1)
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				l, err := p.Lease(ctx)
 				if err == nil {
@@ -895,7 +903,7 @@ func TestRecyclingNeverTakesTheOnlySidecarOutOfService(t *testing.T) {
 	}
 	h := ls.srv.Sidecar().Health()
 	t.Logf("%d leases in %s across %d recycles; %d samples, %d with a replaced browser still finishing",
-		workers*perWorker, time.Since(start).Round(time.Millisecond), h.Recycles, samples, overlaps)
+		leased.Load(), time.Since(start).Round(time.Millisecond), h.Recycles, samples, overlaps)
 	if h.Recycles < 3 || h.Restarts != 0 {
 		t.Errorf("health = %+v, want at least 3 recycles and no crash restart", h)
 	}
