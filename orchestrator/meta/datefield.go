@@ -16,17 +16,17 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// date returns when the page was last published, as Microlink reports it:
-// the modification date when the page gives one, else the publication date.
-// Sources, most specific first:
-//   - modified: JSON-LD dateModified; meta tags whose name says modified or
-//     updated (article:modified_time, og:updated_time, ...); microdata
-//     dateModified;
-//   - published: JSON-LD datePublished, dateCreated, uploadDate; meta tags
-//     whose name says published, publication or pubdate, then issued or
-//     created (see metaDateKey), and the same keys inside JSON meta values
-//     (parsely-page's pub_date); microdata datePublished; citation, Dublin
-//     Core and sailthru dates, <meta name=date|displaydate>;
+// dates returns when the page's content was first published and when it
+// was last modified, "" for what the page does not say. Microlink's date is
+// the modification date when there is one, else the publication date.
+//
+// Publication, most trusted first:
+//   - the main JSON-LD item's datePublished, dateCreated, uploadDate (and
+//     an event's startDate);
+//   - meta tags whose name says published, publication or pubdate, then
+//     issued or created (see metaDateKey), and the same keys inside JSON
+//     meta values (parsely-page's pub_date); microdata datePublished;
+//     citation, Dublin Core and sailthru dates, <meta name=date|displaydate>;
 //   - <time datetime> (inside the article first), each element's
 //     data-*date* and data-*time* attributes before it;
 //   - visible dates in the article: bylines, post meta lines and elements
@@ -36,16 +36,19 @@ import (
 //     published or posted first (see headlineDates);
 //   - visible dates anywhere in the page.
 //
+// Modification: the main JSON-LD item's dateModified, meta tags whose name
+// says modified or updated (article:modified_time, og:updated_time, ...),
+// microdata dateModified.
+//
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
-// file last changed, not the article) and are never read. The first date
-// found stands, made more precise by a later copy of it: a bare day by an
-// instant on that same day, a time without a zone by the same wall time
-// with one.
-func (p *page) date() string {
-	sources := []func() []string{
+// file last changed, not the article) and are never read.
+func (p *page) dates() (published, modified string) {
+	modified = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("dateModified") },
 		func() []string { return p.metaDates(isModifiedKey) },
 		func() []string { return p.itempropDates("dateModified") },
+	})
+	published = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
 		func() []string { return p.metaDates(isPublishedKey) },
 		func() []string { return p.metaDates(isIssuedKey) },
@@ -66,7 +69,14 @@ func (p *page) date() string {
 		p.urlDates,
 		p.headlineDates,
 		func() []string { return p.visibleDates("body") },
-	}
+	})
+	return published, modified
+}
+
+// firstDate returns the first date the sources give, in order, made more
+// precise by a later copy of it: a bare day by an instant on that same day,
+// a time without a zone by the same wall time with one.
+func (p *page) firstDate(sources []func() []string) string {
 	var chosen dateInfo
 	found := false
 	for _, source := range sources {
