@@ -142,7 +142,7 @@ func (p *page) mainHeading() *goquery.Selection {
 	var titled, inArticle, first *goquery.Selection
 	p.doc.Find("h1").EachWithBreak(func(_ int, s *goquery.Selection) bool {
 		text := foldKey(s.Text())
-		if text == "" || outsideArticle(s, nil) {
+		if text == "" || outsideArticle(s, nil) || p.isSiteHeading(s, text) {
 			return true
 		}
 		if len(text) >= 8 && strings.Contains(title, text) {
@@ -164,6 +164,29 @@ func (p *page) mainHeading() *goquery.Selection {
 		}
 	}
 	return p.heading
+}
+
+// isSiteHeading reports an <h1> that names the site rather than the page:
+// its text is one of the site's names (see siteNames), or it is a short
+// link to the site's home page, as a logo is.
+func (p *page) isSiteHeading(h *goquery.Selection, folded string) bool {
+	for _, name := range p.siteNames("") {
+		if folded == name {
+			return true
+		}
+	}
+	if len(strings.Fields(cleanText(h.Text()))) > 4 {
+		return false
+	}
+	home := false
+	h.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if u, err := p.base.Parse(strings.TrimSpace(a.AttrOr("href", ""))); err == nil &&
+			strings.EqualFold(u.Hostname(), p.base.Hostname()) && strings.Trim(u.Path, "/") == "" && u.RawQuery == "" {
+			home = true
+		}
+		return !home
+	})
+	return home
 }
 
 // maxBlocks bounds the blocks articleBlocks climbs through; each is searched

@@ -29,6 +29,49 @@ func TestDatePublishedAndDateModified(t *testing.T) {
 			`<h1>A story</h1><p>March 5, 2019</p>`,
 			"2019-03-05T12:00:00.000Z", "", "2019-03-05T12:00:00.000Z"},
 		{"a page without dates has neither", `<h1>A story</h1><p>text</p>`, "", "", ""},
+
+		// Printed dates, by their labels.
+		{"a date labelled published is the publication, one labelled updated the modification",
+			`<h1>A story</h1><p>Updated 6 March 2019</p><p>Published 5 March 2019</p>`,
+			"2019-03-05T12:00:00.000Z", "2019-03-06T12:00:00.000Z", "2019-03-06T12:00:00.000Z"},
+		{"both labels in one line are told apart",
+			`<h1>A story</h1><p class="meta">Published May 3, 2024 · Last updated June 1, 2024</p>`,
+			"2024-05-03T12:00:00.000Z", "2024-06-01T12:00:00.000Z", "2024-06-01T12:00:00.000Z"},
+		{"a page that prints only its update gives that date for both: the content is at least that old",
+			`<h1>A guide</h1><div class="byline">By Jane Doe · Updated on November 20, 2025</div>`,
+			"2025-11-20T12:00:00.000Z", "2025-11-20T12:00:00.000Z", "2025-11-20T12:00:00.000Z"},
+		{"a post's permalink holds its date",
+			`<h1>Turning off the LEDs</h1><div class="post"><p class="author"><a href="story.html?p=12#p12">Sun Dec 17, 2023 11:23 am</a></p><p>How?</p></div>`,
+			"2023-12-17T11:23:00.000Z", "", "2023-12-17T11:23:00.000Z"},
+		{"a linked date of another page is not the page's",
+			`<h1>Turning off the LEDs</h1><div class="post"><p><a href="/forum/viewtopic.php?t=99">Sun Dec 17, 2023 11:23 am</a></p></div>`,
+			"", "", ""},
+		{"a site-logo headline does not hide the post's date",
+			`<div id="brd"><h1><a href="/">Example Forums</a></h1><div class="blockpost"><h2><a href="story.html?pid=5#p5">2024-08-03 10:59:47</a></h2>` +
+				`<div class="postright"><h3>Open source forum software?</h3><p>Looking for one.</p>` +
+				`<p class="postedit"><em>Last edited by jane (2024-08-03 11:02:20)</em></p></div></div></div>`,
+			"2024-08-03T10:59:47.000Z", "2024-08-03T11:02:20.000Z", "2024-08-03T11:02:20.000Z"},
+		{"an edit date in German is a modification",
+			`<h1>Ein Artikel</h1><p>Veröffentlicht am 5. März 2019</p><p>Aktualisiert am 7. März 2019</p>`,
+			"2019-03-05T12:00:00.000Z", "2019-03-07T12:00:00.000Z", "2019-03-07T12:00:00.000Z"},
+		{"a date labelled 配信 is the publication and one labelled 更新 the modification",
+			`<h1>見出しの記事</h1><div>更新 2019年3月6日</div><div>配信 2019年3月5日</div>`,
+			"2019-03-05T12:00:00.000Z", "2019-03-06T12:00:00.000Z", "2019-03-06T12:00:00.000Z"},
+		{"the date a member registered is no date of the post",
+			`<h1>A question about sourdough</h1><div class="post"><div class="author">baker42 Registered: 2024-01-27 Posts: 98</div><p>My starter died.</p></div>`,
+			"", "", ""},
+
+		// Only the main entity's dates.
+		{"a comment's microdata date is not the question's",
+			`<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Why is my bread flat?</h1>` +
+				`<div itemprop="comment" itemscope itemtype="https://schema.org/Comment"><span itemprop="dateCreated">2018-05-21 20:37:55Z</span></div>` +
+				`<div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><time itemprop="dateCreated" datetime="2014-02-05T10:00:00Z">Feb 5</time></div>` +
+				`<time datetime="2014-02-04T13:02:51Z">asked Feb 4, 2014</time></div>`,
+			"2014-02-04T13:02:51.000Z", "", "2014-02-04T13:02:51.000Z"},
+		{"a time in the comments is not the article's",
+			`<article><h1>A story</h1><p>Text.</p><section class="comments"><p class="date">January 2, 2020</p>` +
+				`<time datetime="2020-01-02T00:00:00Z">Jan 2</time></section><p>Posted March 5, 2019</p></article>`,
+			"2019-03-05T12:00:00.000Z", "", "2019-03-05T12:00:00.000Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
