@@ -565,7 +565,12 @@ func cleanAuthor(s, host string, visible bool) string {
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
 	}
-	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— ")
+	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— \"“”„«»")
+	if visible {
+		// Markup names a person or an organisation on purpose; printed
+		// bylines run the name into the title beside it.
+		s = strings.Trim(cutTitles(s), ",;|·•-–— ")
+	}
 	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
 		return ""
 	}
@@ -576,8 +581,48 @@ func cleanAuthor(s, host string, visible bool) string {
 		return ""
 	}
 	switch strings.ToLower(s) {
-	case "admin", "administrator", "staff", "editor", "unknown", "anonymous", "null", "undefined", "author", "guest":
+	case "admin", "administrator", "staff", "editor", "unknown", "anonymous", "null", "undefined", "author", "guest",
+		"about the author", "about author", "written by", "posted by":
 		return ""
+	}
+	return s
+}
+
+// titleWords are the words of job titles, departments and labels that
+// bylines print after a name: "Jane Doe Senior Tech Reporter", "Jane Doe,
+// Staff Writer", "Jane Doe Last updated".
+var titleWords = map[string]bool{
+	"writer": true, "reporter": true, "editor": true, "director": true, "coordinator": true, "manager": true,
+	"consultant": true, "founder": true, "co-founder": true, "cofounder": true, "ceo": true, "cto": true, "cfo": true,
+	"coo": true, "cmo": true, "head": true, "senior": true, "junior": true, "former": true, "staff": true,
+	"contributor": true, "contributing": true, "correspondent": true, "columnist": true, "specialist": true,
+	"analyst": true, "strategist": true, "lead": true, "chief": true, "vp": true, "president": true,
+	"officer": true, "associate": true, "assistant": true, "intern": true, "producer": true, "photographer": true,
+	"marketing": true, "content": true, "tech": true, "technology": true, "digital": true, "social": true,
+	"updated": true, "modified": true, "reviewed": true, "edited": true, "published": true, "posted": true,
+	"winemaker": true, "expert": true, "journalist": true, "engineer": true, "designer": true, "developer": true,
+}
+
+// cutTitles cuts what follows a name of two or more words when it opens
+// with a job title or a label: "Liz Kenny Former McKinsey Consultant" is
+// Liz Kenny. A list of names keeps its joining words.
+func cutTitles(s string) string {
+	words := strings.Fields(s)
+	for i := 2; i < len(words); i++ {
+		w := strings.ToLower(strings.Trim(words[i], ",;:()|·•"))
+		if !titleWords[w] {
+			continue
+		}
+		name := words[:i]
+		for len(name) > 2 {
+			switch strings.ToLower(strings.Trim(name[len(name)-1], ",")) {
+			case "and", "&", "by", "last", "on", "the", "a":
+				name = name[:len(name)-1]
+				continue
+			}
+			break
+		}
+		return strings.Join(name, " ")
 	}
 	return s
 }
