@@ -81,7 +81,11 @@ func hasClassToken(s *goquery.Selection, words map[string]bool) bool {
 // is the site's (outside any article, and not holding the headline).
 func isFurniture(s *goquery.Selection) bool {
 	switch goquery.NodeName(s) {
-	case "nav", "footer", "aside", "menu":
+	case "footer", "aside":
+		// The article's own footer or aside (its byline box, its notes)
+		// belongs to it; only the site's are furniture.
+		return !inHeadlineArticle(s)
+	case "nav", "menu":
 		return true
 	case "header":
 		return s.Find("h1").Length() == 0 && s.ParentsFiltered("article, main, [role=main]").Length() == 0
@@ -91,6 +95,13 @@ func isFurniture(s *goquery.Selection) bool {
 		return true
 	}
 	return hasClassToken(s, furnitureTokens) && !holdsHeadline(s)
+}
+
+// inHeadlineArticle reports an element inside an <article> that holds an
+// <h1>: the article the page is about, not a teaser in a list.
+func inHeadlineArticle(s *goquery.Selection) bool {
+	a := s.ParentsFiltered("article").First()
+	return a.Length() > 0 && holdsHeadline(a)
 }
 
 // holdsHeadline reports an element with an <h1> inside: a wrapper of the

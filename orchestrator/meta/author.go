@@ -32,7 +32,7 @@ import (
 // publisher too, but a company in <meta name=author> must not hide the
 // journalist in the byline.
 func (p *page) author(publisher string) string {
-	fallback := ""
+	fallback, printedOrg := "", ""
 	for _, src := range p.authorSources() {
 		var names []string
 		seen := map[string]bool{}
@@ -48,8 +48,11 @@ func (p *page) author(publisher string) string {
 			}
 			seen[foldKey(name)] = true
 			if v.org || p.isOrganization(name, publisher) {
-				if fallback == "" && !src.visible {
+				switch {
+				case fallback == "" && !src.visible:
 					fallback = name
+				case printedOrg == "" && src.visible:
+					printedOrg = name
 				}
 				continue
 			}
@@ -61,6 +64,11 @@ func (p *page) author(publisher string) string {
 		if len(names) > 0 {
 			return smartQuotes(joinNames(names))
 		}
+	}
+	if fallback == "" {
+		// A page that names no person but prints an organisation as its
+		// byline ("Podium Staff") is signed by that organisation.
+		fallback = printedOrg
 	}
 	return smartQuotes(fallback)
 }
@@ -558,9 +566,12 @@ func cleanAuthor(s, host string, visible bool) string {
 	if h := strings.TrimSpace(handleRe.ReplaceAllString(s, "")); h != "" {
 		s = h
 	}
-	// A date glued to the byline ("Jane Doe, May 3, 2016") is not part of the name.
+	// A date glued to the byline ("Jane Doe, May 3, 2016", "May 3, 2016 ·
+	// Jane Doe") is not part of the name.
 	if w, ok := findWrittenDate(s); ok && w.start > 0 {
 		s = s[:w.start]
+	} else if ok && w.start == 0 {
+		s = strings.TrimLeft(s[w.end:], " ,;|·•-–—")
 	}
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
