@@ -169,8 +169,15 @@ var interfaceWords = map[string]bool{
 // names any, marking those typed as organisations.
 func (p *page) ldAuthors() []authorValue {
 	for _, n := range p.ld.nodesUpTo(kindPage) {
+		user := false
+		for _, t := range ldTypes(n) {
+			user = user || discussionTypes[t]
+		}
 		for _, prop := range []string{"author", "creator"} {
 			if vs := p.ld.ldParties(n[prop], 0); len(vs) > 0 {
+				for i := range vs {
+					vs[i].user = user && !vs[i].org
+				}
 				return vs
 			}
 		}
@@ -222,6 +229,9 @@ func (p *page) microdataAuthors() []authorValue {
 		}
 		if goquery.NodeName(s) == "meta" && s.AttrOr("itemprop", "") == "" {
 			return // <meta property=article:author> and kin are read with the meta tags
+		}
+		if inSubordinateItem(s) {
+			return // an answer's or a comment's author
 		}
 		item := s.Parent().Closest("[itemscope], [typeof], [vocab]")
 		if owner == nil {

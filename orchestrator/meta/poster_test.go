@@ -33,6 +33,14 @@ func TestDiscussionAuthor(t *testing.T) {
 			`<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><h1 itemprop="headline">Windy maps offline?</h1>` +
 				`<div itemprop="author" itemscope itemtype="https://schema.org/Person"><meta itemprop="name" content="luizjr4"></div></div>`,
 			"luizjr4"},
+		{"the JSON-LD author of a forum post may be a user name",
+			`<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Pickup noise","author":{"@type":"Person","name":"paulb203"}}</script>`,
+			"paulb203"},
+		{"an answer's microdata author is not the question's",
+			`<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Why is my bread flat?</h1>` +
+				`<div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">helper_9</span></span></div>` +
+				`<span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">baker_42</span></span></div>`,
+			"baker_42"},
 		{"a news article's handle is still no author",
 			`<div itemscope itemtype="https://schema.org/NewsArticle"><h1 itemprop="headline">A story</h1>` +
 				`<div itemprop="author" itemscope itemtype="https://schema.org/Person"><meta itemprop="name" content="jdoe42"></div></div>`,
