@@ -395,6 +395,36 @@ func atoiAt(s string, from, to int) int {
 var timeRe = regexp.MustCompile(`(?i)(\d{1,2})[:h](\d{2})(?::(\d{2}))?(?:[.,]\d+)?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?` +
 	`(?:\s*\(?((?:utc|gmt)?\s?[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5}\b))?`)
 
+// dotTimeRe matches a time written with a dot, which only a.m. or p.m.
+// after it tells from a decimal number: "10.34PM IST". Its groups are
+// timeRe's, seconds always empty.
+var dotTimeRe = regexp.MustCompile(`(?i)(\d{1,2})\.(\d{2})()\s*(a\.?\s?m\.?|p\.?\s?m\.?)` +
+	`(?:\s*\(?((?:utc|gmt)?\s?[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5}\b))?`)
+
+// findTime finds the first time of day in s, written with a colon (or h)
+// or with a dot and a.m. or p.m.
+func findTime(s string) []string {
+	tm := timeRe.FindStringSubmatchIndex(s)
+	dm := dotTimeRe.FindStringSubmatchIndex(s)
+	switch {
+	case dm != nil && (tm == nil || dm[0] < tm[0]):
+		return submatches(s, dm)
+	case tm != nil:
+		return submatches(s, tm)
+	}
+	return nil
+}
+
+func submatches(s string, idx []int) []string {
+	out := make([]string, len(idx)/2)
+	for i := range out {
+		if idx[2*i] >= 0 {
+			out[i] = s[idx[2*i]:idx[2*i+1]]
+		}
+	}
+	return out
+}
+
 // zoneOffsets are the zone abbreviations pages print, in seconds east of
 // UTC. ET, CT, MT and PT follow US daylight saving time (see usOffset).
 var zoneOffsets = map[string]int{
@@ -421,9 +451,9 @@ func parseWritten(s string) (dateInfo, bool) {
 		return dateInfo{t: t, dayOnly: true}, ok
 	}
 	lower := strings.ToLower(s)
-	tm := timeRe.FindStringSubmatch(lower[w.end:])
+	tm := findTime(lower[w.end:])
 	if tm == nil || strings.Index(lower[w.end:], tm[0]) > 24 {
-		tm = timeRe.FindStringSubmatch(lower[:w.start])
+		tm = findTime(lower[:w.start])
 	}
 	if tm == nil {
 		return day()

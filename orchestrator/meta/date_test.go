@@ -234,3 +234,20 @@ func TestParseDateInfoKnowsWhatTheTextGave(t *testing.T) {
 		})
 	}
 }
+
+func TestParseDateReadsTimesWrittenWithADot(t *testing.T) {
+	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	tests := []struct{ name, in, want string }{
+		{"a dotted p.m. time with India's zone", "Updated: Mar 5, 2024, 10.34PM IST", "2024-03-05T17:04:00.000Z"},
+		{"a dotted a.m. time without a zone", "5 March 2024 9.05 am", "2024-03-05T09:05:00.000Z"},
+		{"a decimal number is no time", "March 5, 2024 rated 4.50 of 5", "2024-03-05T12:00:00.000Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ParseDate(tt.in, now)
+			if !ok || FormatDate(got) != tt.want {
+				t.Errorf("ParseDate(%q) = %s, %v; want %s", tt.in, FormatDate(got), ok, tt.want)
+			}
+		})
+	}
+}
