@@ -61,6 +61,7 @@ func (p *page) dates() (published, modified string) {
 		func() []string { return p.ldDates("dateModified") },
 		func() []string { return p.metaDates(isModifiedKey) },
 		func() []string { return p.itempropDates("dateModified") },
+		func() []string { return p.itempropKeyDates(isModifiedKey) },
 		func() []string { headline(); return headlineMod },
 	})
 	published = p.firstDate([]func() []string{
@@ -68,6 +69,7 @@ func (p *page) dates() (published, modified string) {
 		func() []string { return p.metaDates(isPublishedKey) },
 		func() []string { return p.metaDates(isIssuedKey) },
 		func() []string { return p.itempropDates("datePublished", "dateCreated", "uploadDate") },
+		func() []string { return p.itempropKeyDates(isPublishedKey) },
 		func() []string {
 			return p.metaDates(func(k string) bool {
 				switch k {
@@ -254,6 +256,33 @@ func (p *page) itempropDates(props ...string) []string {
 			out = append(out, s.Text())
 		})
 	}
+	return out
+}
+
+// itempropKeyDates reads the elements (not <meta>, read with the meta
+// tags) whose itemprop, in any spelling (published-date, pubDate), matches
+// like a meta name (see metaDateKey): their content, datetime or title
+// attribute, else their text.
+func (p *page) itempropKeyDates(match func(key string) bool) []string {
+	var out []string
+	p.doc.Find("[itemprop]").Each(func(_ int, s *goquery.Selection) {
+		if goquery.NodeName(s) == "meta" || len(out) >= 8 || inSubordinateItem(s) {
+			return
+		}
+		for _, prop := range strings.Fields(s.AttrOr("itemprop", "")) {
+			if !match(metaDateKey(prop)) {
+				continue
+			}
+			for _, attr := range []string{"content", "datetime", "title"} {
+				if v, ok := s.Attr(attr); ok && strings.TrimSpace(v) != "" {
+					out = append(out, v)
+					return
+				}
+			}
+			out = append(out, s.Text())
+			return
+		}
+	})
 	return out
 }
 
@@ -510,18 +539,36 @@ func (p *page) headlineDates() (published, modified []string) {
 	return nil, nil
 }
 
-var urlDateRe = regexp.MustCompile(`/((?:19|20)\d{2})/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?:/|$)`)
+var (
+	urlDateRe = regexp.MustCompile(`/((?:19|20)\d{2})/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?:/|$)`)
+	// urlDashDateRe is a date at the start of a path segment:
+	// /2024-03-05-a-title, /articles/2024-03-05+title.
+	urlDashDateRe = regexp.MustCompile(`/((?:19|20)\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[-_+/.]|$)`)
+)
 
 // urlDates reads the date many sites put in article paths
-// (/2026/11/20/title), from the canonical URL and the final one.
+// (/2026/11/20/title, /2026-11-20-title), from the canonical URL, og:url
+// and the final URL.
 func (p *page) urlDates() []string {
 	var out []string
-	for _, raw := range []string{p.canonicalURL(), p.url.String()} {
+	for _, raw := range []string{p.canonicalURL(), p.meta("og:url"), p.url.String()} {
+		raw = strings.TrimSpace(raw)
+		if strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f") {
+			// A URL escaped whole (https://host%2Fa%2Fb) still names its path.
+			if dec, err := url.PathUnescape(raw); err == nil {
+				raw = dec
+			}
+		}
 		u, err := url.Parse(raw)
-		if err != nil {
+		if err != nil || raw == "" {
 			continue
 		}
-		if m := urlDateRe.FindStringSubmatch(u.Path); m != nil {
+		path := u.Path
+		m := urlDateRe.FindStringSubmatch(path)
+		if m == nil {
+			m = urlDashDateRe.FindStringSubmatch(path)
+		}
+		if m != nil {
 			mo, _ := strconv.Atoi(m[2])
 			d, _ := strconv.Atoi(m[3])
 			// Written out, the day reads as a day without a time (at noon, as

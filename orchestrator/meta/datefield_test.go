@@ -61,6 +61,22 @@ func TestDatePublishedAndDateModified(t *testing.T) {
 			`<h1>A question about sourdough</h1><div class="post"><div class="author">baker42 Registered: 2024-01-27 Posts: 98</div><p>My starter died.</p></div>`,
 			"", "", ""},
 
+		// Other spellings and places.
+		{"an itemprop spelled published-date is read",
+			`<h1>A story</h1><span itemprop="published-date" content="Published Oct 20, 2025 at 5:00 PM PST">Oct 20</span>`,
+			"2025-10-21T01:00:00.000Z", "", "2025-10-21T01:00:00.000Z"},
+		{"a date at the start of a path segment is read",
+			`<link rel="canonical" href="https://blog.example.org/articles/2025-12-15-a-backend-update">`,
+			"2025-12-15T12:00:00.000Z", "", "2025-12-15T12:00:00.000Z"},
+		{"og:url gives a dated path too",
+			`<meta property="og:url" content="https://news.example.com/2016/04/19/a-story/">`,
+			"2016-04-19T12:00:00.000Z", "", "2016-04-19T12:00:00.000Z"},
+		{"a URL escaped whole still gives its path's date",
+			`<meta property="og:url" content="https://blog.example.org%2Farticles%2F2025-12-15%2BA%2Bbackend">`,
+			"2025-12-15T12:00:00.000Z", "", "2025-12-15T12:00:00.000Z"},
+		{"a year and a number in a path are no date",
+			`<link rel="canonical" href="https://shop.example.com/2024-13-05-sale">`, "", "", ""},
+
 		// Only the main entity's dates.
 		{"a comment's microdata date is not the question's",
 			`<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Why is my bread flat?</h1>` +
