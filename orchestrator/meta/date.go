@@ -8,9 +8,10 @@ import (
 	"unicode"
 )
 
-// earliestDate is the oldest date accepted: older values on the web are
-// almost always placeholders (1970-01-01) rather than real publication dates.
-var earliestDate = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
+// earliestDate is the oldest date accepted: the web had few pages before
+// 1995, and older values are almost always placeholders (1970-01-01) or
+// dates a text speaks of rather than its own.
+var earliestDate = time.Date(1995, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ParseDate reads a date in any common form: ISO 8601 with or without a zone,
 // RFC 1123 and its kin, Unix seconds or milliseconds, written dates such as
@@ -21,7 +22,7 @@ var earliestDate = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
 // hours ago"). A date without a zone is taken as UTC; a written date without a
 // time is placed at noon UTC, so that it stays on the same calendar day in
 // nearly every time zone. Dates in the future (after now plus one day) and
-// before 1990 are refused.
+// before 1995 are refused.
 func ParseDate(s string, now time.Time) (time.Time, bool) {
 	d, ok := parseDateInfo(s, now)
 	return d.t, ok
