@@ -182,6 +182,17 @@ func (p *page) ldAuthors() []authorValue {
 			}
 		}
 	}
+	// A product is made by its brand, as metascraper reads it.
+	for _, n := range p.ld.nodesUpTo(kindArticle) {
+		if !slices.Contains(ldTypes(n), "product") {
+			continue
+		}
+		for _, name := range p.ld.ldNames(n["brand"], 0) {
+			if strings.TrimSpace(name) != "" {
+				return []authorValue{{text: name, org: true}}
+			}
+		}
+	}
 	return nil
 }
 

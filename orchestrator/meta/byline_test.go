@@ -39,6 +39,12 @@ func TestPrintedBylines(t *testing.T) {
 		{"the article's own aside holds its byline",
 			`<article><h1>A story</h1><aside class="stickySide"><div class="author"><a href="/author/hg/" rel="author">Halina Gortz</a></div></aside><p>Text.</p></article>`,
 			"Halina Gortz"},
+		{"a product's brand is its author",
+			`<script type="application/ld+json">{"@type":"Product","name":"Trail shoe","brand":{"@type":"Brand","name":"Acme Outdoor"}}</script><h1>Trail shoe</h1>`,
+			"Acme Outdoor"},
+		{"a product's brand gives way to a person the page names",
+			`<meta name="author" content="Jane Doe"><script type="application/ld+json">{"@type":"Product","name":"Trail shoe","brand":"Acme Outdoor"}</script>`,
+			"Jane Doe"},
 		{"the site's footer is still furniture",
 			`<h1>A story</h1><p>Text.</p><footer><div class="author">By <a href="/author/webmaster">Web Master</a></div></footer>`, ""},
 	}
