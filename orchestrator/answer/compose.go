@@ -276,6 +276,10 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			}
 		case "date":
 			d = append(d, field{f, res.Date})
+		case "datePublished":
+			d = append(d, field{f, res.DatePublished})
+		case "dateModified":
+			d = append(d, field{f, res.DateModified})
 		case "url":
 			u := res.URL
 			if u == nil {

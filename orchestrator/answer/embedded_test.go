@@ -42,8 +42,9 @@ func TestEmbeddedRuleValuesHaveTheTypeOfWhatTheyHold(t *testing.T) {
 }
 
 func TestFrontmatterGoesBeforeMarkdownValuesOnly(t *testing.T) {
-	title, author := "A: title with a colon", "Ana"
-	meta := data{{"title", &title}, {"author", &author}, {"date", nil}, {"image", &Asset{URL: "https://e.example/i.png", Type: "png"}}}
+	title, author, published := "A: title with a colon", "Ana", "2024-03-05T10:00:00.000Z"
+	meta := data{{"title", &title}, {"author", &author}, {"date", &published}, {"datePublished", &published}, {"dateModified", nil},
+		{"image", &Asset{URL: "https://e.example/i.png", Type: "png"}}}
 	spec := []query.DataRule{
 		{Name: "content", Fallbacks: []query.DataQuery{{Attr: "markdown"}}},
 		{Name: "price", Fallbacks: []query.DataQuery{{Selector: ".p", Attr: "text"}}},
@@ -62,7 +63,11 @@ func TestFrontmatterGoesBeforeMarkdownValuesOnly(t *testing.T) {
 		t.Fatalf("the frontmatter is not YAML: %v\n%s", err, head)
 	}
 	img, _ := fm["image"].(map[string]any)
-	if fm["title"] != title || fm["author"] != author || fm["date"] != nil || img["url"] != "https://e.example/i.png" || fm["word_count"] != 3 {
+	if v, ok := fm["dateModified"]; !ok || v != nil {
+		t.Errorf("dateModified should be in the frontmatter as null, got %v (present %v)", v, ok)
+	}
+	if fm["title"] != title || fm["author"] != author || fm["date"] != published || fm["datePublished"] != published ||
+		fm["dateModified"] != nil || img["url"] != "https://e.example/i.png" || fm["word_count"] != 3 {
 		t.Errorf("the frontmatter reads back as %v", fm)
 	}
 	if rules[1].value != "12" {

@@ -13,7 +13,8 @@ import (
 )
 
 // fileMetadata is the metadata of a target that is a file: its name (or
-// a PDF's own title) as the title, its Last-Modified as the date, the
+// a PDF's own title) as the title, its Last-Modified as the date and
+// dateModified (a file states no publication date), the
 // file itself as the image of an image target, and a video or audio
 // object for those. A file has no description, language, publisher or
 // logo.
@@ -51,7 +52,7 @@ func fileMetadata(req *query.Request, p *render.Page, embeds map[string]string) 
 			d = append(d, field{name, nonEmpty(author)})
 		case "image":
 			d = append(d, field{name, assetOrNil(image)})
-		case "date":
+		case "date", "dateModified":
 			d = append(d, field{name, lastModified(f.LastModified)})
 		case "url":
 			d = append(d, field{name, self})

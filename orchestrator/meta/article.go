@@ -81,7 +81,11 @@ func hasClassToken(s *goquery.Selection, words map[string]bool) bool {
 // is the site's (outside any article, and not holding the headline).
 func isFurniture(s *goquery.Selection) bool {
 	switch goquery.NodeName(s) {
-	case "nav", "footer", "aside", "menu":
+	case "footer", "aside":
+		// The article's own footer or aside (its byline box, its notes)
+		// belongs to it; only the site's are furniture.
+		return !inHeadlineArticle(s)
+	case "nav", "menu":
 		return true
 	case "header":
 		return s.Find("h1").Length() == 0 && s.ParentsFiltered("article, main, [role=main]").Length() == 0
@@ -91,6 +95,13 @@ func isFurniture(s *goquery.Selection) bool {
 		return true
 	}
 	return hasClassToken(s, furnitureTokens) && !holdsHeadline(s)
+}
+
+// inHeadlineArticle reports an element inside an <article> that holds an
+// <h1>: the article the page is about, not a teaser in a list.
+func inHeadlineArticle(s *goquery.Selection) bool {
+	a := s.ParentsFiltered("article").First()
+	return a.Length() > 0 && holdsHeadline(a)
 }
 
 // holdsHeadline reports an element with an <h1> inside: a wrapper of the
@@ -142,7 +153,7 @@ func (p *page) mainHeading() *goquery.Selection {
 	var titled, inArticle, first *goquery.Selection
 	p.doc.Find("h1").EachWithBreak(func(_ int, s *goquery.Selection) bool {
 		text := foldKey(s.Text())
-		if text == "" || outsideArticle(s, nil) {
+		if text == "" || outsideArticle(s, nil) || p.isSiteHeading(s, text) {
 			return true
 		}
 		if len(text) >= 8 && strings.Contains(title, text) {
@@ -164,6 +175,29 @@ func (p *page) mainHeading() *goquery.Selection {
 		}
 	}
 	return p.heading
+}
+
+// isSiteHeading reports an <h1> that names the site rather than the page:
+// its text is one of the site's names (see siteNames), or it is a short
+// link to the site's home page, as a logo is.
+func (p *page) isSiteHeading(h *goquery.Selection, folded string) bool {
+	for _, name := range p.siteNames("") {
+		if folded == name {
+			return true
+		}
+	}
+	if len(strings.Fields(cleanText(h.Text()))) > 4 {
+		return false
+	}
+	home := false
+	h.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if u, err := p.base.Parse(strings.TrimSpace(a.AttrOr("href", ""))); err == nil &&
+			strings.EqualFold(u.Hostname(), p.base.Hostname()) && strings.Trim(u.Path, "/") == "" && u.RawQuery == "" {
+			home = true
+		}
+		return !home
+	})
+	return home
 }
 
 // maxBlocks bounds the blocks articleBlocks climbs through; each is searched

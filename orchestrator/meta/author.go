@@ -3,6 +3,7 @@ package meta
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,19 +32,27 @@ import (
 // publisher too, but a company in <meta name=author> must not hide the
 // journalist in the byline.
 func (p *page) author(publisher string) string {
-	fallback := ""
+	fallback, printedOrg := "", ""
 	for _, src := range p.authorSources() {
 		var names []string
 		seen := map[string]bool{}
 		for _, v := range src.values() {
-			name := cleanAuthor(v.text, p.url.Hostname(), src.visible)
+			name := ""
+			if v.user {
+				name = cleanUserName(v.text)
+			} else {
+				name = cleanAuthor(v.text, p.url.Hostname(), src.visible)
+			}
 			if name == "" || seen[foldKey(name)] {
 				continue
 			}
 			seen[foldKey(name)] = true
 			if v.org || p.isOrganization(name, publisher) {
-				if fallback == "" && !src.visible {
+				switch {
+				case fallback == "" && !src.visible:
 					fallback = name
+				case printedOrg == "" && src.visible:
+					printedOrg = name
 				}
 				continue
 			}
@@ -56,6 +65,11 @@ func (p *page) author(publisher string) string {
 			return smartQuotes(joinNames(names))
 		}
 	}
+	if fallback == "" {
+		// A page that names no person but prints an organisation as its
+		// byline ("Podium Staff") is signed by that organisation.
+		fallback = printedOrg
+	}
 	return smartQuotes(fallback)
 }
 
@@ -64,6 +78,9 @@ type authorValue struct {
 	text string
 	// org is set when the markup types the author as an organisation.
 	org bool
+	// user marks a forum's or a Q&A site's user name, which is its
+	// poster's name there even when it reads as a handle (jane_doe42).
+	user bool
 }
 
 type authorSource struct {
@@ -87,7 +104,9 @@ func (p *page) authorSources() []authorSource {
 		sources = append(sources, authorSource{values: func() []authorValue { return texts(p.metaAll(key)) }})
 	}
 	return append(sources, []authorSource{
+		{values: p.profileLinkAuthors},
 		{values: p.microdataAuthors},
+		{values: p.posterAuthors},
 		{values: func() []authorValue {
 			var out []authorValue
 			p.doc.Find(`link[rel~="author" i][title]`).Each(func(_ int, s *goquery.Selection) {
@@ -96,6 +115,7 @@ func (p *page) authorSources() []authorSource {
 			return out
 		}},
 		{values: p.bylineNames, visible: true},
+		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
 	}...)
 }
@@ -149,9 +169,27 @@ var interfaceWords = map[string]bool{
 // names any, marking those typed as organisations.
 func (p *page) ldAuthors() []authorValue {
 	for _, n := range p.ld.nodesUpTo(kindPage) {
+		user := false
+		for _, t := range ldTypes(n) {
+			user = user || discussionTypes[t]
+		}
 		for _, prop := range []string{"author", "creator"} {
 			if vs := p.ld.ldParties(n[prop], 0); len(vs) > 0 {
+				for i := range vs {
+					vs[i].user = user && !vs[i].org
+				}
 				return vs
+			}
+		}
+	}
+	// A product is made by its brand, as metascraper reads it.
+	for _, n := range p.ld.nodesUpTo(kindArticle) {
+		if !slices.Contains(ldTypes(n), "product") {
+			continue
+		}
+		for _, name := range p.ld.ldNames(n["brand"], 0) {
+			if strings.TrimSpace(name) != "" {
+				return []authorValue{{text: name, org: true}}
 			}
 		}
 	}
@@ -203,6 +241,9 @@ func (p *page) microdataAuthors() []authorValue {
 		if goquery.NodeName(s) == "meta" && s.AttrOr("itemprop", "") == "" {
 			return // <meta property=article:author> and kin are read with the meta tags
 		}
+		if inSubordinateItem(s) {
+			return // an answer's or a comment's author
+		}
 		item := s.Parent().Closest("[itemscope], [typeof], [vocab]")
 		if owner == nil {
 			owner = item
@@ -221,7 +262,8 @@ func (p *page) microdataAuthors() []authorValue {
 				found = s.Text()
 			}
 			typ := strings.ToLower(s.AttrOr("itemtype", ""))
-			out = append(out, authorValue{text: found, org: strings.Contains(typ, "organization") || strings.Contains(typ, "corporation")})
+			out = append(out, authorValue{text: found, org: strings.Contains(typ, "organization") || strings.Contains(typ, "corporation"),
+				user: isDiscussionItem(item)})
 			return
 		}
 		if n := goquery.NodeName(s); n == "a" || n == "link" {
@@ -258,10 +300,11 @@ func (p *page) isSiteLink(s *goquery.Selection) bool {
 }
 
 // authorLinks match links to an author's page: rel=author, or a path that
-// names authors in the main European languages.
+// names authors, people or profiles in the main European languages.
 const authorLinks = `a[rel~="author" i], a[href*="/author/" i], a[href*="/authors/" i], a[href*="/writer/" i], ` +
 	`a[href*="/writers/" i], a[href*="/contributor/" i], a[href*="/contributors/" i], a[href*="/journalist/" i], ` +
-	`a[href*="/autor/" i], a[href*="/autoren/" i], a[href*="/auteur/" i], a[href*="/autore/" i], a[href*="/auteurs/" i]`
+	`a[href*="/autor/" i], a[href*="/autoren/" i], a[href*="/auteur/" i], a[href*="/autore/" i], a[href*="/auteurs/" i], ` +
+	`a[href*="/people/" i], a[href*="/profile/" i], a[href*="/profiles/" i], a[href*="/staff/" i], a[href*="/u/" i]`
 
 // bylineBlocks match the elements pages print a byline in, by their class.
 const bylineBlocks = `[class*="byline" i], [class*="author" i], [class*="writer" i], [rel~="author" i]`
@@ -289,6 +332,9 @@ func (p *page) bylineNames() []authorValue {
 		for _, s := range found {
 			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance {
 				continue
+			}
+			if goquery.NodeName(s) == "a" && !hasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
+				continue // a reference to a person's page elsewhere, not a byline
 			}
 			if v, ok := p.bylineName(s); ok {
 				out = append(out, v)
@@ -541,14 +587,22 @@ func cleanAuthor(s, host string, visible bool) string {
 	if h := strings.TrimSpace(handleRe.ReplaceAllString(s, "")); h != "" {
 		s = h
 	}
-	// A date glued to the byline ("Jane Doe, May 3, 2016") is not part of the name.
+	// A date glued to the byline ("Jane Doe, May 3, 2016", "May 3, 2016 ·
+	// Jane Doe") is not part of the name.
 	if w, ok := findWrittenDate(s); ok && w.start > 0 {
 		s = s[:w.start]
+	} else if ok && w.start == 0 {
+		s = strings.TrimLeft(s[w.end:], " ,;|·•-–—")
 	}
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
 	}
-	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— ")
+	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— \"“”„«»")
+	if visible {
+		// Markup names a person or an organisation on purpose; printed
+		// bylines run the name into the title beside it.
+		s = strings.Trim(cutTitles(s), ",;|·•-–— ")
+	}
 	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
 		return ""
 	}
@@ -559,8 +613,48 @@ func cleanAuthor(s, host string, visible bool) string {
 		return ""
 	}
 	switch strings.ToLower(s) {
-	case "admin", "administrator", "staff", "editor", "unknown", "anonymous", "null", "undefined", "author", "guest":
+	case "admin", "administrator", "staff", "editor", "unknown", "anonymous", "null", "undefined", "author", "guest",
+		"about the author", "about author", "written by", "posted by":
 		return ""
+	}
+	return s
+}
+
+// titleWords are the words of job titles, departments and labels that
+// bylines print after a name: "Jane Doe Senior Tech Reporter", "Jane Doe,
+// Staff Writer", "Jane Doe Last updated".
+var titleWords = map[string]bool{
+	"writer": true, "reporter": true, "editor": true, "director": true, "coordinator": true, "manager": true,
+	"consultant": true, "founder": true, "co-founder": true, "cofounder": true, "ceo": true, "cto": true, "cfo": true,
+	"coo": true, "cmo": true, "head": true, "senior": true, "junior": true, "former": true, "staff": true,
+	"contributor": true, "contributing": true, "correspondent": true, "columnist": true, "specialist": true,
+	"analyst": true, "strategist": true, "lead": true, "chief": true, "vp": true, "president": true,
+	"officer": true, "associate": true, "assistant": true, "intern": true, "producer": true, "photographer": true,
+	"marketing": true, "content": true, "tech": true, "technology": true, "digital": true, "social": true,
+	"updated": true, "modified": true, "reviewed": true, "edited": true, "published": true, "posted": true,
+	"winemaker": true, "expert": true, "journalist": true, "engineer": true, "designer": true, "developer": true,
+}
+
+// cutTitles cuts what follows a name of two or more words when it opens
+// with a job title or a label: "Liz Kenny Former McKinsey Consultant" is
+// Liz Kenny. A list of names keeps its joining words.
+func cutTitles(s string) string {
+	words := strings.Fields(s)
+	for i := 2; i < len(words); i++ {
+		w := strings.ToLower(strings.Trim(words[i], ",;:()|·•"))
+		if !titleWords[w] {
+			continue
+		}
+		name := words[:i]
+		for len(name) > 2 {
+			switch strings.ToLower(strings.Trim(name[len(name)-1], ",")) {
+			case "and", "&", "by", "last", "on", "the", "a":
+				name = name[:len(name)-1]
+				continue
+			}
+			break
+		}
+		return strings.Join(name, " ")
 	}
 	return s
 }
@@ -603,4 +697,157 @@ func joinNames(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// discussionTypes are the item types of a thread's posts and a Q&A page's
+// question, whose authors sign with user names.
+var discussionTypes = map[string]bool{
+	"discussionforumposting": true, "socialmediaposting": true, "question": true, "answer": true,
+	"comment": true, "qapage": true, "posting": true,
+}
+
+// isDiscussionItem reports a microdata or RDFa item (or one it is nested
+// in) typed as a forum post, a question or kin.
+func isDiscussionItem(item *goquery.Selection) bool {
+	for e := item; e.Length() > 0; e = e.Parent().Closest("[itemscope], [typeof]") {
+		for _, t := range strings.Fields(e.AttrOr("itemtype", "") + " " + e.AttrOr("typeof", "")) {
+			if discussionTypes[vocabTerm(t)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cleanUserName keeps a forum user name as the site prints it: one to
+// four words, no URL, no e-mail address, no placeholder.
+func cleanUserName(s string) string {
+	s = strings.Trim(cleanText(s), "@ ,;:|·•")
+	if s == "" || utf8.RuneCountInString(s) > 40 || len(strings.Fields(s)) > 4 || isURLLike(s) ||
+		emailRe.MatchString(s) || !strings.ContainsFunc(s, unicode.IsLetter) {
+		return ""
+	}
+	switch strings.ToLower(s) {
+	case "admin", "administrator", "guest", "anonymous", "deleted", "[deleted]", "unknown", "null", "undefined", "moderator":
+		return ""
+	}
+	return s
+}
+
+// posterAttrs are the attributes forum and Q&A software put the poster's
+// user name in, on each post's element.
+var posterAttrs = []string{"data-author", "data-author-name", "data-author-username", "data-username", "data-poster", "data-user-name"}
+
+// starterRe finds the label a thread prints before or around its
+// original poster's name: "Thread starter", "Topic author", "Started by".
+var starterRe = regexp.MustCompile(`(?i)^\s*(?:thread starter|topic (?:author|starter)|original poster|started by|discussion started by)\b\s*:?\s*`)
+
+// startedByRe reads the name after "started by" in a thread's summary
+// line: "Discussion in 'Hosting' started by jane, Jun 1, 2024".
+var startedByRe = regexp.MustCompile(`(?i)\bstarted by:?\s+([^,·|•(]{1,40}?)\s*(?:,|·|\||•|\(|$)`)
+
+// posterAuthors returns the original poster of a discussion: the user
+// name on the first post's element (data-author and kin, or an author
+// attribute on a custom element), the name a thread labels as its
+// starter, else the user name on the first of a thread's several posts.
+// Quotes and page furniture are left out: a quoted post names another
+// poster, a header the reader.
+func (p *page) posterAuthors() []authorValue {
+	var found string
+	p.doc.Find("body *").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		n := s.Nodes[0]
+		for _, a := range n.Attr {
+			k := strings.ToLower(a.Key)
+			hit := slices.Contains(posterAttrs, k) || k == "author" && strings.Contains(n.Data, "-")
+			if hit && strings.TrimSpace(a.Val) != "" && !outsideArticle(s, nil) {
+				found = a.Val
+				return false
+			}
+		}
+		return true
+	})
+	if found != "" {
+		return []authorValue{{text: found, user: true}}
+	}
+	var out []authorValue
+	p.doc.Find("body *").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		own := ownText(s)
+		if own == "" || !starterRe.MatchString(own) && !strings.Contains(strings.ToLower(own), "started by") || outsideArticle(s, nil) {
+			return true
+		}
+		text := spacedText(s)
+		if m := startedByRe.FindStringSubmatch(text); m != nil {
+			out = append(out, authorValue{text: m[1], user: true})
+			return false
+		}
+		// The label stands alone; the name is what follows it in its
+		// parent: <li><span>Thread starter</span> <a>jane</a></li>.
+		rest := strings.TrimSpace(starterRe.ReplaceAllString(spacedText(s.Parent()), ""))
+		if rest != "" && len(strings.Fields(rest)) <= 4 {
+			out = append(out, authorValue{text: rest, user: true})
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// threadUserNames returns the user name on the first of a thread's posts
+// when the page signs several posts with user names and says nothing else
+// of its author.
+func (p *page) threadUserNames() []authorValue {
+	users := p.doc.Find(`a.username, a.user-name, .username a, a[class~="author-name" i], a[class*="username" i], span.username`)
+	var names []string
+	users.Each(func(_ int, s *goquery.Selection) {
+		if !outsideArticle(s, nil) && !aboutElsewhere(s) {
+			if t := cleanText(s.Text()); t != "" {
+				names = append(names, t)
+			}
+		}
+	})
+	if len(names) >= 2 { // a thread: several posts, each signed
+		return []authorValue{{text: names[0], user: true}}
+	}
+	return nil
+}
+
+// ownText is the text of an element's own text nodes, not its children's.
+func ownText(s *goquery.Selection) string {
+	var b strings.Builder
+	for c := s.Nodes[0].FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return cleanText(b.String())
+}
+
+// profileLinkAuthors reads the name of an author given only as a profile
+// URL (article:author, <link rel=author href>): the text of the page's
+// own link to that profile.
+func (p *page) profileLinkAuthors() []authorValue {
+	var out []authorValue
+	for _, raw := range p.metaEach("article:author", "og:article:author", "author") {
+		target := p.abs(raw)
+		if target == "" || !isURLLike(raw) {
+			continue
+		}
+		if u, err := url.Parse(target); err != nil || registrableDomain(u.Hostname()) != registrableDomain(p.url.Hostname()) {
+			continue // a profile elsewhere (a social network) is linked as the network's name
+		}
+		p.doc.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+			if p.abs(a.AttrOr("href", "")) != target {
+				return true
+			}
+			if t := cleanText(a.Text()); t != "" {
+				out = append(out, authorValue{text: t, user: true})
+				return false
+			}
+			return true
+		})
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }

@@ -8,9 +8,10 @@ import (
 	"unicode"
 )
 
-// earliestDate is the oldest date accepted: older values on the web are
-// almost always placeholders (1970-01-01) rather than real publication dates.
-var earliestDate = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
+// earliestDate is the oldest date accepted: the web had few pages before
+// 1995, and older values are almost always placeholders (1970-01-01) or
+// dates a text speaks of rather than its own.
+var earliestDate = time.Date(1995, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ParseDate reads a date in any common form: ISO 8601 with or without a zone,
 // RFC 1123 and its kin, Unix seconds or milliseconds, written dates such as
@@ -21,7 +22,7 @@ var earliestDate = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
 // hours ago"). A date without a zone is taken as UTC; a written date without a
 // time is placed at noon UTC, so that it stays on the same calendar day in
 // nearly every time zone. Dates in the future (after now plus one day) and
-// before 1990 are refused.
+// before 1995 are refused.
 func ParseDate(s string, now time.Time) (time.Time, bool) {
 	d, ok := parseDateInfo(s, now)
 	return d.t, ok
@@ -395,6 +396,36 @@ func atoiAt(s string, from, to int) int {
 var timeRe = regexp.MustCompile(`(?i)(\d{1,2})[:h](\d{2})(?::(\d{2}))?(?:[.,]\d+)?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?` +
 	`(?:\s*\(?((?:utc|gmt)?\s?[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5}\b))?`)
 
+// dotTimeRe matches a time written with a dot, which only a.m. or p.m.
+// after it tells from a decimal number: "10.34PM IST". Its groups are
+// timeRe's, seconds always empty.
+var dotTimeRe = regexp.MustCompile(`(?i)(\d{1,2})\.(\d{2})()\s*(a\.?\s?m\.?|p\.?\s?m\.?)` +
+	`(?:\s*\(?((?:utc|gmt)?\s?[+-]\d{1,2}(?::?\d{2})?|[a-z]{1,5}\b))?`)
+
+// findTime finds the first time of day in s, written with a colon (or h)
+// or with a dot and a.m. or p.m.
+func findTime(s string) []string {
+	tm := timeRe.FindStringSubmatchIndex(s)
+	dm := dotTimeRe.FindStringSubmatchIndex(s)
+	switch {
+	case dm != nil && (tm == nil || dm[0] < tm[0]):
+		return submatches(s, dm)
+	case tm != nil:
+		return submatches(s, tm)
+	}
+	return nil
+}
+
+func submatches(s string, idx []int) []string {
+	out := make([]string, len(idx)/2)
+	for i := range out {
+		if idx[2*i] >= 0 {
+			out[i] = s[idx[2*i]:idx[2*i+1]]
+		}
+	}
+	return out
+}
+
 // zoneOffsets are the zone abbreviations pages print, in seconds east of
 // UTC. ET, CT, MT and PT follow US daylight saving time (see usOffset).
 var zoneOffsets = map[string]int{
@@ -421,9 +452,9 @@ func parseWritten(s string) (dateInfo, bool) {
 		return dateInfo{t: t, dayOnly: true}, ok
 	}
 	lower := strings.ToLower(s)
-	tm := timeRe.FindStringSubmatch(lower[w.end:])
+	tm := findTime(lower[w.end:])
 	if tm == nil || strings.Index(lower[w.end:], tm[0]) > 24 {
-		tm = timeRe.FindStringSubmatch(lower[:w.start])
+		tm = findTime(lower[:w.start])
 	}
 	if tm == nil {
 		return day()

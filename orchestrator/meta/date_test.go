@@ -50,7 +50,8 @@ func TestParseDate(t *testing.T) {
 		{"years ago is too vague", "3 years ago", ""},
 		{"a date in the future is refused", "2027-01-01T00:00:00Z", ""},
 		{"tomorrow within a day is accepted", "2026-01-16T06:00:00Z", "2026-01-16T06:00:00.000Z"},
-		{"a date before 1990 is refused", "1989-12-31T23:59:59Z", ""},
+		{"a date before 1995 is refused", "1994-12-31T23:59:59Z", ""},
+		{"a date of 1995 is accepted", "1995-01-01T00:00:00Z", "1995-01-01T00:00:00.000Z"},
 		{"Unix zero is refused", "0000000000", ""},
 		{"31 June does not exist", "2016-06-31", ""},
 		{"a bare year is too vague", "2016", ""},
@@ -154,13 +155,13 @@ func TestDate(t *testing.T) {
 		{"an Italian date near the headline is read", `<h1>Un articolo</h1><span>5 marzo 2019</span>`, "2019-03-05T12:00:00.000Z"},
 		{"a Dutch date near the headline is read", `<h1>Een artikel</h1><span>5 maart 2019</span>`, "2019-03-05T12:00:00.000Z"},
 		{"a Russian date near the headline is read", `<h1>Статья</h1><span>5 марта 2019</span>`, "2019-03-05T12:00:00.000Z"},
-		{"a date labelled published wins over one labelled updated",
-			`<h1>A story</h1><p>Updated 6 March 2019</p><p>Published 5 March 2019</p>`, "2019-03-05T12:00:00.000Z"},
+		{"a date labelled updated is the modification, which date gives first",
+			`<h1>A story</h1><p>Updated 6 March 2019</p><p>Published 5 March 2019</p>`, "2019-03-06T12:00:00.000Z"},
 		{"a date in the byline wins over another near the headline",
 			`<h1>A story</h1><div class="x">Weekly edition for March 26, 2015</div><div class="y">By Jane Doe, March 25, 2015</div>`,
 			"2015-03-25T12:00:00.000Z"},
-		{"a date labelled 配信 wins over another",
-			`<h1>見出しの記事</h1><div>更新 2019年3月6日</div><div>配信 2019年3月5日</div>`, "2019-03-05T12:00:00.000Z"},
+		{"a date labelled 更新 is the modification, which date gives first",
+			`<h1>見出しの記事</h1><div>更新 2019年3月6日</div><div>配信 2019年3月5日</div>`, "2019-03-06T12:00:00.000Z"},
 		{"a date in a list of linked posts is not the article's",
 			`<h1>A blog</h1><ul><li><a href="/p/1">A trip to the coast (2016/07/30)</a></li></ul>`, ""},
 		{"a byline with a link beside its date is read",
@@ -230,6 +231,23 @@ func TestParseDateInfoKnowsWhatTheTextGave(t *testing.T) {
 			}
 			if d.dayOnly != tt.dayOnly || d.zoned != tt.zoned {
 				t.Errorf("parseDateInfo(%q) = day only %v, zoned %v; want %v, %v", tt.in, d.dayOnly, d.zoned, tt.dayOnly, tt.zoned)
+			}
+		})
+	}
+}
+
+func TestParseDateReadsTimesWrittenWithADot(t *testing.T) {
+	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	tests := []struct{ name, in, want string }{
+		{"a dotted p.m. time with India's zone", "Updated: Mar 5, 2024, 10.34PM IST", "2024-03-05T17:04:00.000Z"},
+		{"a dotted a.m. time without a zone", "5 March 2024 9.05 am", "2024-03-05T09:05:00.000Z"},
+		{"a decimal number is no time", "March 5, 2024 rated 4.50 of 5", "2024-03-05T12:00:00.000Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ParseDate(tt.in, now)
+			if !ok || FormatDate(got) != tt.want {
+				t.Errorf("ParseDate(%q) = %s, %v; want %s", tt.in, FormatDate(got), ok, tt.want)
 			}
 		})
 	}

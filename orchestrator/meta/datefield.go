@@ -16,17 +16,17 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// date returns when the page was last published, as Microlink reports it:
-// the modification date when the page gives one, else the publication date.
-// Sources, most specific first:
-//   - modified: JSON-LD dateModified; meta tags whose name says modified or
-//     updated (article:modified_time, og:updated_time, ...); microdata
-//     dateModified;
-//   - published: JSON-LD datePublished, dateCreated, uploadDate; meta tags
-//     whose name says published, publication or pubdate, then issued or
-//     created (see metaDateKey), and the same keys inside JSON meta values
-//     (parsely-page's pub_date); microdata datePublished; citation, Dublin
-//     Core and sailthru dates, <meta name=date|displaydate>;
+// dates returns when the page's content was first published and when it
+// was last modified, "" for what the page does not say. Microlink's date is
+// the modification date when there is one, else the publication date.
+//
+// Publication, most trusted first:
+//   - the main JSON-LD item's datePublished, dateCreated, uploadDate (and
+//     an event's startDate);
+//   - meta tags whose name says published, publication or pubdate, then
+//     issued or created (see metaDateKey), and the same keys inside JSON
+//     meta values (parsely-page's pub_date); microdata datePublished;
+//     citation, Dublin Core and sailthru dates, <meta name=date|displaydate>;
 //   - <time datetime> (inside the article first), each element's
 //     data-*date* and data-*time* attributes before it;
 //   - visible dates in the article: bylines, post meta lines and elements
@@ -36,20 +36,40 @@ import (
 //     published or posted first (see headlineDates);
 //   - visible dates anywhere in the page.
 //
+// Modification: the main JSON-LD item's dateModified, meta tags whose name
+// says modified or updated (article:modified_time, og:updated_time, ...),
+// microdata dateModified.
+//
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
-// file last changed, not the article) and are never read. The first date
-// found stands, made more precise by a later copy of it: a bare day by an
-// instant on that same day, a time without a zone by the same wall time
-// with one.
-func (p *page) date() string {
-	sources := []func() []string{
+// file last changed, not the article) and are never read.
+func (p *page) dates() (published, modified string) {
+	var headlinePub, headlineMod, articlePub, articleMod []string
+	headlineDone, articleDone := false, false
+	headline := func() {
+		if !headlineDone {
+			headlineDone = true
+			headlinePub, headlineMod = p.headlineDates()
+		}
+	}
+	article := func() {
+		if !articleDone {
+			articleDone = true
+			articlePub, articleMod = printedDates(p.visibleDates("article, main, [role=main], [itemprop~=articleBody]"))
+		}
+	}
+	modified = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("dateModified") },
 		func() []string { return p.metaDates(isModifiedKey) },
 		func() []string { return p.itempropDates("dateModified") },
+		func() []string { return p.itempropKeyDates(isModifiedKey) },
+		func() []string { headline(); return headlineMod },
+	})
+	published = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
 		func() []string { return p.metaDates(isPublishedKey) },
 		func() []string { return p.metaDates(isIssuedKey) },
 		func() []string { return p.itempropDates("datePublished", "dateCreated", "uploadDate") },
+		func() []string { return p.itempropKeyDates(isPublishedKey) },
 		func() []string {
 			return p.metaDates(func(k string) bool {
 				switch k {
@@ -62,11 +82,25 @@ func (p *page) date() string {
 		},
 		func() []string { return p.itempropDates("date") },
 		p.timeElements,
-		func() []string { return p.visibleDates("article, main, [role=main], [itemprop~=articleBody]") },
+		func() []string { article(); return articlePub },
 		p.urlDates,
-		p.headlineDates,
-		func() []string { return p.visibleDates("body") },
-	}
+		func() []string { headline(); return headlinePub },
+		func() []string {
+			pub, _ := printedDates(p.visibleDates("body"))
+			return pub
+		},
+		// A page that prints only when it was updated shows that date as
+		// its own: the content is at least that old.
+		func() []string { headline(); return headlineMod },
+		func() []string { article(); return articleMod },
+	})
+	return published, modified
+}
+
+// firstDate returns the first date the sources give, in order, made more
+// precise by a later copy of it: a bare day by an instant on that same day,
+// a time without a zone by the same wall time with one.
+func (p *page) firstDate(sources []func() []string) string {
 	var chosen dateInfo
 	found := false
 	for _, source := range sources {
@@ -210,7 +244,7 @@ func (p *page) itempropDates(props ...string) []string {
 	var out []string
 	for _, prop := range props {
 		p.doc.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
-			if !isItemProp(s, prop) {
+			if !isItemProp(s, prop) || inSubordinateItem(s) {
 				return
 			}
 			for _, attr := range []string{"content", "datetime", "title"} {
@@ -225,6 +259,33 @@ func (p *page) itempropDates(props ...string) []string {
 	return out
 }
 
+// itempropKeyDates reads the elements (not <meta>, read with the meta
+// tags) whose itemprop, in any spelling (published-date, pubDate), matches
+// like a meta name (see metaDateKey): their content, datetime or title
+// attribute, else their text.
+func (p *page) itempropKeyDates(match func(key string) bool) []string {
+	var out []string
+	p.doc.Find("[itemprop]").Each(func(_ int, s *goquery.Selection) {
+		if goquery.NodeName(s) == "meta" || len(out) >= 8 || inSubordinateItem(s) {
+			return
+		}
+		for _, prop := range strings.Fields(s.AttrOr("itemprop", "")) {
+			if !match(metaDateKey(prop)) {
+				continue
+			}
+			for _, attr := range []string{"content", "datetime", "title"} {
+				if v, ok := s.Attr(attr); ok && strings.TrimSpace(v) != "" {
+					out = append(out, v)
+					return
+				}
+			}
+			out = append(out, s.Text())
+			return
+		}
+	})
+	return out
+}
+
 // timeElements returns <time datetime> values, those inside the article
 // first: a page lists many dates (comments, related stories), the article's
 // own comes first within it. Other elements with a datetime attribute
@@ -235,11 +296,29 @@ func (p *page) timeElements() []string {
 	var out []string
 	for _, sel := range []string{"article time[datetime]", "main time[datetime]", "time[datetime]", "[datetime]"} {
 		p.doc.Find(sel).Each(func(_ int, s *goquery.Selection) {
+			if inSubordinateItem(s) || aboutElsewhere(s) {
+				return
+			}
 			out = append(out, dataDates(s)...)
 			out = append(out, s.AttrOr("datetime", ""))
 		})
 	}
 	return out
+}
+
+// aboutElsewhere reports an element inside a block about other pages or
+// other people (comments, related stories, quotes; see isElsewhere).
+func aboutElsewhere(s *goquery.Selection) bool {
+	for e := s.Parent(); e.Length() > 0; e = e.Parent() {
+		switch goquery.NodeName(e) {
+		case "body", "html", "#document":
+			return false
+		}
+		if isElsewhere(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataDates returns the values of an element's data-* attributes whose name
@@ -266,7 +345,8 @@ func (p *page) visibleDates(scope string) []string {
 	var out []string
 	sel := `[class*="byline" i], [class*="publish" i], [class*="posted" i], [class*="meta" i], [id*="date" i], [class*="date" i], [class*="time" i], time`
 	p.doc.Find(scope).Find(sel).Each(func(_ int, s *goquery.Selection) {
-		if len(out) >= 40 || s.ParentsFiltered("script, style, noscript, svg, template").Length() > 0 {
+		if len(out) >= 40 || s.ParentsFiltered("script, style, noscript, svg, template").Length() > 0 ||
+			inSubordinateItem(s) || aboutElsewhere(s) {
 			return
 		}
 		out = append(out, dataDates(s)...)
@@ -281,6 +361,41 @@ func (p *page) visibleDates(scope string) []string {
 	return out
 }
 
+// linkedElsewhere reports an element that is, or is inside, a link to
+// another page. A link to the page itself, a post's permalink, is the
+// post's own date in threads and comment-less blogs alike.
+func (p *page) linkedElsewhere(s *goquery.Selection) bool {
+	a := s
+	if goquery.NodeName(s) != "a" {
+		a = s.ParentsFiltered("a").First()
+	}
+	if a.Length() == 0 {
+		return false
+	}
+	return !p.isPermalink(a)
+}
+
+// isPermalink reports a link to the page itself: the same path, with or
+// without another query or fragment (viewtopic.php?p=12#p12 on
+// viewtopic.php?t=3).
+func (p *page) isPermalink(a *goquery.Selection) bool {
+	href := strings.TrimSpace(a.AttrOr("href", ""))
+	if href == "" || strings.HasPrefix(href, "#") {
+		return href != ""
+	}
+	for _, raw := range []string{p.base.String(), p.canonicalURL()} {
+		page, err := url.Parse(raw)
+		if err != nil || raw == "" {
+			continue
+		}
+		u, err := page.Parse(href)
+		if err == nil && strings.EqualFold(u.Hostname(), page.Hostname()) && u.Path == page.Path {
+			return true
+		}
+	}
+	return false
+}
+
 // linksADate reports an element with a link whose text holds a date.
 func linksADate(s *goquery.Selection) bool {
 	found := false
@@ -291,24 +406,99 @@ func linksADate(s *goquery.Selection) bool {
 	return found
 }
 
-// dateLabelRe matches the words that label a printed date as the
-// publication's, in the languages whose dates ParseDate reads.
-var dateLabelRe = regexp.MustCompile(`(?i)published|posted|publié|publiée|veröffentlicht|publicado|publicada|pubblicato|` +
-	`gepubliceerd|geplaatst|опубликовано|публикация|掲載|公開|配信|发布|發布|发表|發表`)
+// Labels of printed dates, in the languages whose dates ParseDate reads:
+// publishedLabelRe says the date is the publication's, updatedLabelRe that
+// it is a later change, and otherLabelRe that it is no date of the content
+// at all (when a member registered, when an offer ends).
+var (
+	publishedLabelRe = regexp.MustCompile(`(?i)\b(?:published|posted|asked|started|created|written on|first published|date published)\b|` +
+		`publié|publiée|veröffentlicht|erschienen|publicado|publicada|pubblicato|gepubliceerd|geplaatst|opublikowano|` +
+		`опубликовано|публикация|掲載|公開|配信|发布|發布|发表|發表`)
+	updatedLabelRe = regexp.MustCompile(`(?i)\b(?:updated|last modified|modified|edited|revised|last reviewed|reviewed|` +
+		`fact checked|last changed)\b|aktualisiert|geändert|mis à jour|mise à jour|actualizado|actualizada|` +
+		`atualizado|aggiornato|bijgewerkt|zaktualizowano|обновлено|обновлён|更新|修改|最終更新`)
+	otherLabelRe = regexp.MustCompile(`(?i)\b(?:registered|joined|member since|last seen|last active|last login|last visit|` +
+		`birthday|born|expires|expiry|deadline|closing date|ends|valid until|offer ends|sale ends|copyright)\b|` +
+		`registriert|mitglied seit|inscrit|inscrito|iscritto|зарегистрирован|©`)
+)
+
+// Kinds of printed dates, by their label.
+const (
+	unlabelledDate = iota
+	publishedDate
+	updatedDate
+	otherDate
+)
+
+// labelledDate is a piece of printed text holding at most one labelled date.
+type labelledDate struct {
+	text string
+	kind int
+}
+
+// splitDateLabels cuts a printed text at each date label, so that
+// "Published May 3, 2024 · Updated June 1, 2024" gives the publication and
+// the update apart; text before the first label is unlabelled.
+func splitDateLabels(t string) []labelledDate {
+	type mark struct{ at, kind int }
+	var marks []mark
+	for kind, re := range map[int]*regexp.Regexp{publishedDate: publishedLabelRe, updatedDate: updatedLabelRe, otherDate: otherLabelRe} {
+		for _, m := range re.FindAllStringIndex(t, 8) {
+			marks = append(marks, mark{m[0], kind})
+		}
+	}
+	if len(marks) == 0 {
+		return []labelledDate{{t, unlabelledDate}}
+	}
+	slices.SortFunc(marks, func(a, b mark) int { return a.at - b.at })
+	var out []labelledDate
+	if marks[0].at > 0 {
+		out = append(out, labelledDate{t[:marks[0].at], unlabelledDate})
+	}
+	for i, m := range marks {
+		end := len(t)
+		if i+1 < len(marks) {
+			end = marks[i+1].at
+		}
+		out = append(out, labelledDate{t[m.at:end], m.kind})
+	}
+	return out
+}
+
+// printedDates sorts printed texts into publication dates and
+// modification dates by their labels (see splitDateLabels); a text without
+// a label is the publication's, and dates labelled as something else are
+// dropped.
+func printedDates(texts []string) (published, modified []string) {
+	for _, t := range texts {
+		for _, part := range splitDateLabels(t) {
+			if _, ok := findWrittenDate(part.text); !ok && part.kind != unlabelledDate {
+				continue
+			}
+			switch part.kind {
+			case unlabelledDate, publishedDate:
+				published = append(published, part.text)
+			case updatedDate:
+				modified = append(modified, part.text)
+			}
+		}
+	}
+	return published, modified
+}
 
 // headlineDates returns the dates printed near the headline in elements
 // that carry no date markup at all: numeric (2019.03.05), CJK (2019年3月5日)
 // or with a written month. They are read in the blocks around the headline,
 // nearest first (see articleBlocks), within a few lines of text of it and
 // outside links, those labelled as the publication date or printed in a
-// byline before the others.
-func (p *page) headlineDates() []string {
+// byline before the others. Dates labelled as updates are modifications.
+func (p *page) headlineDates() (published, modified []string) {
 	h := p.mainHeading()
 	for i, block := range p.articleBlocks() {
 		if i >= maxByDepth {
 			break
 		}
-		var labelled, plain []string
+		var labelled, plain, updated []string
 		block.Find("*").Each(func(_ int, s *goquery.Selection) {
 			if n := p.textLength(s); n == 0 || n > 300 {
 				return // cheap to know, and most elements are too long or empty
@@ -325,35 +515,60 @@ func (p *page) headlineDates() []string {
 			}
 			// Linked dates belong to lists of other posts ("A trip
 			// (2016/07/30)"); the article's own stands near its headline.
-			if goquery.NodeName(s) == "a" || s.ParentsFiltered("a").Length() > 0 || linksADate(s) ||
-				p.textDistance(s) > maxBylineDistance {
+			if p.linkedElsewhere(s) || linksADate(s) || p.textDistance(s) > maxBylineDistance {
 				return
 			}
-			if dateLabelRe.MatchString(t) || byWordRe.MatchString(t) {
-				labelled = append(labelled, t)
-			} else {
-				plain = append(plain, t)
+			for _, part := range splitDateLabels(t) {
+				if _, ok := findWrittenDate(part.text); !ok {
+					continue
+				}
+				switch {
+				case part.kind == updatedDate:
+					updated = append(updated, part.text)
+				case part.kind == publishedDate || part.kind == unlabelledDate && byWordRe.MatchString(t):
+					labelled = append(labelled, part.text)
+				case part.kind == unlabelledDate:
+					plain = append(plain, part.text)
+				}
 			}
 		})
-		if len(labelled)+len(plain) > 0 {
-			return append(labelled, plain...)
+		if len(labelled)+len(plain)+len(updated) > 0 {
+			return append(labelled, plain...), updated
 		}
 	}
-	return nil
+	return nil, nil
 }
 
-var urlDateRe = regexp.MustCompile(`/((?:19|20)\d{2})/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?:/|$)`)
+var (
+	urlDateRe = regexp.MustCompile(`/((?:19|20)\d{2})/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?:/|$)`)
+	// urlDashDateRe is a date at the start of a path segment:
+	// /2024-03-05-a-title, /articles/2024-03-05+title.
+	urlDashDateRe = regexp.MustCompile(`/((?:19|20)\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[-_+/.]|$)`)
+)
 
 // urlDates reads the date many sites put in article paths
-// (/2026/11/20/title), from the canonical URL and the final one.
+// (/2026/11/20/title, /2026-11-20-title), from the canonical URL, og:url
+// and the final URL.
 func (p *page) urlDates() []string {
 	var out []string
-	for _, raw := range []string{p.canonicalURL(), p.url.String()} {
+	for _, raw := range []string{p.canonicalURL(), p.meta("og:url"), p.url.String()} {
+		raw = strings.TrimSpace(raw)
+		if strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f") {
+			// A URL escaped whole (https://host%2Fa%2Fb) still names its path.
+			if dec, err := url.PathUnescape(raw); err == nil {
+				raw = dec
+			}
+		}
 		u, err := url.Parse(raw)
-		if err != nil {
+		if err != nil || raw == "" {
 			continue
 		}
-		if m := urlDateRe.FindStringSubmatch(u.Path); m != nil {
+		path := u.Path
+		m := urlDateRe.FindStringSubmatch(path)
+		if m == nil {
+			m = urlDashDateRe.FindStringSubmatch(path)
+		}
+		if m != nil {
 			mo, _ := strconv.Atoi(m[2])
 			d, _ := strconv.Atoi(m[3])
 			// Written out, the day reads as a day without a time (at noon, as

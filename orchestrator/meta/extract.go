@@ -13,7 +13,12 @@ import (
 type Result struct {
 	Title, Description, Lang, Author, Publisher *string
 	// Date is ISO 8601 in UTC with milliseconds: "2006-01-02T15:04:05.000Z".
+	// It has Microlink's meaning: DateModified when the page gives one,
+	// else DatePublished.
 	Date *string
+	// DatePublished is when the content was first published, DateModified
+	// when it last changed; both in Date's form.
+	DatePublished, DateModified *string
 	// URL is the page's canonical URL, or its final URL when it names none.
 	URL *string
 	// Image and Logo are ordered best first, with absolute URLs. The caller
@@ -74,7 +79,14 @@ func extract(doc *goquery.Document, pageURL *url.URL, now time.Time) (r Result) 
 	guard("description", pageURL, func() { r.Description = strPtr(p.description()) })
 	guard("lang", pageURL, func() { r.Lang = strPtr(p.lang()) })
 	guard("author", pageURL, func() { r.Author = strPtr(p.author(pub)) })
-	guard("date", pageURL, func() { r.Date = strPtr(p.date()) })
+	guard("date", pageURL, func() {
+		pub, mod := p.dates()
+		r.DatePublished, r.DateModified = strPtr(pub), strPtr(mod)
+		r.Date = r.DateModified
+		if r.Date == nil {
+			r.Date = r.DatePublished
+		}
+	})
 	guard("url", pageURL, func() { r.URL = strPtr(p.canonicalURL()) })
 	guard("image", pageURL, func() { r.Image = p.images() })
 	guard("logo", pageURL, func() { r.Logo = p.logos() })

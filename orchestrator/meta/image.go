@@ -21,6 +21,7 @@ type candidates struct {
 }
 
 func (c *candidates) add(cand Candidate) {
+	cand.URL = decodeUnreserved(cand.URL)
 	if cand.URL == "" || c.seen[cand.URL] {
 		return
 	}
@@ -361,4 +362,30 @@ func badImage(raw string, w, h int) bool {
 	}
 	return strings.Contains(lowerPath, "/emoji/") || strings.Contains(lowerPath, "twemoji") ||
 		strings.Contains(lowerPath, "/emojis/") || strings.Contains(lowerPath, "/1x1.")
+}
+
+// decodeUnreserved decodes the percent-escapes of characters that never
+// need one (letters, digits, "-", ".", "_", "~"), as RFC 3986 normalises
+// URLs: /a%2Db.jpg and /a-b.jpg are one image. Escapes of reserved
+// characters (%2F, %3A) mean something else and stay.
+func decodeUnreserved(u string) string {
+	if !strings.Contains(u, "%") {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if u[i] == '%' && i+2 < len(u) {
+			if v, err := strconv.ParseUint(u[i+1:i+3], 16, 8); err == nil && isUnreserved(byte(v)) {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(u[i])
+	}
+	return b.String()
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }

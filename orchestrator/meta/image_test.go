@@ -141,3 +141,22 @@ func TestBadImage(t *testing.T) {
 		t.Error("an SVG declared 1×1 was refused; SVG sizes are not pixels")
 	}
 }
+
+func TestImageURLsLoseNeedlessEscapes(t *testing.T) {
+	tests := []struct{ name, html, want string }{
+		{"escaped unreserved characters are decoded",
+			`<meta property="og:image" content="https://cdn.example.com/img/a%2Db%5Fc%7Ed%2E.jpg">`, "https://cdn.example.com/img/a-b_c~d..jpg"},
+		{"escaped reserved characters stay",
+			`<meta property="og:image" content="https://cdn.example.com/raw/logo%3Abrand%2Fsquare.png">`, "https://cdn.example.com/raw/logo%3Abrand%2Fsquare.png"},
+		{"escaped letters in the query are decoded too",
+			`<meta property="og:image" content="https://cdn.example.com/i.jpg?name=%41bc&amp;sep=%26">`, "https://cdn.example.com/i.jpg?name=Abc&sep=%26"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := extractHTML(t, tt.html)
+			if len(r.Image) == 0 || r.Image[0].URL != tt.want {
+				t.Errorf("image = %v, want %s", urls(r.Image), tt.want)
+			}
+		})
+	}
+}

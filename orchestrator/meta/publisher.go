@@ -168,6 +168,10 @@ func namesSite(part string, names []string) bool {
 		if k == n || strings.TrimPrefix(k, "the") == n || len(n) >= 3 && strings.HasPrefix(k, n) && len(k) <= 2*len(n)+8 {
 			return true
 		}
+		// "Acme" on acmecorp.com: the brand is the start of the domain's name.
+		if len(k) >= 4 && strings.HasPrefix(n, k) && 2*len(k) >= len(n) {
+			return true
+		}
 	}
 	return false
 }

@@ -55,3 +55,16 @@ func TestTitleIsNotCutByAPublisherReadOffTheTitle(t *testing.T) {
 		t.Errorf("publisher %q, title %q: want the title whole and its tail as the publisher", value(r.Publisher), value(r.Title))
 	}
 }
+
+func TestATitlePartThatStartsTheDomainNameIsThePublisher(t *testing.T) {
+	doc := parseHTML(t, `<title>Acme | Ten trends to watch</title>`)
+	r := extract(doc, mustURL(t, "https://www.acmecorp.com/blog/trends"), testNow)
+	if got := value(r.Publisher); got != "Acme" {
+		t.Errorf("publisher = %q, want Acme", got)
+	}
+	doc = parseHTML(t, `<title>Ac | Ten trends to watch</title>`)
+	r = extract(doc, mustURL(t, "https://www.acmecorp.com/blog/trends"), testNow)
+	if got := value(r.Publisher); got == "Ac" {
+		t.Errorf("publisher = %q: a two-letter start of the domain's name is too little to say", got)
+	}
+}

@@ -6,8 +6,13 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 )
 
-// AllFields are the metadata fields in the order of the envelope.
-var AllFields = []string{"title", "description", "lang", "author", "publisher", "image", "date", "url", "logo"}
+// AllFields are the metadata fields in the order of the envelope:
+// Microlink's, with glimpse's own datePublished and dateModified after date.
+var AllFields = []string{"title", "description", "lang", "author", "publisher", "image", "date", "datePublished", "dateModified", "url", "logo"}
+
+// snakeFields are the snake_case spellings of the camelCase fields, which
+// `meta.<field>` accepts as every parameter name does.
+var snakeFields = map[string]string{"date_published": "datePublished", "date_modified": "dateModified"}
 
 // embedPaths are the field paths `embed` accepts.
 var embedPaths = []string{"pdf.url", "image.url", "logo.url", "screenshot.url"}
@@ -19,6 +24,9 @@ func parseMeta(q *query, req *Request) error {
 		field, ok := strings.CutPrefix(p.name, "meta.")
 		if !ok || isIgnored(p.name) {
 			continue
+		}
+		if camel, ok := snakeFields[field]; ok {
+			field = camel
 		}
 		if !isField(field) {
 			return apierr.Query(p.given, p.value, "`%s` is not a metadata field; use `meta.<field>` with one of %s.",
