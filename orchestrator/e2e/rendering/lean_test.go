@@ -295,7 +295,7 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 		var l, f map[string]json.RawMessage
 		_ = json.Unmarshal(r.lean.Data, &l)
 		_ = json.Unmarshal(r.full.Data, &f)
-		for _, field := range []string{"title", "description", "lang", "author", "publisher", "image", "date", "url", "logo"} {
+		for _, field := range []string{"title", "description", "lang", "author", "publisher", "image", "date", "datePublished", "dateModified", "url", "logo"} {
 			if !bytes.Equal(l[field], f[field]) {
 				differ++
 				t.Errorf("%s/%s %s: lean %s, full %s", r.p.set, r.p.name, field, l[field], f[field])
