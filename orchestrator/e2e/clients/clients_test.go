@@ -40,8 +40,17 @@ const envClientsDir = "GLIMPSE_CLIENTS_DIR"
 // to get it.
 func clientsDir(t *testing.T) string {
 	t.Helper()
+	return installedClients(t, "the Microlink clients", "node_modules/@microlink/mql/package.json", "node_modules/.bin/microlink")
+}
+
+// installedClients finds the folder where the npm packages that
+// .ci/clients locks are installed, holding files: $GLIMPSE_CLIENTS_DIR,
+// then the cache `make test` installs them into. what names them in the
+// failure (a skip under -short).
+func installedClients(t *testing.T, what string, files ...string) string {
+	t.Helper()
 	check := func(dir string) error {
-		for _, p := range []string{"node_modules/@microlink/mql/package.json", "node_modules/.bin/microlink"} {
+		for _, p := range files {
 			if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 				return err
 			}
@@ -50,7 +59,7 @@ func clientsDir(t *testing.T) string {
 	}
 	if dir := os.Getenv(envClientsDir); dir != "" {
 		if err := check(dir); err != nil {
-			testtool.Missingf(t, "%s is set to %s, but the Microlink clients are not installed there (%v): run `make deps`, or unset it", envClientsDir, dir, err)
+			testtool.Missingf(t, "%s is set to %s, but %s are not installed there (%v): run `make deps`, or unset it", envClientsDir, dir, what, err)
 		}
 		return dir
 	}
@@ -61,7 +70,7 @@ func clientsDir(t *testing.T) string {
 			return cached
 		}
 	}
-	testtool.Missingf(t, "the Microlink clients are not installed: %s is unset and %s has none; run `make deps` (or `make test`), which installs the versions .ci/clients locks", envClientsDir, cached)
+	testtool.Missingf(t, "%s are not installed: %s is unset and %s has none; run `make deps` (or `make test`), which installs the versions .ci/clients locks", what, envClientsDir, cached)
 	return ""
 }
 

@@ -25,22 +25,10 @@ import (
 // .ci/clients locks, as an agent's MCP client drives it.
 
 // mcpClientsDir finds the installed MCP SDK, where the Microlink clients
-// are: $GLIMPSE_CLIENTS_DIR, then the cache `make test` installs into.
+// are.
 func mcpClientsDir(t *testing.T) string {
 	t.Helper()
-	const sdk = "node_modules/@modelcontextprotocol/sdk/package.json"
-	if dir := os.Getenv(envClientsDir); dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, sdk)); err != nil {
-			t.Fatalf("%s is set to %s, but the MCP SDK is not installed there (%v): run `make deps`, or unset it", envClientsDir, dir, err)
-		}
-		return dir
-	}
-	home, _ := os.UserHomeDir()
-	cached := filepath.Join(home, ".cache", "glimpse", "npm")
-	if _, err := os.Stat(filepath.Join(cached, sdk)); err != nil {
-		t.Fatalf("the MCP SDK is not installed: %s is unset and %s has none; run `make deps` (or `make test`), which installs the version .ci/clients locks", envClientsDir, cached)
-	}
-	return cached
+	return installedClients(t, "the MCP SDK's files", "node_modules/@modelcontextprotocol/sdk/package.json")
 }
 
 // mcpPages are the loopback pages the MCP client reads.
