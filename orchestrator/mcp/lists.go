@@ -42,17 +42,10 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in Selecto
 	if fail != nil {
 		return fail, nil, nil
 	}
-	out := []Link{}
-	seen := map[string]bool{}
-	for _, it := range items {
-		u, _ := it["url"].(string)
-		if u == "" || seen[u] {
-			continue
-		}
-		seen[u] = true
+	out := distinct(items, func(u string, it map[string]any) Link {
 		text, _ := it["text"].(string)
-		out = append(out, Link{URL: u, Text: text})
-	}
+		return Link{URL: u, Text: text}
+	})
 	return nil, map[string]any{"count": len(out), "links": out}, nil
 }
 
@@ -72,7 +65,17 @@ func (s *Server) images(ctx context.Context, req *mcp.CallToolRequest, in Select
 	if fail != nil {
 		return fail, nil, nil
 	}
-	out := []Image{}
+	out := distinct(items, func(u string, it map[string]any) Image {
+		alt, _ := it["alt"].(string)
+		return Image{URL: u, Alt: alt}
+	})
+	return nil, map[string]any{"count": len(out), "images": out}, nil
+}
+
+// distinct keeps the items with a url, each url once, in page order, as
+// entry makes them.
+func distinct[T any](items []map[string]any, entry func(url string, it map[string]any) T) []T {
+	out := []T{}
 	seen := map[string]bool{}
 	for _, it := range items {
 		u, _ := it["url"].(string)
@@ -80,10 +83,9 @@ func (s *Server) images(ctx context.Context, req *mcp.CallToolRequest, in Select
 			continue
 		}
 		seen[u] = true
-		alt, _ := it["alt"].(string)
-		out = append(out, Image{URL: u, Alt: alt})
+		out = append(out, entry(u, it))
 	}
-	return nil, map[string]any{"count": len(out), "images": out}, nil
+	return out
 }
 
 // items reads data.<name>: a list of containers, each with its items.

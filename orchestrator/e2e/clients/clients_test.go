@@ -107,41 +107,52 @@ keys:
   - {key: k-tiny, plan: tiny}
 `, nil)
 	ps := clientPages(t)
-	// A loopback port nothing listens on, for a target that refuses.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closedURL := "http://" + l.Addr().String() + "/"
-	l.Close()
+	closedURL := refusingURL(t)
 
 	t.Run("mql", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 75*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "clients", "mql.mjs"), dir)
-		cmd.Env = append(os.Environ(),
-			"GLIMPSE_ENDPOINT="+app.URL()+"/",
-			"GLIMPSE_PAGES="+ps.URL,
-			"GLIMPSE_CLOSED_URL="+closedURL,
-			"GLIMPSE_CASES="+os.Getenv("GLIMPSE_CASES"),
-		)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		cases, done := parseClientCases(t, out)
-		if err != nil || done == nil {
-			t.Fatalf("the mql script did not finish (%v):\n%s\n%s", err, out, stderr.String())
-		}
-		if *done != len(cases) {
-			t.Errorf("the script ran %d cases but reported %d", *done, len(cases))
-		}
-		for _, c := range cases {
-			t.Run(c.Name, func(t *testing.T) { judgeClientCase(t, c) })
-		}
+		runClientScript(t, node, dir, filepath.Join("testdata", "clients", "mql.mjs"), 75*time.Second,
+			"GLIMPSE_ENDPOINT="+app.URL()+"/", "GLIMPSE_PAGES="+ps.URL, "GLIMPSE_CLOSED_URL="+closedURL)
 	})
 
 	t.Run("cli", func(t *testing.T) { testMicrolinkCLI(t, dir, app.URL()+"/", ps.URL) })
 	t.Logf("the clients' cases took %s", time.Since(started).Round(time.Millisecond))
+}
+
+// refusingURL is a loopback address nothing listens on, for a target
+// that refuses the connection.
+func refusingURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "http://" + l.Addr().String() + "/"
+}
+
+// runClientScript runs a Node script that drives a client against glimpse,
+// with the clients' folder as its argument and env added to its
+// environment (GLIMPSE_CASES passes through), then judges each case it
+// reports as a subtest of t.
+func runClientScript(t *testing.T, node, dir, script string, within time.Duration, env ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, script, dir)
+	cmd.Env = append(append(os.Environ(), env...), "GLIMPSE_CASES="+os.Getenv("GLIMPSE_CASES"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	cases, done := parseClientCases(t, out)
+	if err != nil || done == nil {
+		t.Fatalf("the script %s did not finish (%v):\n%s\n%s", filepath.Base(script), err, out, stderr.String())
+	}
+	if *done != len(cases) || len(cases) == 0 {
+		t.Errorf("the script ran %d cases but reported %d", len(cases), *done)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) { judgeClientCase(t, c) })
+	}
 }
 
 func parseClientCases(t *testing.T, out []byte) (cases []clientCase, done *int) {

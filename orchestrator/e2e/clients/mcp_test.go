@@ -2,16 +2,12 @@ package clients_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,35 +92,8 @@ keys:
   - {key: k-tiny-2, plan: tiny}
 `, nil)
 	ps := mcpPages(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closedURL := "http://" + l.Addr().String() + "/"
-	l.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "mcp", "client.mjs"), dir)
-	cmd.Env = append(os.Environ(),
-		"GLIMPSE_MCP_URL="+app.URL()+"/mcp",
-		"GLIMPSE_PAGES="+ps.URL,
-		"GLIMPSE_CLOSED_URL="+closedURL,
-		"GLIMPSE_CASES="+os.Getenv("GLIMPSE_CASES"),
-	)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	cases, done := parseClientCases(t, out)
-	if err != nil || done == nil {
-		t.Fatalf("the MCP client script did not finish (%v):\n%s\n%s", err, out, stderr.String())
-	}
-	if *done != len(cases) || len(cases) == 0 {
-		t.Errorf("the script ran %d cases but reported %d", len(cases), *done)
-	}
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) { judgeClientCase(t, c) })
-	}
+	runClientScript(t, node, dir, filepath.Join("testdata", "mcp", "client.mjs"), 120*time.Second,
+		"GLIMPSE_MCP_URL="+app.URL()+"/mcp", "GLIMPSE_PAGES="+ps.URL, "GLIMPSE_CLOSED_URL="+refusingURL(t))
 }
 
 func TestMCPCanBeSwitchedOff(t *testing.T) {
