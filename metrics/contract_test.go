@@ -32,7 +32,7 @@ var contract = []contractMetric{
 	{"glimpse_pool_busy_rejections_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_pool_retries_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_cdp_events_dropped_total", dto.MetricType_COUNTER, []string{"method"}},
-	{"glimpse_cache_requests_total", dto.MetricType_COUNTER, []string{"result"}},
+	{"glimpse_cache_requests_total", dto.MetricType_COUNTER, []string{"result", "source"}},
 	{"glimpse_ratelimit_rejections_total", dto.MetricType_COUNTER, []string{"plan"}},
 	{"glimpse_pdf_generated_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_pdf_stored_bytes_total", dto.MetricType_COUNTER, nil},
@@ -53,6 +53,9 @@ var contract = []contractMetric{
 	{"glimpse_storage_local_limit_bytes", dto.MetricType_GAUGE, nil},
 	{"glimpse_storage_swept_objects_total", dto.MetricType_COUNTER, []string{"reason"}},
 	{"glimpse_storage_swept_bytes_total", dto.MetricType_COUNTER, []string{"reason"}},
+	{"glimpse_storage_local_volume_bytes", dto.MetricType_GAUGE, nil},
+	{"glimpse_storage_local_volume_free_bytes", dto.MetricType_GAUGE, nil},
+	{"glimpse_quota_backend_errors_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_up", dto.MetricType_GAUGE, nil},
 	{"glimpse_sidecar_draining", dto.MetricType_GAUGE, nil},
 	{"glimpse_sidecar_open_pages", dto.MetricType_GAUGE, nil},
@@ -68,6 +71,7 @@ var contract = []contractMetric{
 	{"glimpse_sidecar_admitted_pages", dto.MetricType_GAUGE, nil},
 	{"glimpse_sidecar_pages_refused_total", dto.MetricType_COUNTER, nil},
 	{"glimpse_sidecar_background_refusals_total", dto.MetricType_COUNTER, nil},
+	{"glimpse_sidecar_chromium_start_time_seconds", dto.MetricType_GAUGE, nil},
 }
 
 func gatherPopulated(t *testing.T) map[string]*dto.MetricFamily {
@@ -161,7 +165,7 @@ func TestOutputLabelTakesOnlyTheKnownOutputs(t *testing.T) {
 // bounded by code, configuration or the number of sidecars.
 // (method: the DevTools events glimpse subscribes to, a fixed list in its
 // code).
-var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method"}
+var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "source", "plan", "op", "where", "state", "sidecar", "reason", "method"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

@@ -48,12 +48,36 @@ func Outputs() []string {
 	return []string{OutputPDF, OutputScreenshot, OutputMarkdown, OutputData, OutputMetadata, OutputNone}
 }
 
-// Values of the result label of glimpse_cache_requests_total.
+// Values of the result label of glimpse_cache_requests_total: a fresh
+// answer, one served stale while a background render refreshes it, none
+// usable, or none looked for (force=true).
 const (
 	CacheHit    = "hit"
+	CacheStale  = "stale"
 	CacheMiss   = "miss"
 	CacheBypass = "bypass"
 )
+
+// Values of the source label of glimpse_cache_requests_total: where the
+// answer came from. A hit or a stale answer comes from this replica's
+// memory or from the store replicas share; a miss or a bypass from a render
+// of this request's own, or from one it joined because an identical
+// request was rendering already (single flight).
+const (
+	CacheFromMemory = "memory"
+	CacheFromShared = "shared"
+	CacheFromRender = "render"
+	CacheFromJoined = "joined"
+)
+
+// CacheOutcomes lists the result and source pairs of
+// glimpse_cache_requests_total, the only ones that can happen.
+var CacheOutcomes = [...][2]string{
+	{CacheHit, CacheFromMemory}, {CacheHit, CacheFromShared},
+	{CacheStale, CacheFromMemory}, {CacheStale, CacheFromShared},
+	{CacheMiss, CacheFromRender}, {CacheMiss, CacheFromJoined},
+	{CacheBypass, CacheFromRender}, {CacheBypass, CacheFromJoined},
+}
 
 // Values of the op label of glimpse_storage_errors_total.
 const (
@@ -105,8 +129,8 @@ type Orchestrator struct {
 	// Retries: glimpse_pool_retries_total, leases lost with their sidecar
 	// and retried on another one.
 	Retries prometheus.Counter
-	// Cache: glimpse_cache_requests_total{result}, result one of CacheHit,
-	// CacheMiss, CacheBypass.
+	// Cache: glimpse_cache_requests_total{result,source}, one of the pairs
+	// of CacheOutcomes.
 	Cache *prometheus.CounterVec
 	// RateLimited: glimpse_ratelimit_rejections_total{plan}, requests refused
 	// with ERATE, by plan name from the plans file.
@@ -178,8 +202,8 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}),
 		Cache: f.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "cache", Name: "requests_total",
-			Help: "Cache lookups, by result: hit, miss, bypass.",
-		}, []string{"result"}),
+			Help: "Cache lookups, by result (hit, stale, miss, bypass) and by where the answer came from (memory or shared for a hit or a stale answer; render, or joined for an identical request's render, for a miss or a bypass).",
+		}, []string{"result", "source"}),
 		RateLimited: f.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "ratelimit", Name: "rejections_total",
 			Help: "Requests refused with ERATE because the plan's quota was used up, by plan.",
@@ -215,8 +239,8 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload} {
 		o.Phase.WithLabelValues(p)
 	}
-	for _, r := range []string{CacheHit, CacheMiss, CacheBypass} {
-		o.Cache.WithLabelValues(r)
+	for _, rs := range CacheOutcomes {
+		o.Cache.WithLabelValues(rs[0], rs[1])
 	}
 	for _, op := range []string{StoragePut, StorageGet, StorageStat, StoragePing} {
 		o.StorageErrors.WithLabelValues(op)

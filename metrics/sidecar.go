@@ -1,6 +1,10 @@
 package metrics
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // SidecarStats is the sidecar process's own state, read once per scrape.
 type SidecarStats struct {
@@ -27,6 +31,10 @@ type SidecarStats struct {
 	// BackgroundRefusals counts the requests Chromium made on its own, for
 	// no page, that the sidecar refused, ever.
 	BackgroundRefusals int64
+	// BrowserStarted is when the current Chromium became ready; zero while
+	// none runs. A new value marks a browser start: the sidecar's own, a
+	// crash restart or a recycle.
+	BrowserStarted time.Time
 }
 
 // Reasons the sidecar refuses a DevTools command, the values of the reason
@@ -55,8 +63,9 @@ var CDPRefusalReasons = [...]string{
 // glimpse_sidecar_auth_refusals_total,
 // glimpse_sidecar_cdp_refusals_total{reason},
 // glimpse_sidecar_max_pages, glimpse_sidecar_admitted_pages,
-// glimpse_sidecar_pages_refused_total and
-// glimpse_sidecar_background_refusals_total, read from stats at scrape
+// glimpse_sidecar_pages_refused_total,
+// glimpse_sidecar_background_refusals_total and
+// glimpse_sidecar_chromium_start_time_seconds, read from stats at scrape
 // time.
 // The running totals are exported as counters, so rate() and increase()
 // work on them and survive a sidecar restart. stats must be safe to call
@@ -78,7 +87,7 @@ type sidecarCollector struct {
 	restarts, recycles, memory, guardRefuse *prometheus.Desc
 	adsBlocked, authRefusals, cdpRefusals   *prometheus.Desc
 	maxPages, admitted, refusedPages        *prometheus.Desc
-	background                              *prometheus.Desc
+	background, started                     *prometheus.Desc
 }
 
 func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
@@ -105,12 +114,13 @@ func newSidecarCollector(stats func() SidecarStats) *sidecarCollector {
 		admitted:     d("admitted_pages", "Pages the sidecar's clients, every orchestrator together, hold now: its real load."),
 		refusedPages: d("pages_refused_total", "Pages the sidecar refused because it held its GLIMPSE_SIDECAR_MAX_PAGES already."),
 		background:   d("background_refusals_total", "Requests Chromium made on its own, for no page, that the sidecar refused."),
+		started:      d("chromium_start_time_seconds", "Unix time at which the sidecar's current Chromium became ready; 0 while none runs."),
 	}
 }
 
 func (c *sidecarCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.up, c.draining, c.open, c.created, c.restarts, c.recycles, c.memory, c.guardRefuse, c.adsBlocked, c.authRefusals, c.cdpRefusals,
-		c.maxPages, c.admitted, c.refusedPages, c.background} {
+		c.maxPages, c.admitted, c.refusedPages, c.background, c.started} {
 		ch <- d
 	}
 }
@@ -137,6 +147,11 @@ func (c *sidecarCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(c.admitted, float64(s.AdmittedPages))
 	counter(c.refusedPages, s.PagesRefused)
 	counter(c.background, s.BackgroundRefusals)
+	started := 0.0
+	if !s.BrowserStarted.IsZero() {
+		started = float64(s.BrowserStarted.UnixNano()) / 1e9
+	}
+	gauge(c.started, started)
 	// Every reason is exported, 0 included, so rate() sees the first refusal.
 	for _, reason := range CDPRefusalReasons {
 		ch <- prometheus.MustNewConstMetric(c.cdpRefusals, prometheus.CounterValue, float64(s.CDPRefusals[reason]), reason)

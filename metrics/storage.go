@@ -27,12 +27,19 @@ type LocalStorageSnapshot struct {
 	// one of SweepReasons; a missing reason counts 0.
 	SweptObjects map[string]int64
 	SweptBytes   map[string]int64
+	// VolumeBytes and VolumeFreeBytes are the size of the filesystem that
+	// holds the directory and the bytes on it that glimpse may still
+	// write, read at scrape time; both 0 when they cannot be read.
+	VolumeBytes     int64
+	VolumeFreeBytes int64
 }
 
 // RegisterLocalStorage exports glimpse_storage_local_bytes,
 // glimpse_storage_local_objects, glimpse_storage_local_limit_bytes,
-// glimpse_storage_swept_objects_total{reason} and
-// glimpse_storage_swept_bytes_total{reason}, read from snapshot at scrape
+// glimpse_storage_swept_objects_total{reason},
+// glimpse_storage_swept_bytes_total{reason},
+// glimpse_storage_local_volume_bytes and
+// glimpse_storage_local_volume_free_bytes, read from snapshot at scrape
 // time. Only the local store has a sweeper; an S3 bucket is bounded by its
 // lifecycle rules and registers nothing. snapshot must be safe to call from
 // several goroutines at once. A nil reg registers nothing; a second
@@ -51,6 +58,7 @@ type localStorageCollector struct {
 	snapshot                 func() LocalStorageSnapshot
 	bytes, objects, limit    *prometheus.Desc
 	sweptObjects, sweptBytes *prometheus.Desc
+	volume, volumeFree       *prometheus.Desc
 }
 
 func newLocalStorageCollector(snapshot func() LocalStorageSnapshot) *localStorageCollector {
@@ -68,11 +76,15 @@ func newLocalStorageCollector(snapshot func() LocalStorageSnapshot) *localStorag
 			"Objects, and files of interrupted writes, that the local store's sweeper deleted, by reason: age, budget, partial.", reason, nil),
 		sweptBytes: prometheus.NewDesc(name("swept_bytes_total"),
 			"Bytes the local store's sweeper freed, by reason: age, budget, partial.", reason, nil),
+		volume: prometheus.NewDesc(name("local_volume_bytes"),
+			"Size of the filesystem that holds the local storage directory.", nil, nil),
+		volumeFree: prometheus.NewDesc(name("local_volume_free_bytes"),
+			"Bytes glimpse may still write on the filesystem that holds the local storage directory.", nil, nil),
 	}
 }
 
 func (c *localStorageCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.bytes, c.objects, c.limit, c.sweptObjects, c.sweptBytes} {
+	for _, d := range []*prometheus.Desc{c.bytes, c.objects, c.limit, c.sweptObjects, c.sweptBytes, c.volume, c.volumeFree} {
 		ch <- d
 	}
 }
@@ -82,6 +94,8 @@ func (c *localStorageCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(s.Bytes))
 	ch <- prometheus.MustNewConstMetric(c.objects, prometheus.GaugeValue, float64(s.Objects))
 	ch <- prometheus.MustNewConstMetric(c.limit, prometheus.GaugeValue, float64(s.MaxBytes))
+	ch <- prometheus.MustNewConstMetric(c.volume, prometheus.GaugeValue, float64(s.VolumeBytes))
+	ch <- prometheus.MustNewConstMetric(c.volumeFree, prometheus.GaugeValue, float64(s.VolumeFreeBytes))
 	// Every reason is exported, 0 included, so rate() sees the first deletion.
 	for _, reason := range SweepReasons {
 		ch <- prometheus.MustNewConstMetric(c.sweptObjects, prometheus.CounterValue, float64(s.SweptObjects[reason]), reason)

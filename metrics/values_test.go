@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -26,7 +27,7 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 	o.LeaseWait.Observe(0.2)
 	o.BusyRejections.Inc()
 	o.Retries.Add(2)
-	o.Cache.WithLabelValues(metrics.CacheMiss).Inc()
+	o.Cache.WithLabelValues(metrics.CacheMiss, metrics.CacheFromJoined).Inc()
 	o.RateLimited.WithLabelValues("pro").Inc()
 	o.PDFs.Inc()
 	o.PDFBytes.Add(1234)
@@ -43,8 +44,9 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 		{"screenshots that never happened", o.Requests.WithLabelValues("OK", "2xx", "screenshot"), 0},
 		{"busy rejections", o.BusyRejections, 1},
 		{"retries", o.Retries, 2},
-		{"cache misses", o.Cache.WithLabelValues("miss"), 1},
-		{"cache hits that never happened", o.Cache.WithLabelValues("hit"), 0},
+		{"cache misses that joined another render", o.Cache.WithLabelValues("miss", "joined"), 1},
+		{"cache misses rendered alone, which never happened", o.Cache.WithLabelValues("miss", "render"), 0},
+		{"cache hits that never happened", o.Cache.WithLabelValues("hit", "memory"), 0},
 		{"rate-limited requests of the pro plan", o.RateLimited.WithLabelValues("pro"), 1},
 		{"PDFs", o.PDFs, 1},
 		{"PDF bytes", o.PDFBytes, 1234},
@@ -89,7 +91,7 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 			"glimpse_http_requests_total":           7,  // OK/2xx for each of the 6 outputs, plus the EBUSY observed above
 			"glimpse_http_request_duration_seconds": 24, // each cache status for each output
 			"glimpse_render_phase_duration_seconds": 8,  // the phases, the overlay's composition included
-			"glimpse_cache_requests_total":          3,
+			"glimpse_cache_requests_total":          8,  // each result with each source it can have
 			"glimpse_storage_errors_total":          4,
 			"glimpse_guard_refusals_total":          2,
 		} {
@@ -274,13 +276,13 @@ func TestSidecarCollectorExportsTotalsAsCounters(t *testing.T) {
 			name: "a sidecar whose browser is ready",
 			stats: metrics.SidecarStats{Up: true, OpenPages: 2, PagesCreated: 140, Restarts: 1, Recycles: 2, MemoryBytes: 300 << 20, GuardRefusals: 7, AdsBlocked: 31,
 				AuthRefusals: 4, CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 5, metrics.CDPRefusedProxy: 1},
-				MaxPages: 5, AdmittedPages: 3, PagesRefused: 11, BackgroundRefusals: 6},
-			want: sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31, 4, map[string]int{"method": 5, "proxy": 1}) + admissionText(5, 3, 11, 6),
+				MaxPages: 5, AdmittedPages: 3, PagesRefused: 11, BackgroundRefusals: 6, BrowserStarted: time.Unix(1_790_000_000, 500_000_000)},
+			want: sidecarText(1, 0, 2, 140, 1, 2, "3.145728e+08", 7, 31, 4, map[string]int{"method": 5, "proxy": 1}) + admissionText(5, 3, 11, 6, "1.7900000005e+09"),
 		},
 		{
 			name:  "a sidecar that is draining with its browser down",
 			stats: metrics.SidecarStats{Draining: true, PagesCreated: 9},
-			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0, 0, nil) + admissionText(0, 0, 0, 0),
+			want:  sidecarText(0, 1, 0, 9, 0, 0, "0", 0, 0, 0, nil) + admissionText(0, 0, 0, 0, "0"),
 		},
 	}
 	for _, tc := range cases {
@@ -335,7 +337,7 @@ glimpse_sidecar_auth_refusals_total ` + itoa(unauthorized) + `
 ` + cdpLines
 }
 
-func admissionText(limit, admitted, refused, background int) string {
+func admissionText(limit, admitted, refused, background int, started string) string {
 	return `# HELP glimpse_sidecar_max_pages Pages the sidecar admits at once over every orchestrator (GLIMPSE_SIDECAR_MAX_PAGES); 0 for no limit.
 # TYPE glimpse_sidecar_max_pages gauge
 glimpse_sidecar_max_pages ` + itoa(limit) + `
@@ -348,6 +350,9 @@ glimpse_sidecar_pages_refused_total ` + itoa(refused) + `
 # HELP glimpse_sidecar_background_refusals_total Requests Chromium made on its own, for no page, that the sidecar refused.
 # TYPE glimpse_sidecar_background_refusals_total counter
 glimpse_sidecar_background_refusals_total ` + itoa(background) + `
+# HELP glimpse_sidecar_chromium_start_time_seconds Unix time at which the sidecar's current Chromium became ready; 0 while none runs.
+# TYPE glimpse_sidecar_chromium_start_time_seconds gauge
+glimpse_sidecar_chromium_start_time_seconds ` + started + `
 `
 }
 
@@ -361,13 +366,14 @@ func TestLocalStorageCollectorExportsEveryReason(t *testing.T) {
 			name: "a store that has swept for age and budget",
 			snap: metrics.LocalStorageSnapshot{Bytes: 5000, Objects: 12, MaxBytes: 8000,
 				SweptObjects: map[string]int64{metrics.SweptAge: 3, metrics.SweptBudget: 2},
-				SweptBytes:   map[string]int64{metrics.SweptAge: 300, metrics.SweptBudget: 2200}},
-			want: localStorageText(5000, 12, 8000, map[string][2]int{"age": {3, 300}, "budget": {2, 2200}}),
+				SweptBytes:   map[string]int64{metrics.SweptAge: 300, metrics.SweptBudget: 2200},
+				VolumeBytes:  1 << 30, VolumeFreeBytes: 1 << 20},
+			want: localStorageText(5000, 12, 8000, map[string][2]int{"age": {3, 300}, "budget": {2, 2200}}, 1<<30, 1<<20),
 		},
 		{
 			name: "a store without budget that has not swept yet",
 			snap: metrics.LocalStorageSnapshot{},
-			want: localStorageText(0, 0, 0, nil),
+			want: localStorageText(0, 0, 0, nil, 0, 0),
 		},
 	}
 	for _, tc := range cases {
@@ -381,7 +387,7 @@ func TestLocalStorageCollectorExportsEveryReason(t *testing.T) {
 	}
 }
 
-func localStorageText(bytes, objects, limit int, swept map[string][2]int) string {
+func localStorageText(bytes, objects, limit int, swept map[string][2]int, volume, free int) string {
 	var objectLines, byteLines string
 	for _, reason := range metrics.SweepReasons {
 		objectLines += `glimpse_storage_swept_objects_total{reason="` + reason + `"} ` + itoa(swept[reason][0]) + "\n"
@@ -397,6 +403,12 @@ glimpse_storage_local_objects ` + itoa(objects) + `
 # HELP glimpse_storage_local_limit_bytes Bytes the sweeper keeps the local storage directory under; 0 when there is no budget.
 # TYPE glimpse_storage_local_limit_bytes gauge
 glimpse_storage_local_limit_bytes ` + itoa(limit) + `
+# HELP glimpse_storage_local_volume_bytes Size of the filesystem that holds the local storage directory.
+# TYPE glimpse_storage_local_volume_bytes gauge
+glimpse_storage_local_volume_bytes ` + itoa(volume) + `
+# HELP glimpse_storage_local_volume_free_bytes Bytes glimpse may still write on the filesystem that holds the local storage directory.
+# TYPE glimpse_storage_local_volume_free_bytes gauge
+glimpse_storage_local_volume_free_bytes ` + itoa(free) + `
 # HELP glimpse_storage_swept_objects_total Objects, and files of interrupted writes, that the local store's sweeper deleted, by reason: age, budget, partial.
 # TYPE glimpse_storage_swept_objects_total counter
 ` + objectLines + `# HELP glimpse_storage_swept_bytes_total Bytes the local store's sweeper freed, by reason: age, budget, partial.

@@ -3,6 +3,7 @@ package metricstest
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -29,13 +30,16 @@ func Populated() *prometheus.Registry {
 	o.BusyRejections.Inc()
 	o.Retries.Inc()
 	o.EventsDropped.WithLabelValues("Network.requestWillBeSent").Inc()
-	o.Cache.WithLabelValues(metrics.CacheHit).Inc()
+	o.Cache.WithLabelValues(metrics.CacheHit, metrics.CacheFromMemory).Inc()
+	o.Cache.WithLabelValues(metrics.CacheStale, metrics.CacheFromShared).Inc()
 	o.RateLimited.WithLabelValues("free").Inc()
 	o.PDFs.Inc()
 	o.PDFBytes.Add(48200)
 	o.StorageErrors.WithLabelValues(metrics.StoragePut).Inc()
 	o.GuardRefusals.WithLabelValues(metrics.GuardRedirect).Inc()
 	o.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
+
+	metrics.NewQuota(reg).BackendErrors.Inc()
 
 	metrics.RegisterPool(reg, func() metrics.PoolSnapshot {
 		return metrics.PoolSnapshot{
@@ -54,6 +58,7 @@ func Populated() *prometheus.Registry {
 			Bytes: 3 << 30, Objects: 1200, MaxBytes: 10 << 30,
 			SweptObjects: map[string]int64{metrics.SweptAge: 40, metrics.SweptPartial: 1},
 			SweptBytes:   map[string]int64{metrics.SweptAge: 90 << 20, metrics.SweptPartial: 4096},
+			VolumeBytes:  20 << 30, VolumeFreeBytes: 12 << 30,
 		}
 	})
 	metrics.RegisterSidecar(reg, func() metrics.SidecarStats {
@@ -62,6 +67,7 @@ func Populated() *prometheus.Registry {
 			MemoryBytes: 512 << 20, GuardRefusals: 3, AdsBlocked: 40, AuthRefusals: 2,
 			CDPRefusals: map[string]int64{metrics.CDPRefusedMethod: 1},
 			MaxPages:    5, AdmittedPages: 4, PagesRefused: 7, BackgroundRefusals: 9,
+			BrowserStarted: time.Unix(1_790_000_000, 0),
 		}
 	})
 	return reg

@@ -70,32 +70,32 @@ func (s *Server) handleAPI(c echo.Context) error {
 
 	ctx, cancel := context.WithTimeout(hr.Context(), req.Timeout)
 	defer cancel()
+	result := metrics.CacheBypass
 	if !req.Force {
+		result = metrics.CacheMiss
 		// An answer cut short by its own `timeout` serves only callers who
 		// give no more time: the timeout is part of what made it.
-		if e := s.cache.Get(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) && s.filesKept(ctx, e) {
+		if e, from := s.cache.Lookup(ctx, key, now); e != nil && !e.CutShortFor(req.Timeout) && s.filesKept(ctx, e) {
 			fresh := e.FreshUntil(req.TTL)
 			switch {
 			case now.Before(fresh.Add(-req.StaleTTL)):
-				s.m.Cache.WithLabelValues("hit").Inc()
+				s.m.Cache.WithLabelValues(metrics.CacheHit, from).Inc()
 				return s.answer(c, req, e, "HIT")
 			case req.Stale && now.Before(e.Expires):
 				// Within the refresh window before expiry, or expired and
 				// kept for this: served at once, and one background
 				// render replaces it.
-				s.m.Cache.WithLabelValues("hit").Inc()
+				s.m.Cache.WithLabelValues(metrics.CacheStale, from).Inc()
 				s.refresh(req, key)
 				return s.answer(c, req, e, "STALE")
 			case now.Before(fresh):
-				s.m.Cache.WithLabelValues("hit").Inc()
+				s.m.Cache.WithLabelValues(metrics.CacheHit, from).Inc()
 				return s.answer(c, req, e, "HIT")
 			}
 		}
-		s.m.Cache.WithLabelValues("miss").Inc()
-	} else {
-		s.m.Cache.WithLabelValues("bypass").Inc()
 	}
 	if req.MetaOff && req.PDF == nil && req.Screenshot == nil && len(req.Data) == 0 {
+		s.m.Cache.WithLabelValues(result, metrics.CacheFromRender).Inc()
 		if err := s.checkTarget(ctx, req); err != nil {
 			return err
 		}
@@ -103,9 +103,10 @@ func (s *Server) handleAPI(c echo.Context) error {
 	}
 	// A joined render cut short by another caller's shorter timeout is
 	// rendered again inside the flight, once for every caller of this one.
-	e, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
+	e, joined, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
 		return s.produce(rctx, req, key)
 	})
+	s.m.Cache.WithLabelValues(result, renderSource(joined)).Inc()
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -120,6 +121,15 @@ func (s *Server) handleAPI(c echo.Context) error {
 		return err
 	}
 	return s.answer(c, req, e, cacheStatus(req))
+}
+
+// renderSource is the source label of an answer that was rendered: by
+// this request, or by an identical one it joined.
+func renderSource(joined bool) string {
+	if joined {
+		return metrics.CacheFromJoined
+	}
+	return metrics.CacheFromRender
 }
 
 // wantsPage reports whether a request to / is a person's browser opening

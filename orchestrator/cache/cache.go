@@ -109,9 +109,25 @@ func (c *Cache) SharedFailing() string {
 // store gets SharedReadBudget of the request's time, and none while it
 // keeps failing.
 func (c *Cache) Get(ctx context.Context, key string, now time.Time) *Entry {
+	e, _ := c.Lookup(ctx, key, now)
+	return e
+}
+
+// Lookup is Get that also says where the entry was found:
+// metrics.CacheFromMemory or metrics.CacheFromShared, "" with no entry.
+func (c *Cache) Lookup(ctx context.Context, key string, now time.Time) (*Entry, string) {
 	if e := c.getMemory(key, now); e != nil {
-		return e
+		return e, metrics.CacheFromMemory
 	}
+	if e := c.getShared(ctx, key, now); e != nil {
+		return e, metrics.CacheFromShared
+	}
+	return nil, ""
+}
+
+// getShared reads a live entry from the shared store and keeps it in
+// memory.
+func (c *Cache) getShared(ctx context.Context, key string, now time.Time) *Entry {
 	if c.shared == nil || !c.breaker.allow() {
 		return nil
 	}
