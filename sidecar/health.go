@@ -32,6 +32,9 @@ type Health struct {
 	// UnfilteredProxy is the loopback address, as the browser reaches it, of
 	// the egress guard without the ad-block list; "" when there is none.
 	UnfilteredProxy string `json:"unfiltered_proxy,omitempty"`
+	// StartedAt is when the current browser became ready; zero while none
+	// runs. Exported as a metric, not in the health answer.
+	StartedAt time.Time `json:"-"`
 }
 
 // Health reports the sidecar's state now. The browser's memory is read from
@@ -63,6 +66,7 @@ func (s *Sidecar) Health() Health {
 	}
 	h.Browser = g.product
 	h.UptimeSeconds = g.uptime().Seconds()
+	h.StartedAt = g.readyAt
 	h.OpenPages, h.PagesCreated, h.PagesCrashed = g.counts()
 	h.MemoryBytes = s.memory(g)
 	return h

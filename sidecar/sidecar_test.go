@@ -105,6 +105,9 @@ func TestSidecarServesHealthAndDevTools(t *testing.T) {
 	if h.OpenPages != 0 || h.PagesCreated != 0 {
 		t.Errorf("health = %+v, want the start-up page not counted", h)
 	}
+	if started := s.Health().StartedAt; started.IsZero() || started.After(time.Now()) {
+		t.Errorf("the browser's start time is %v, want a moment before now", started)
+	}
 
 	c := dialDevTools(t, srv.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -178,6 +181,9 @@ func TestSidecarRestartsChromiumThatWasKilled(t *testing.T) {
 		h := s.Health()
 		if h.Restarts != 1 || h.Recycles != 0 || h.Generation != 2 {
 			t.Errorf("health = %+v, want 1 restart, no recycle, generation 2", h)
+		}
+		if !h.StartedAt.After(killedAt) {
+			t.Errorf("the browser's start time is %v, want the restarted browser's, after the kill at %v", h.StartedAt, killedAt)
 		}
 		if pid := s.BrowserPID(); pid == oldPID || pid == 0 {
 			t.Errorf("browser pid = %d, want a new one (old %d)", pid, oldPID)

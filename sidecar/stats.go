@@ -23,5 +23,6 @@ func (srv *Server) Stats() metrics.SidecarStats {
 		AdmittedPages:      h.AdmittedPages,
 		PagesRefused:       h.PagesRefused,
 		BackgroundRefusals: background,
+		BrowserStarted:     h.StartedAt,
 	}
 }

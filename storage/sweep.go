@@ -222,6 +222,7 @@ func (l *Local) Snapshot() metrics.LocalStorageSnapshot {
 	for k, v := range l.sweptBytes {
 		s.SweptBytes[k] = v
 	}
+	s.VolumeBytes, s.VolumeFreeBytes = volumeSpace(l.dir)
 	return s
 }
 
