@@ -89,7 +89,10 @@ func TestAlertRules(t *testing.T) {
 		}
 	}
 
-	for _, want := range []string{"GlimpseNoHealthySidecars", "GlimpseBusyRejections", "GlimpseHighErrorRatio", "GlimpseChromiumRestartLoop"} {
+	for _, want := range []string{"GlimpseNoHealthySidecars", "GlimpseBusyRejections", "GlimpseHighErrorRatio", "GlimpseChromiumRestartLoop",
+		"GlimpseChromiumRecycleChurn", "GlimpseContainerMemoryNearLimit", "GlimpseContainerOOMKilled",
+		"GlimpseOrchestratorsAbsent", "GlimpseSidecarsAbsent", "GlimpseSidecarRefusingPages",
+		"GlimpseQuotaStoreErrors", "GlimpseLocalStorageVolumeFilling"} {
 		t.Run("there is an alert "+want, func(t *testing.T) {
 			if !slices.Contains(alerts, want) {
 				t.Errorf("no alert %s in %v", want, alerts)
@@ -117,11 +120,26 @@ func TestAlertRules(t *testing.T) {
 		}
 	})
 
-	t.Run("the alerts use only metrics glimpse exports", func(t *testing.T) {
-		exported := exportedNames(t)
+	t.Run("the alerts use only metrics glimpse or the cluster's exporters export", func(t *testing.T) {
+		known := exportedNames(t)
+		for name := range kubernetesMetrics {
+			known = append(known, name)
+		}
 		for _, g := range rf.Groups {
 			for _, r := range g.Rules {
-				checkNames(t, r.Alert, r.Expr, exported)
+				checkNames(t, r.Alert, r.Expr, known)
+			}
+		}
+	})
+
+	t.Run("every alert is tested by promtool", func(t *testing.T) {
+		tests, err := os.ReadFile(filepath.Join("testdata", "alerts_test.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range alerts {
+			if !strings.Contains(string(tests), "alertname: "+a+"\n") {
+				t.Errorf("testdata/alerts_test.yaml does not test %s", a)
 			}
 		}
 	})
@@ -544,15 +562,23 @@ func TestDashboardFiltersOnTheChartsContainerNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	for _, q := range queries {
-		for _, m := range containerMatcher.FindAllStringSubmatch(q.Expr, -1) {
+	check := func(where, expr string) {
+		for _, m := range containerMatcher.FindAllStringSubmatch(expr, -1) {
 			seen++
 			for _, name := range strings.Split(m[2], "|") {
 				if !containers[name] {
-					t.Errorf("panel %q query %s selects container %q, which the chart's orchestrator and sidecar pods do not run (they run %v)",
-						q.Panel, q.RefID, name, sortedNames(containers))
+					t.Errorf("%s selects container %q, which the chart's orchestrator and sidecar pods do not run (they run %v)",
+						where, name, sortedNames(containers))
 				}
 			}
+		}
+	}
+	for _, q := range queries {
+		check(fmt.Sprintf("panel %q query %s", q.Panel, q.RefID), q.Expr)
+	}
+	for _, g := range readAlerts(t).Groups {
+		for _, r := range g.Rules {
+			check("alert "+r.Alert, r.Expr)
 		}
 	}
 	if seen == 0 {
