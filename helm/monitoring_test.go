@@ -257,7 +257,7 @@ func TestDashboard(t *testing.T) {
 		t.Fatal("the dashboard has no queries")
 	}
 
-	t.Run("every panel query is PromQL that promtool accepts", func(t *testing.T) {
+	t.Run("every panel and annotation query is PromQL that promtool accepts", func(t *testing.T) {
 		// promtool parses rule expressions; the queries become records of
 		// a throwaway rules file.
 		type rule struct {
@@ -265,7 +265,11 @@ func TestDashboard(t *testing.T) {
 			Expr   string `json:"expr"`
 		}
 		var rules []rule
-		for i, q := range queries {
+		annotations, err := metricstest.DashboardAnnotations(dashboardFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, q := range append(slices.Clone(queries), annotations...) {
 			rules = append(rules, rule{Record: "glimpse_dashboard:query" + string(rune('a'+i/26)) + string(rune('a'+i%26)), Expr: q.Expr})
 		}
 		file := map[string]any{"groups": []any{map[string]any{"name": "dashboard", "rules": rules}}}
@@ -284,13 +288,47 @@ func TestDashboard(t *testing.T) {
 	})
 
 	exported := exportedNames(t)
-	t.Run("every panel query uses only metrics glimpse or the cluster's exporters export", func(t *testing.T) {
+	records := sloRecords(t)
+	t.Run("every panel query uses only metrics glimpse or the cluster's exporters export, or the chart's recording rules", func(t *testing.T) {
 		known := slices.Clone(exported)
 		for name := range kubernetesMetrics {
 			known = append(known, name)
 		}
+		for name := range records {
+			known = append(known, name)
+		}
 		for _, q := range queries {
 			checkNames(t, "panel "+q.Panel+" query "+q.RefID, q.Expr, known)
+		}
+	})
+
+	annotations, err := metricstest.DashboardAnnotations(dashboardFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("annotations mark orchestrator starts and Chromium starts, from metrics glimpse exports", func(t *testing.T) {
+		marks := map[string]bool{}
+		for _, a := range annotations {
+			checkNames(t, "annotation "+a.Panel, a.Expr, exported)
+			names, _ := metricstest.MetricNames(a.Expr)
+			for _, n := range names {
+				marks[n] = true
+			}
+			for _, sel := range selectorPattern.FindAllString(a.Expr, -1) {
+				for _, f := range []string{`cluster=~".*"`, `namespace=~".*"`, `pod=~".*"`} {
+					if !strings.Contains(sel, f) {
+						t.Errorf("annotation %q: the selector %s lacks %s", a.Panel, sel, f)
+					}
+				}
+			}
+		}
+		for need, metric := range map[string]string{
+			"orchestrator starts (deploys)":                        "process_start_time_seconds",
+			"Chromium starts (sidecar starts, restarts, recycles)": "glimpse_sidecar_chromium_start_time_seconds",
+		} {
+			if !marks[metric] {
+				t.Errorf("no annotation marks %s (%s)", need, metric)
+			}
 		}
 	})
 
@@ -367,15 +405,26 @@ func TestDashboard(t *testing.T) {
 		}
 	})
 
-	t.Run("every selector of every panel query filters on the cluster, namespace and pod variables", func(t *testing.T) {
+	// The SLO's recorded ratios are per cluster, namespace and output, so
+	// they are narrowed by cluster and namespace only; the objectives are
+	// constants, one per output, joined to them.
+	t.Run("every selector of every panel query filters on the cluster, namespace and pod variables, or the labels its recording rule keeps", func(t *testing.T) {
 		for _, p := range allPanels(dash.Panels) {
 			for _, q := range p.Targets {
-				sels := selectorPattern.FindAllString(q.Expr, -1)
+				sels := namedSelectorPattern.FindAllStringSubmatch(q.Expr, -1)
 				if len(sels) == 0 {
 					t.Errorf("panel %q query %s has no selector: %s", p.Title, q.RefID, q.Expr)
 				}
-				for _, sel := range sels {
-					for _, f := range []string{`cluster=~"$cluster"`, `namespace=~"$namespace"`, `pod=~"$pod"`} {
+				for _, m := range sels {
+					sel, name := m[0], m[1]
+					filters := []string{`cluster=~"$cluster"`, `namespace=~"$namespace"`, `pod=~"$pod"`}
+					if expr, ok := records[name]; ok {
+						filters = filters[:2]
+						if strings.HasPrefix(expr, "vector(") {
+							filters = nil
+						}
+					}
+					for _, f := range filters {
 						if !strings.Contains(sel, f) {
 							t.Errorf("panel %q query %s: the selector %s lacks %s", p.Title, q.RefID, sel, f)
 						}
@@ -418,6 +467,18 @@ func TestDashboard(t *testing.T) {
 			"guard refusals":                      "glimpse_guard_refusals_total",
 			"the sidecars' egress guard refusals": "glimpse_sidecar_guard_refusals_total",
 			"requests the ad-block list refused":  "glimpse_sidecar_adblock_blocked_total",
+			"each sidecar's own load":             "glimpse_sidecar_admitted_pages",
+			"each sidecar's page limit":           "glimpse_sidecar_max_pages",
+			"pages sidecars refused":              "glimpse_sidecar_pages_refused_total",
+			"recycles per page":                   "glimpse_sidecar_pages_created_total",
+			"the storage volume's free space":     "glimpse_storage_local_volume_free_bytes",
+			"Redis quota errors":                  "glimpse_quota_backend_errors_total",
+			"the error budget's burn":             "glimpse:slo_availability_errors:ratio_rate1h",
+			"the error budget left":               "glimpse:slo_availability_errors:ratio_rate3d",
+			"the latency budget's burn":           "glimpse:slo_latency_slow:ratio_rate1h",
+			"the latency budget left":             "glimpse:slo_latency_slow:ratio_rate3d",
+			"the availability objectives":         "glimpse:slo_availability:objective",
+			"the latency objectives":              "glimpse:slo_latency:objective",
 		} {
 			if !used[metric] {
 				t.Errorf("no panel shows %s (%s)", need, metric)
@@ -429,9 +490,11 @@ func TestDashboard(t *testing.T) {
 			}
 		}
 		for need, pattern := range map[string]*regexp.Regexp{
-			"request rate by output":  regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{`),
-			"p95 latency by output":   regexp.MustCompile(`histogram_quantile\(0\.95, sum by \(le, output\) \(rate\(glimpse_http_request_duration_seconds_bucket\{`),
-			"server errors by output": regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{[^}]*status="5xx"`),
+			"request rate by output":             regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{`),
+			"p95 latency by output":              regexp.MustCompile(`histogram_quantile\(0\.95, sum by \(le, output\) \(rate\(glimpse_http_request_duration_seconds_bucket\{`),
+			"server errors by output":            regexp.MustCompile(`sum by \(output\) \(rate\(glimpse_http_requests_total\{[^}]*status="5xx"`),
+			"cache lookups by result and source": regexp.MustCompile(`sum by \(result, source\) \(rate\(glimpse_cache_requests_total\{`),
+			"orchestrators and sidecars scraped": regexp.MustCompile(`count\(glimpse_sidecar_up\{`),
 		} {
 			if !slices.ContainsFunc(queries, func(q metricstest.Query) bool { return pattern.MatchString(q.Expr) }) {
 				t.Errorf("no panel shows the %s", need)
@@ -525,6 +588,35 @@ func allPanels(ps []dashboardPanel) []dashboardPanel {
 // selectorPattern finds the label matchers of a PromQL expression; the
 // dashboard's matchers hold no braces inside their strings.
 var selectorPattern = regexp.MustCompile(`\{[^{}]*\}`)
+
+// namedSelectorPattern finds the selectors of a PromQL expression with the
+// metric name before each, which is empty for {__name__=...} and for
+// grouping clauses; a bare metric name without braces is not matched. An
+// objective of the SLO rules is selected by its bare name.
+var namedSelectorPattern = regexp.MustCompile(`([a-zA-Z_:][a-zA-Z0-9_:]*)?\{[^{}]*\}`)
+
+// sloRecords maps each recording rule of the chart's SLO rules, with the
+// default values, to its expression.
+func sloRecords(t *testing.T) map[string]string {
+	t.Helper()
+	raw := renderSLORules(t)
+	if raw == nil {
+		t.Fatal("no SLO rules are rendered with prometheusRule.enabled")
+	}
+	var rf ruleFile
+	if err := yaml.UnmarshalStrict(raw, &rf); err != nil {
+		t.Fatal(err)
+	}
+	records := map[string]string{}
+	for _, g := range rf.Groups {
+		for _, r := range g.Rules {
+			if r.Record != "" {
+				records[r.Record] = r.Expr
+			}
+		}
+	}
+	return records
+}
 
 // labelValuesMetrics returns the metrics a Grafana variable defined as
 // label_values(metric, label), label_values(metric{…}, label) or
@@ -844,6 +936,17 @@ func TestDashboardPanelsShowDataOnARealPrometheus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The SLO panels read the chart's recording rules, so Prometheus
+	// evaluates them as the PrometheusRule would have it do.
+	slo := filepath.Join(t.TempDir(), "slo.yaml")
+	if err := os.WriteFile(slo, renderSLORules(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	records := sloRecords(t)
+	readsRecords := func(expr string) bool {
+		names, _ := metricstest.MetricNames(expr)
+		return slices.ContainsFunc(names, func(n string) bool { _, ok := records[n]; return ok })
+	}
 	// The glimpse targets carry the labels the Prometheus operator gives a
 	// ServiceMonitor's targets; the exporters' series carry their own
 	// (honor_labels, as kube-state-metrics is scraped).
@@ -852,6 +955,7 @@ func TestDashboardPanelsShowDataOnARealPrometheus(t *testing.T) {
   scrape_timeout: 1s
   evaluation_interval: 1s
 rule_files:
+  - %q
   - %q
 scrape_configs:
   - job_name: glimpse-orchestrator
@@ -866,11 +970,14 @@ scrape_configs:
     honor_labels: true
     static_configs:
       - targets: [%q]
-`, alerts, orchestrator, liveCluster, namespace, liveOrchestrator, sidecar, liveCluster, namespace, liveSidecar, kube)
+`, alerts, slo, orchestrator, liveCluster, namespace, liveOrchestrator, sidecar, liveCluster, namespace, liveSidecar, kube)
 	const targets = 3
 	prom := metricstest.StartPrometheus(t, config)
 	// rate() needs two samples in its window; a few more make it steady.
 	prom.Scrapes(t, 4, targets)
+	// The recording rules are evaluated every second; the panels on them
+	// need a ratio and an objective recorded after the scrapes.
+	monWaitRecorded(t, prom, "glimpse:slo_availability_errors:ratio_rate3d", "glimpse:slo_availability:objective")
 
 	for _, q := range queries {
 		t.Run(fmt.Sprintf("panel %s, query %s, shows data", q.Panel, q.RefID), func(t *testing.T) {
@@ -896,6 +1003,9 @@ scrape_configs:
 	} {
 		t.Run(fmt.Sprintf("every panel is empty with %s set to %s", f.label, f.value), func(t *testing.T) {
 			for _, q := range queries {
+				if f.label == "pod" && readsRecords(q.Expr) {
+					continue // the SLO is per namespace: its panels say that the pod variable does not narrow them
+				}
 				got, err := prom.Query(narrowed(q.Expr, f.label, f.value))
 				if err != nil {
 					t.Fatal(err)
@@ -1024,4 +1134,22 @@ scrape_configs:
 			}
 		}
 	})
+}
+
+// monWaitRecorded waits until each recording rule named has a series.
+func monWaitRecorded(t *testing.T, prom *metricstest.Prometheus, names ...string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for _, n := range names {
+		for {
+			got, err := prom.Query(n)
+			if err == nil && len(got) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the recording rule %s has no series after 20 s (%v)", n, err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
 }

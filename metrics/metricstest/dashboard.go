@@ -52,40 +52,14 @@ func DashboardQueries(path string) ([]string, error) {
 // expression comes from. A panel query without an expression, or one that
 // uses a variable the dashboard does not define, is an error.
 func DashboardPanels(path string) ([]Query, error) {
-	raw, err := os.ReadFile(path)
+	d, err := readDashboard(path)
 	if err != nil {
-		return nil, fmt.Errorf("read the dashboard: %w", err)
-	}
-	var d dashboard
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return nil, fmt.Errorf("the dashboard %s is not valid JSON: %w", path, err)
-	}
-	if d.Dashboard != nil {
-		// The HTTP API's envelope {"dashboard": {...}} is accepted too.
-		d = *d.Dashboard
+		return nil, err
 	}
 	if len(d.Panels) == 0 {
 		return nil, fmt.Errorf("the dashboard %s has no panels", path)
 	}
-
-	values := map[string]string{}
-	for k, v := range builtins {
-		values[k] = v
-	}
-	for _, v := range d.Templating.List {
-		switch v.Type {
-		case "query", "custom":
-			values[v.Name] = ".*"
-			if v.AllValue != "" {
-				values[v.Name] = v.AllValue
-			}
-		case "interval", "constant", "textbox":
-			values[v.Name] = v.Query
-			if s, ok := v.Current.Value.(string); ok && s != "" {
-				values[v.Name] = s
-			}
-		}
-	}
+	values := d.variableValues()
 
 	var out []Query
 	var walk func(ps []panel) error
@@ -111,6 +85,74 @@ func DashboardPanels(path string) ([]Query, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// DashboardAnnotations returns the PromQL of the dashboard's Prometheus
+// annotation queries, with variables substituted as in DashboardPanels;
+// Panel holds the annotation's name and RefID is "annotation". Grafana's
+// built-in annotation of its own alerts has no expression and is left
+// out.
+func DashboardAnnotations(path string) ([]Query, error) {
+	d, err := readDashboard(path)
+	if err != nil {
+		return nil, err
+	}
+	values := d.variableValues()
+	var out []Query
+	for _, a := range d.Annotations.List {
+		if a.BuiltIn != 0 || a.Datasource.Type == "grafana" {
+			continue
+		}
+		if strings.TrimSpace(a.Expr) == "" {
+			return nil, fmt.Errorf("annotation %q has no PromQL expression", a.Name)
+		}
+		expr, err := substitute(a.Expr, values)
+		if err != nil {
+			return nil, fmt.Errorf("annotation %q: %w", a.Name, err)
+		}
+		out = append(out, Query{Panel: a.Name, RefID: "annotation", Expr: expr})
+	}
+	return out, nil
+}
+
+func readDashboard(path string) (*dashboard, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the dashboard: %w", err)
+	}
+	var d dashboard
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, fmt.Errorf("the dashboard %s is not valid JSON: %w", path, err)
+	}
+	if d.Dashboard != nil {
+		// The HTTP API's envelope {"dashboard": {...}} is accepted too.
+		d = *d.Dashboard
+	}
+	return &d, nil
+}
+
+// variableValues maps every variable a query may use to the value that
+// stands in for it.
+func (d *dashboard) variableValues() map[string]string {
+	values := map[string]string{}
+	for k, v := range builtins {
+		values[k] = v
+	}
+	for _, v := range d.Templating.List {
+		switch v.Type {
+		case "query", "custom":
+			values[v.Name] = ".*"
+			if v.AllValue != "" {
+				values[v.Name] = v.AllValue
+			}
+		case "interval", "constant", "textbox":
+			values[v.Name] = v.Query
+			if s, ok := v.Current.Value.(string); ok && s != "" {
+				values[v.Name] = s
+			}
+		}
+	}
+	return values
 }
 
 func substitute(expr string, values map[string]string) (string, error) {
@@ -142,6 +184,18 @@ type dashboard struct {
 	Templating struct {
 		List []variable `json:"list"`
 	} `json:"templating"`
+	Annotations struct {
+		List []annotation `json:"list"`
+	} `json:"annotations"`
+}
+
+type annotation struct {
+	Name       string `json:"name"`
+	BuiltIn    int    `json:"builtIn"`
+	Expr       string `json:"expr"`
+	Datasource struct {
+		Type string `json:"type"`
+	} `json:"datasource"`
 }
 
 type panel struct {

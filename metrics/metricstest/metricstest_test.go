@@ -215,3 +215,37 @@ func TestPromtoolIsFoundOrNamedForInstallation(t *testing.T) {
 		}
 	})
 }
+
+func TestDashboardAnnotationsGivesThePrometheusAnnotationQueries(t *testing.T) {
+	const withAnnotations = `{
+  "templating": {"list": [{"name": "namespace", "type": "query", "query": "label_values(glimpse_sidecar_up, namespace)"}]},
+  "annotations": {"list": [
+    {"builtIn": 1, "name": "Annotations & Alerts", "datasource": {"type": "grafana", "uid": "-- Grafana --"}},
+    {"name": "Starts", "datasource": {"type": "prometheus", "uid": "${datasource}"},
+     "expr": "time() - glimpse_sidecar_chromium_start_time_seconds{namespace=~\"$namespace\"} < 120"}
+  ]},
+  "panels": [{"title": "P", "targets": [{"refId": "A", "expr": "glimpse_sidecar_up"}]}]
+}`
+	t.Run("the built-in annotation is left out and variables are filled in", func(t *testing.T) {
+		got, err := metricstest.DashboardAnnotations(writeDashboard(t, withAnnotations))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []metricstest.Query{{Panel: "Starts", RefID: "annotation",
+			Expr: `time() - glimpse_sidecar_chromium_start_time_seconds{namespace=~".*"} < 120`}}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+	})
+	for _, tc := range []struct{ name, annotation, want string }{
+		{"an annotation without an expression", `{"name": "Empty", "datasource": {"type": "prometheus"}, "expr": ""}`, `annotation "Empty" has no PromQL expression`},
+		{"an annotation with an undefined variable", `{"name": "Pods", "datasource": {"type": "prometheus"}, "expr": "up{pod=~\"$pod\"}"}`, "uses $pod"},
+	} {
+		t.Run(tc.name+" is an error", func(t *testing.T) {
+			_, err := metricstest.DashboardAnnotations(writeDashboard(t, `{"annotations": {"list": [`+tc.annotation+`]}, "panels": []}`))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,7 +1,8 @@
 {{/*
 The SLO rules file: recording rules of each output's objectives and of its
-error and slow-answer ratios over 5m, 30m, 1h, 2h, 6h, 1d and 3d, then the
-alerts. Budgets are 1 minus the objective; a fast burn (14.4 times the
+error and slow-answer ratios over 5m, 30m, 1h, 2h, 6h, 1d and 3d, by
+namespace and output (and cluster, where targets carry that label, so the
+dashboard's cluster variable narrows them), then the alerts. Budgets are 1 minus the objective; a fast burn (14.4 times the
 budget over 1h and 5m, or 6 times over 6h and 30m) spends 2 % or 5 % of a
 30-day budget in that long, a slow one (3 times over 1d and 2h, or once over
 3d and 6h) 10 % in a day or all of it in a month.
@@ -32,14 +33,14 @@ groups:
       {{- range $w := $windows }}
       - record: glimpse:slo_availability_errors:ratio_rate{{ $w }}
         expr: >-
-          sum by (namespace, output) (rate(glimpse_http_requests_total{status="5xx", output!="none"}[{{ $w }}]))
-          / sum by (namespace, output) (rate(glimpse_http_requests_total{output!="none"}[{{ $w }}]))
+          sum by (cluster, namespace, output) (rate(glimpse_http_requests_total{status="5xx", output!="none"}[{{ $w }}]))
+          / sum by (cluster, namespace, output) (rate(glimpse_http_requests_total{output!="none"}[{{ $w }}]))
       {{- range $output, $o := $slo.objectives }}
       - record: glimpse:slo_latency_slow:ratio_rate{{ $w }}
         expr: >-
           1 - (
-          sum by (namespace, output) (rate(glimpse_http_request_duration_seconds_bucket{output="{{ $output }}", le="{{ $o.latencySeconds }}"}[{{ $w }}]))
-          / sum by (namespace, output) (rate(glimpse_http_request_duration_seconds_count{output="{{ $output }}"}[{{ $w }}]))
+          sum by (cluster, namespace, output) (rate(glimpse_http_request_duration_seconds_bucket{output="{{ $output }}", le="{{ $o.latencySeconds }}"}[{{ $w }}]))
+          / sum by (cluster, namespace, output) (rate(glimpse_http_request_duration_seconds_count{output="{{ $output }}"}[{{ $w }}]))
           )
         labels:
           output: {{ $output }}

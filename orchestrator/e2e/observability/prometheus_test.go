@@ -442,8 +442,8 @@ func TestLiveMetricsCarryEveryNameTheDashboardAndAlertsUse(t *testing.T) {
 	external := monExposedNames(t, "http://"+env.sidecarAddr+"/metrics")
 
 	for _, name := range sortedKeys(used) {
-		if fromClusterExporter(name) {
-			continue
+		if fromClusterExporter(name) || strings.Contains(name, ":") {
+			continue // a recording rule's name: TestDashboardPanelsAndAlertRulesWorkOnARealPrometheus evaluates those
 		}
 		t.Run(name+" is on the orchestrator's /metrics", func(t *testing.T) {
 			if !orchestrator[name] {
@@ -583,6 +583,32 @@ var panelWants = map[string]panelWant{
 	"CPU/A": {above: map[string][]string{"instance": {"$orchestrator"}},
 		present: map[string][]string{"instance": {"$sidecar"}}},
 	"Goroutines/A": {above: map[string][]string{"instance": bothInstances}},
+
+	// The SLO panels read the chart's recording rules. Metadata requests
+	// got EBUSY here, PDFs did not.
+	"Error budget left, last 3 days/A": {above: map[string][]string{"output": {"pdf"}},
+		present: map[string][]string{"output": {"metadata"}}},
+	"Latency budget left, last 3 days/A": {above: map[string][]string{"output": {"pdf"}},
+		present: map[string][]string{"output": {"metadata"}}},
+	"glimpse processes scraped/A": {positive: true},
+	"glimpse processes scraped/B": {positive: true},
+	"Error budget burn rate/A": {above: map[string][]string{"output": {"metadata"}},
+		present: map[string][]string{"output": {"pdf"}}},
+	"Error budget burn rate/B": {above: map[string][]string{"output": {"metadata"}},
+		present: map[string][]string{"output": {"pdf"}}},
+	"Latency budget burn rate/A": {why: "no answer here need be slower than its output's threshold",
+		present: map[string][]string{"output": {"metadata", "pdf"}}},
+	"Latency budget burn rate/B": {why: "no answer here need be slower than its output's threshold",
+		present: map[string][]string{"output": {"metadata", "pdf"}}},
+	"Cache lookups by source/A": {positive: true,
+		present: map[string][]string{"source": {"memory", "shared", "render", "joined"}}},
+	"Sidecar load/A":               {why: "no page is held while the query runs"},
+	"Sidecar load/B":               {why: "a sidecar whose memory has no limit may admit any number of pages (0)"},
+	"Sidecar load/C":               {why: "no sidecar is full here"},
+	"Chromium recycles per page/A": {why: "Chromium does not reach its recycle count here"},
+	"Storage volume/A":             {positive: true},
+	"Storage volume/B":             {positive: true},
+	"Quota store errors/A":         {why: "no Redis here: the counter stays at zero"},
 }
 
 func (w panelWant) check(t testing.TB, expr string, got []metricstest.Sample, vars map[string]string) {
@@ -733,6 +759,11 @@ func TestDashboardPanelsAndAlertRulesWorkOnARealPrometheus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sloPath, sloRules := monSLORules(t)
+	annotations, err := metricstest.DashboardAnnotations(monDashboardPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	env := startMonitoringEnv(t)
 	orchestratorTarget := strings.TrimPrefix(env.app.URL(), "http://")
@@ -744,6 +775,7 @@ func TestDashboardPanelsAndAlertRulesWorkOnARealPrometheus(t *testing.T) {
   evaluation_interval: 1s
 rule_files:
   - %q
+  - %q
 scrape_configs:
   - job_name: glimpse-orchestrator
     static_configs:
@@ -753,7 +785,7 @@ scrape_configs:
     static_configs:
       - targets: [%q]
         labels: {namespace: %q}
-`, alertsPath, orchestratorTarget, monNamespace, env.sidecarAddr, monNamespace)
+`, alertsPath, sloPath, orchestratorTarget, monNamespace, env.sidecarAddr, monNamespace)
 	const jobs = 2
 	prom := metricstest.StartPrometheus(t, config)
 
@@ -768,6 +800,7 @@ scrape_configs:
 	// second round of traffic is what gives them a rate.
 	start := time.Now()
 	prom.WaitScrapedAfter(t, start, jobs)
+	firstScrapes := time.Now()
 	prom.Scrapes(t, 1, jobs)
 	env.traffic(t, 1)
 	prom.Scrapes(t, 2, jobs)
@@ -879,25 +912,74 @@ scrape_configs:
 		return true
 	})
 
-	t.Run("the rule file loads as the groups and rules it defines", func(t *testing.T) {
+	t.Run("the rule files load as the groups and rules they define", func(t *testing.T) {
 		var want, got []string
-		for _, g := range ruleFile.Groups {
-			for _, r := range g.Rules {
-				want = append(want, g.Name+"/"+r.Alert+r.Record)
+		for _, f := range []monRuleFile{ruleFile, sloRules} {
+			for _, g := range f.Groups {
+				for _, r := range g.Rules {
+					want = append(want, g.Name+"/"+r.Alert+r.Record)
+				}
 			}
 		}
 		for _, g := range groups {
-			if g.File != alertsPath {
-				t.Errorf("group %s comes from %s, want %s", g.Name, g.File, alertsPath)
+			if g.File != alertsPath && g.File != sloPath {
+				t.Errorf("group %s comes from %s, want %s or %s", g.Name, g.File, alertsPath, sloPath)
 			}
 			for _, r := range g.Rules {
 				got = append(got, g.Name+"/"+r.Name)
 			}
 		}
+		// Groups come in an order of Prometheus's choosing; the rules of
+		// each keep theirs.
+		slices.Sort(got)
+		slices.Sort(want)
 		if !slices.Equal(got, want) {
-			t.Errorf("Prometheus loaded the rules %v, the file defines %v", got, want)
+			t.Errorf("Prometheus loaded the rules %v, the files define %v", got, want)
 		}
 	})
+
+	// The SLO recording rules turn the traffic into the ratios the burn-rate
+	// alerts and the dashboard read: metadata requests got EBUSY (a 5xx),
+	// PDFs did not, and every output has its objectives.
+	for _, c := range []struct {
+		query string
+		want  func(float64) bool
+		what  string
+	}{
+		{`glimpse:slo_availability_errors:ratio_rate5m{namespace="` + monNamespace + `", output="metadata"}`, func(v float64) bool { return v > 0 && v < 1 }, "between 0 and 1: some metadata requests got EBUSY"},
+		{`glimpse:slo_availability_errors:ratio_rate3d{namespace="` + monNamespace + `", output="metadata"}`, func(v float64) bool { return v > 0 && v < 1 }, "between 0 and 1 over the longest window too"},
+		{`glimpse:slo_availability_errors:ratio_rate5m{namespace="` + monNamespace + `", output="pdf"}`, func(v float64) bool { return v == 0 }, "0: no PDF failed"},
+		{`glimpse:slo_latency_slow:ratio_rate1h{namespace="` + monNamespace + `", output="pdf"}`, func(v float64) bool { return v >= 0 && v <= 1 }, "a share: PDFs were answered"},
+		{`glimpse:slo_availability:objective{output="metadata"}`, func(v float64) bool { return v == 0.995 }, "the chart's default, 0.995"},
+		{`glimpse:slo_latency:objective{output="pdf"}`, func(v float64) bool { return v == 0.95 }, "the chart's default, 0.95"},
+	} {
+		t.Run("the recording rule "+c.query+" is "+c.what, func(t *testing.T) {
+			got, err := prom.Query(c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || !c.want(got[0].Value) {
+				t.Errorf("%s gives %v, want one series %s", c.query, got, c.what)
+			}
+		})
+	}
+
+	// Annotations are queried over the dashboard's range; a Chromium that
+	// started moments before the first scrape is marked at that time.
+	for _, a := range annotations {
+		t.Run("the annotation "+a.Panel+" runs on Prometheus", func(t *testing.T) {
+			var data struct {
+				Result []json.RawMessage `json:"result"`
+			}
+			at := url.Values{"query": {a.Expr}, "time": {fmt.Sprintf("%.3f", float64(firstScrapes.Add(2*time.Second).UnixMilli())/1000)}}
+			if err := prom.API("/api/v1/query", at, &data); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(a.Expr, "glimpse_sidecar_chromium_start_time_seconds") && len(data.Result) == 0 {
+				t.Errorf("%s marks no Chromium start, though both sidecars' browsers started just before", a.Expr)
+			}
+		})
+	}
 
 	// The alerts a healthy service must not raise, and the one this test's
 	// EBUSY answers must raise (it waits out its "for" as pending).
@@ -908,6 +990,12 @@ scrape_configs:
 		"GlimpseChromiumRestartLoop": {"inactive"},
 		"GlimpseSidecarBrowserDown":  {"inactive"},
 		"GlimpseStorageErrors":       {"inactive"},
+		"GlimpseOrchestratorsAbsent": {"inactive"},
+		"GlimpseSidecarsAbsent":      {"inactive"},
+		"GlimpseQuotaStoreErrors":    {"inactive"},
+		// The EBUSY answers to metadata requests spend its budget far
+		// faster than 14.4 times the rate it allows.
+		"GlimpseErrorBudgetBurn": {"pending", "firing"},
 	}
 	for _, g := range groups {
 		for _, r := range g.Rules {
@@ -930,7 +1018,7 @@ scrape_configs:
 			if !slices.ContainsFunc(groups, func(g promRuleGroup) bool {
 				return slices.ContainsFunc(g.Rules, func(r promRule) bool { return r.Name == name })
 			}) {
-				t.Errorf("alert %s is not in %s; update the table", name, monAlertsPath)
+				t.Errorf("alert %s is not in %s or the SLO rules; update the table", name, monAlertsPath)
 			}
 		}
 	})
