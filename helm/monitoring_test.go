@@ -1092,6 +1092,47 @@ scrape_configs:
 		}
 		value(t, "Container restarts/A", "pod", liveOrchestrator, "container", "orchestrator")
 	})
+	// metricstest.Populated's sidecar holds 4 pages of its 5; its
+	// orchestrator answered a screenshot with EBUSY and a metadata and a
+	// PDF request with OK; its volume has 12 GiB free of 20.
+	t.Run("each sidecar's load is the sidecar's own report", func(t *testing.T) {
+		if v, ok := value(t, "Sidecar load/A", "pod", liveSidecar); ok && v != 4 {
+			t.Errorf("the sidecar holds %v pages, want 4", v)
+		}
+		if v, ok := value(t, "Sidecar load/B", "pod", liveSidecar); ok && v != 5 {
+			t.Errorf("the sidecar's limit is %v, want 5", v)
+		}
+	})
+	t.Run("the budgets are spent by the output that failed", func(t *testing.T) {
+		// Every screenshot failed: 1 / (1 - 0.99) is 100 times the budget.
+		// (Outputs without a 5xx series have no ratio here; the
+		// orchestrator starts one for every error code and output.)
+		if v, ok := value(t, "Error budget burn rate/A", "output", "screenshot"); ok && math.Abs(v-100) > 1e-6 {
+			t.Errorf("the screenshots' burn rate is %v, want 100", v)
+		}
+		if v, ok := value(t, "Error budget left, last 3 days/A", "output", "screenshot"); ok && math.Abs(v+99) > 1e-6 {
+			t.Errorf("the screenshots' budget left is %v, want -99 (spent a hundred times over)", v)
+		}
+	})
+	t.Run("memory is shown as a share of each container's limit", func(t *testing.T) {
+		if v, ok := value(t, "Memory used of the limit/A", "pod", liveSidecar, "container", "sidecar"); ok && math.Abs(v-float64(2900<<20)/float64(3<<30)) > 1e-9 {
+			t.Errorf("the sidecar uses %v of its limit, want its container's working set over its limit", v)
+		}
+		if v, ok := value(t, "Memory used of the limit/A", "pod", liveOrchestrator, "container", "orchestrator"); ok && math.Abs(v-float64(300<<20)/float64(1<<30)) > 1e-9 {
+			t.Errorf("the orchestrator uses %v of its limit", v)
+		}
+	})
+	t.Run("the storage volume and the cache by source", func(t *testing.T) {
+		if v, ok := value(t, "Storage volume/A", "pod", liveOrchestrator); ok && v != 12<<30 {
+			t.Errorf("the volume has %v bytes free, want %d", v, 12<<30)
+		}
+		if v, ok := value(t, "Cache lookups by source/A", "result", "stale", "source", "shared"); ok && !positive(v) {
+			t.Errorf("stale answers from the shared store are %v a second, want above zero", v)
+		}
+		if v, ok := value(t, "Cache lookups by source/A", "result", "hit", "source", "shared"); ok && v != 0 {
+			t.Errorf("hits from the shared store are %v a second, want 0: only a memory hit and a stale one happened", v)
+		}
+	})
 	t.Run("legends can name pods: per-process panels keep the pod label", func(t *testing.T) {
 		for _, key := range []string{"Cache memory/A", "Chromium memory/A", "Resident memory/A", "Goroutines/A"} {
 			value(t, key, "pod", map[bool]string{true: liveSidecar, false: liveOrchestrator}[strings.HasPrefix(key, "Chromium")])
