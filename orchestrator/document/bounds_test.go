@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/document/documenttest"
 )
 
 // Each hostile document here is built to pass one bound; each test
@@ -28,26 +30,26 @@ func TestReadRefusesHostileDocumentsAtTheirBound(t *testing.T) {
 	}{
 		{"a zip bomb: one entry that expands a thousand times", DOCX,
 			func(t *testing.T) []byte {
-				return zipOf(t, "_rels/.rels", pkgRels("word/document.xml"), "word/document.xml",
-					`<w:document `+nsW+`><w:body>`+strings.Repeat("<w:p/>", 4<<20)+`</w:body></w:document>`)
+				return documenttest.Zip(t, "_rels/.rels", documenttest.PackageRels("word/document.xml"), "word/document.xml",
+					`<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:p/>", 4<<20)+`</w:body></w:document>`)
 			}, Limits{}, "expands past"},
 		{"an archive whose entries together expand past the total", XLSX,
 			func(t *testing.T) []byte {
 				row := strings.Repeat(`<row><c t="inlineStr"><is><t>abcdefghij</t></is></c></row>`, 20_000)
-				return xlsxOf(t, [2]string{"a", row}, [2]string{"b", row}, [2]string{"c", row})
+				return documenttest.XLSX(t, [2]string{"a", row}, [2]string{"b", row}, [2]string{"c", row})
 			}, Limits{MaxExpandedBytes: 2 << 20}, "expands past"},
 		{"an archive of more entries than glimpse reads", DOCX,
-			func(t *testing.T) []byte { return zipOf(t, many...) }, Limits{}, "lists 10001 entries"},
+			func(t *testing.T) []byte { return documenttest.Zip(t, many...) }, Limits{}, "lists 10001 entries"},
 		{"billion laughs: entities declared to expand", DOCX,
 			func(t *testing.T) []byte {
-				return zipOf(t, "word/document.xml", `<?xml version="1.0"?>`+lol+`<w:document `+nsW+`><w:body><w:p><w:r><w:t>&lol3;</w:t></w:r></w:p></w:body></w:document>`)
+				return documenttest.Zip(t, "word/document.xml", `<?xml version="1.0"?>`+lol+`<w:document `+documenttest.NSWord+`><w:body><w:p><w:r><w:t>&lol3;</w:t></w:r></w:p></w:body></w:document>`)
 			}, Limits{}, "declares entities"},
 		{"XML nested a hundred thousand deep", DOCX,
 			func(t *testing.T) []byte {
-				return zipOf(t, "word/document.xml", `<w:document `+nsW+`><w:body>`+strings.Repeat("<w:sdt>", 100_000)+strings.Repeat("</w:sdt>", 100_000)+`</w:body></w:document>`)
+				return documenttest.Zip(t, "word/document.xml", `<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:sdt>", 100_000)+strings.Repeat("</w:sdt>", 100_000)+`</w:body></w:document>`)
 			}, Limits{MaxRatio: 1 << 20}, "nests deeper than 256"},
 		{"XML of more tokens than glimpse reads", ODT,
-			func(t *testing.T) []byte { return odtOf(t, strings.Repeat("<text:p>x</text:p>", 50_000)) },
+			func(t *testing.T) []byte { return documenttest.ODT(t, strings.Repeat("<text:p>x</text:p>", 50_000)) },
 			Limits{MaxTokens: 100_000}, "more than 100000 XML tokens"},
 		{"RTF groups nested a hundred thousand deep", RTF,
 			func(*testing.T) []byte {
@@ -56,14 +58,14 @@ func TestReadRefusesHostileDocumentsAtTheirBound(t *testing.T) {
 			Limits{}, "nest deeper than 256"},
 		{"a PDF whose text runs past the output bound", PDF,
 			func(*testing.T) []byte {
-				var lines []pdfText
+				var lines []documenttest.PDFText
 				for i := range 60 {
-					lines = append(lines, pdfText{72, float64(760 - 12*i), 10, strings.Repeat("word ", 20)})
+					lines = append(lines, documenttest.PDFText{X: 72, Y: float64(760 - 12*i), Size: 10, Text: strings.Repeat("word ", 20)})
 				}
-				return pdfOf([][]pdfText{lines, lines, lines}, false)
+				return documenttest.PDF([][]documenttest.PDFText{lines, lines, lines}, false)
 			}, Limits{PDFTextBytes: 64 << 10}, "text runs past 65536 bytes"},
 		{"a PDF whose reading outlasts the reader's time", PDF,
-			func(*testing.T) []byte { return samplePDF() }, Limits{PDFTime: time.Microsecond}, "takes longer than"},
+			func(*testing.T) []byte { return documenttest.SamplePDF() }, Limits{PDFTime: time.Microsecond}, "takes longer than"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -98,7 +100,7 @@ func TestReadCutsGiantTablesAndLongDocumentsAtTheirBound(t *testing.T) {
 	}
 	var paras strings.Builder
 	for i := range 2000 {
-		paras.WriteString(wp("", fmt.Sprintf("Paragraph %d of a long report.", i)))
+		paras.WriteString(documenttest.Para("", fmt.Sprintf("Paragraph %d of a long report.", i)))
 	}
 	cases := []struct {
 		name    string
@@ -109,15 +111,15 @@ func TestReadCutsGiantTablesAndLongDocumentsAtTheirBound(t *testing.T) {
 		absent  string
 	}{
 		{"a sheet of more cells than the bound ends at the bound", XLSX,
-			func(t *testing.T) []byte { return xlsxOf(t, [2]string{"Big", rows.String()}) },
+			func(t *testing.T) []byte { return documenttest.XLSX(t, [2]string{"Big", rows.String()}) },
 			Limits{MaxCells: 1500}, 40 << 10, "<td>501</td>"},
 		{"a sheet whose two cells name opposite corners costs two rows, not the grid between", XLSX,
 			func(t *testing.T) []byte {
-				return xlsxOf(t, [2]string{"Sparse", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="IV1048576"><v>2</v></c><c r="XFD1048576"><v>3</v></c></row>`})
+				return documenttest.XLSX(t, [2]string{"Sparse", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="IV1048576"><v>2</v></c><c r="XFD1048576"><v>3</v></c></row>`})
 			},
 			Limits{}, 8 << 10, "<td>3</td>"},
 		{"a document longer than the HTML bound ends at a whole block", DOCX,
-			func(t *testing.T) []byte { return docxBody(t, paras.String()) },
+			func(t *testing.T) []byte { return documenttest.DOCX(t, paras.String()) },
 			Limits{MaxHTMLBytes: 8 << 10}, 9 << 10, "Paragraph 1999"},
 	}
 	for _, c := range cases {
@@ -148,9 +150,9 @@ func TestReadStopsWithTheRequestsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, f := range []Format{PDF, DOCX} {
-		body := samplePDF()
+		body := documenttest.SamplePDF()
 		if f == DOCX {
-			body = sampleDOCX(t)
+			body = documenttest.SampleDOCX(t)
 		}
 		_, err := Read(ctx, f, body, Limits{})
 		if !errors.Is(err, context.Canceled) {

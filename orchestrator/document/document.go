@@ -111,7 +111,9 @@ var DefaultLimits = Limits{
 }
 
 // Read reads body as a document of format f within lim (zero fields are
-// DefaultLimits'). Its errors are *Error.
+// DefaultLimits'). Its errors are *Error or the context's; with a NoText
+// error the document still comes back, with its properties and no
+// content.
 func Read(ctx context.Context, f Format, body []byte, lim Limits) (*Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -140,6 +142,11 @@ func Read(ctx context.Context, f Format, body []byte, lim Limits) (*Document, er
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
+			if e.Kind == NoText && d != nil {
+				d.Format = f
+				d.Title, d.Author, d.Lang = clean(d.Title, maxProperty), clean(d.Author, maxProperty), clean(d.Lang, 35)
+				return d, e
+			}
 			return nil, e
 		}
 		if ctx.Err() != nil {

@@ -46,11 +46,12 @@ func readPDF(ctx context.Context, body []byte, lim Limits) (*Document, error) {
 			words += len(l.words)
 		}
 	}
+	d.Lang = pdfLang(body)
 	if words == 0 && len(pages) > 0 {
-		return nil, &Error{Kind: NoText, Reason: fmt.Sprintf(
+		// The properties stand; the text the caller asks for does not.
+		return d, &Error{Kind: NoText, Reason: fmt.Sprintf(
 			"it is a PDF of %d page%s without a text layer: its pages are images, a scan most likely, and glimpse does not recognise text in images", len(pages), plural(len(pages)))}
 	}
-	d.Lang = pdfLang(body)
 	w := &writer{bud: b}
 	layoutPDF(pages, w)
 	d.HTML, d.Cut = w.b.String(), w.cut
