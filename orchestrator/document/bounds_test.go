@@ -17,8 +17,8 @@ import (
 func TestReadRefusesHostileDocumentsAtTheirBound(t *testing.T) {
 	lol := `<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
 		`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>`
-	many := make([]string, 0, 2*(DefaultLimits.MaxEntries+1))
-	for i := range DefaultLimits.MaxEntries + 1 {
+	many := make([]string, 0, 2*51)
+	for i := range 51 {
 		many = append(many, fmt.Sprintf("f%d", i), "")
 	}
 	cases := []struct {
@@ -31,15 +31,15 @@ func TestReadRefusesHostileDocumentsAtTheirBound(t *testing.T) {
 		{"a zip bomb: one entry that expands a thousand times", DOCX,
 			func(t *testing.T) []byte {
 				return documenttest.Zip(t, "_rels/.rels", documenttest.PackageRels("word/document.xml"), "word/document.xml",
-					`<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:p/>", 4<<20)+`</w:body></w:document>`)
-			}, Limits{}, "expands past"},
+					`<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:p/>", 400_000)+`</w:body></w:document>`)
+			}, Limits{}, "expands past 1048576 bytes"},
 		{"an archive whose entries together expand past the total", XLSX,
 			func(t *testing.T) []byte {
-				row := strings.Repeat(`<row><c t="inlineStr"><is><t>abcdefghij</t></is></c></row>`, 20_000)
+				row := strings.Repeat(`<row><c t="inlineStr"><is><t>abcdefghij</t></is></c></row>`, 5_000)
 				return documenttest.XLSX(t, [2]string{"a", row}, [2]string{"b", row}, [2]string{"c", row})
-			}, Limits{MaxExpandedBytes: 2 << 20}, "expands past"},
+			}, Limits{MaxExpandedBytes: 512 << 10}, "expands past"},
 		{"an archive of more entries than glimpse reads", DOCX,
-			func(t *testing.T) []byte { return documenttest.Zip(t, many...) }, Limits{}, "lists 10001 entries"},
+			func(t *testing.T) []byte { return documenttest.Zip(t, many...) }, Limits{MaxEntries: 50}, "lists 51 entries"},
 		{"billion laughs: entities declared to expand", DOCX,
 			func(t *testing.T) []byte {
 				return documenttest.Zip(t, "word/document.xml", `<?xml version="1.0"?>`+lol+`<w:document `+documenttest.NSWord+`><w:body><w:p><w:r><w:t>&lol3;</w:t></w:r></w:p></w:body></w:document>`)
@@ -49,8 +49,8 @@ func TestReadRefusesHostileDocumentsAtTheirBound(t *testing.T) {
 				return documenttest.Zip(t, "word/document.xml", `<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:sdt>", 100_000)+strings.Repeat("</w:sdt>", 100_000)+`</w:body></w:document>`)
 			}, Limits{MaxRatio: 1 << 20}, "nests deeper than 256"},
 		{"XML of more tokens than glimpse reads", ODT,
-			func(t *testing.T) []byte { return documenttest.ODT(t, strings.Repeat("<text:p>x</text:p>", 50_000)) },
-			Limits{MaxTokens: 100_000}, "more than 100000 XML tokens"},
+			func(t *testing.T) []byte { return documenttest.ODT(t, strings.Repeat("<text:p>x</text:p>", 20_000)) },
+			Limits{MaxTokens: 40_000}, "more than 40000 XML tokens"},
 		{"RTF groups nested a hundred thousand deep", RTF,
 			func(*testing.T) []byte {
 				return []byte(`{\rtf1` + strings.Repeat("{", 100_000) + "x" + strings.Repeat("}", 100_001))
@@ -99,7 +99,7 @@ func TestReadCutsGiantTablesAndLongDocumentsAtTheirBound(t *testing.T) {
 		fmt.Fprintf(&rows, `<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>1</v></c><c r="C%d"><v>2</v></c></row>`, i, i, i, i, i)
 	}
 	var paras strings.Builder
-	for i := range 2000 {
+	for i := range 600 {
 		paras.WriteString(documenttest.Para("", fmt.Sprintf("Paragraph %d of a long report.", i)))
 	}
 	cases := []struct {
@@ -120,7 +120,7 @@ func TestReadCutsGiantTablesAndLongDocumentsAtTheirBound(t *testing.T) {
 			Limits{}, 8 << 10, "<td>3</td>"},
 		{"a document longer than the HTML bound ends at a whole block", DOCX,
 			func(t *testing.T) []byte { return documenttest.DOCX(t, paras.String()) },
-			Limits{MaxHTMLBytes: 8 << 10}, 9 << 10, "Paragraph 1999"},
+			Limits{MaxHTMLBytes: 4 << 10}, 5 << 10, "Paragraph 599"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,5 +158,24 @@ func TestReadStopsWithTheRequestsContext(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: err = %v, want the context's", f, err)
 		}
+	}
+}
+
+func TestPDFReadersWaitTheirTurnWithinTheRequestsTime(t *testing.T) {
+	needPDFReader(t)
+	for range cap(pdfReaders) {
+		pdfReaders <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := Read(ctx, PDF, documenttest.SamplePDF(), Limits{})
+	for range cap(pdfReaders) {
+		<-pdfReaders
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("with every reader busy, err = %v; want the request's deadline", err)
+	}
+	if _, err := Read(context.Background(), PDF, documenttest.SamplePDF(), Limits{}); err != nil {
+		t.Errorf("with the readers free again: %v", err)
 	}
 }

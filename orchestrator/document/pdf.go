@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +66,11 @@ func plural(n int) string {
 	return "s"
 }
 
+// pdfReaders bounds the readers running at once: each may take its
+// memory bound, so a burst of PDF targets waits its turn instead of
+// taking the machine's memory.
+var pdfReaders = make(chan struct{}, max(2, runtime.NumCPU()))
+
 // runPDFReader runs the reader on body under the bounds: wall time by the
 // context, CPU time and address space by rlimits the shell sets before it
 // becomes the reader, output by the bytes read from its pipe.
@@ -72,6 +78,12 @@ func runPDFReader(ctx context.Context, body []byte, lim Limits) ([]byte, error) 
 	reader, err := exec.LookPath(PDFReader)
 	if err != nil {
 		return nil, &Error{Kind: Unavailable, Reason: "glimpse has no PDF reader installed (" + PDFReader + " from poppler-utils)"}
+	}
+	select {
+	case pdfReaders <- struct{}{}:
+		defer func() { <-pdfReaders }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	f, err := os.CreateTemp("", "glimpse-document-*.pdf")
 	if err != nil {

@@ -159,7 +159,7 @@ func TestDocumentsThatCannotBeReadSayWhy(t *testing.T) {
 	app := e2e.Shared(t)
 	scan := documenttest.PDF([][]documenttest.PDFText{{}, {}, {}}, true)
 	bomb := documenttest.Zip(t, "_rels/.rels", documenttest.PackageRels("word/document.xml"), "word/document.xml",
-		`<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:p/>", 4<<20)+`</w:body></w:document>`)
+		`<w:document `+documenttest.NSWord+`><w:body>`+strings.Repeat("<w:p/>", 400_000)+`</w:body></w:document>`)
 	noise := make([]byte, 6<<20)
 	_, _ = rand.NewChaCha8([32]byte{7}).Read(noise) // noise does not compress: the file stays larger than the bound
 	huge := documenttest.Zip(t, "word/document.xml", "<w:document/>", "noise.bin", string(noise))
