@@ -160,13 +160,26 @@ func findTables(lines []*pdfLine, body float64) ([][][]string, map[*pdfLine]int)
 			continue
 		}
 		j := i + 1
-		for j < len(rows) && rows[j].y-rows[j-1].y < 2.5*rows[j-1].h {
-			next := fitColumns(rows[j], cols)
-			if next == nil {
-				break
+		for j < len(rows) && rows[j].y-rows[j-1].y < 2.5*rows[j-1].h && sameSize(rows[j], rows[i]) {
+			if next := fitColumns(rows[j], cols); next != nil {
+				cols = next
+				j++
+				continue
 			}
-			cols = next
-			j++
+			// A row whose narrow cells sit closer than a wide gap still
+			// belongs when its words fall into the columns; a row of more
+			// cells than found so far redraws the columns when the rows
+			// before it fall into its own.
+			if more := candidateColumns(rows[j]); len(more) > len(cols) && fitsAll(rows[i:j], more) {
+				cols = more
+				j++
+				continue
+			}
+			if splitByColumns(rows[j], cols, true) != nil {
+				j++
+				continue
+			}
+			break
 		}
 		if j-i < 2 {
 			i++
@@ -176,14 +189,18 @@ func findTables(lines []*pdfLine, body float64) ([][][]string, map[*pdfLine]int)
 		var cells [][]string
 		// A header set tighter than its cells' gaps is one segment:
 		// split by the columns found below it.
-		if i > 0 && rows[i].y-rows[i-1].y < 2.5*rows[i-1].h {
-			if h := splitByColumns(rows[i-1], cols); h != nil {
+		if i > 0 && rows[i].y-rows[i-1].y < 2.5*rows[i-1].h && sameSize(rows[i-1], rows[i]) {
+			if h := splitByColumns(rows[i-1], cols, false); h != nil {
 				cells = append(cells, h)
 				first = i - 1
 			}
 		}
 		for k := i; k < j; k++ {
-			cells = append(cells, cellsOf(rows[k], cols))
+			if len(rows[k].segs) == len(cols) && fitColumns(rows[k], cols) != nil {
+				cells = append(cells, cellsOf(rows[k], cols))
+			} else {
+				cells = append(cells, splitByColumns(rows[k], cols, true))
+			}
 		}
 		t := len(tables)
 		tables = append(tables, cells)
@@ -309,10 +326,25 @@ func cellsOf(r *visualRow, cols []column) []string {
 	return out
 }
 
+// sameSize reports whether two rows are set in about the same size: a
+// heading after a table is not its next row.
+func sameSize(a, b *visualRow) bool { return math.Abs(a.h-b.h) <= 0.15*b.h }
+
+// fitsAll reports whether every row falls into the columns.
+func fitsAll(rows []*visualRow, cols []column) bool {
+	for _, r := range rows {
+		if fitColumns(r, cols) == nil && splitByColumns(r, cols, true) == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // splitByColumns splits a row set tighter than the table's gaps by the
 // columns' starts: each word goes to the last column starting at or
-// before its middle. nil unless every column gets a word, in order.
-func splitByColumns(r *visualRow, cols []column) []string {
+// before its middle. nil unless every column gets a word (or, with
+// gaps, two columns do), and no word lies past the last column.
+func splitByColumns(r *visualRow, cols []column, gaps bool) []string {
 	var words []pdfWord
 	for _, s := range r.segs {
 		words = append(words, s.words...)
@@ -335,11 +367,19 @@ func splitByColumns(r *visualRow, cols []column) []string {
 		parts[c] = append(parts[c], w)
 	}
 	out := make([]string, len(cols))
+	filled := 0
 	for i, p := range parts {
 		if len(p) == 0 {
-			return nil
+			if !gaps {
+				return nil
+			}
+			continue
 		}
+		filled++
 		out[i] = joinWords(p)
+	}
+	if filled < 2 {
+		return nil
 	}
 	return out
 }

@@ -30,3 +30,27 @@ func TestAPDFSetInTwoColumnsOfProseIsReadColumnByColumnNotAsATable(t *testing.T)
 		t.Errorf("the left column does not come whole before the right:\n%s", d.HTML)
 	}
 }
+
+func TestAPDFTableKeepsItsRowsWhenCellsSitCloseAndEndsBeforeAHeading(t *testing.T) {
+	needPDFReader(t)
+	// Cells of 11 pt text in columns as tight as a browser's default
+	// table: "Birch" sits closer to "7" than a wide gap, and comes first;
+	// the rows below show the three columns; a heading follows closely in
+	// a larger size.
+	page := []documenttest.PDFText{
+		{X: 72, Y: 700, Size: 11, Text: "Birch"}, {X: 102, Y: 700, Size: 11, Text: "7"}, {X: 140, Y: 700, Size: 11, Text: "pale"},
+		{X: 72, Y: 686, Size: 11, Text: "Oak"}, {X: 102, Y: 686, Size: 11, Text: "12"}, {X: 140, Y: 686, Size: 11, Text: "tall"},
+		{X: 72, Y: 672, Size: 11, Text: "Ash"}, {X: 102, Y: 672, Size: 11, Text: "9"}, {X: 140, Y: 672, Size: 11, Text: "grey"},
+		{X: 72, Y: 650, Size: 16, Text: "Section"}, {X: 140, Y: 650, Size: 16, Text: "Two"},
+		{X: 72, Y: 630, Size: 11, Text: "After the table comes prose that runs on for a while."},
+	}
+	d, err := Read(context.Background(), PDF, documenttest.PDF([][]documenttest.PDFText{page}, false), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<th>Birch</th><th>7</th><th>pale</th>", "<td>Oak</td><td>12</td><td>tall</td>", "<td>Ash</td><td>9</td><td>grey</td>", "<h1>Section Two</h1>"} {
+		if !strings.Contains(d.HTML, want) {
+			t.Errorf("the HTML lacks %q:\n%s", want, d.HTML)
+		}
+	}
+}
