@@ -150,6 +150,7 @@ func TestReadSaysWhatIsWrongWithADocumentItCannotRead(t *testing.T) {
 		{"an RTF file that is not RTF", RTF, []byte("hello"), Malformed, "{\\rtf"},
 		{"a PDF that is not a PDF", PDF, []byte("%PDX nothing"), Malformed, "%PDF-"},
 		{"a PDF cut short after its header", PDF, []byte("%PDF-1.4\n1 0 obj\n<< /Type"), Malformed, "reader can open"},
+		{"a PDF locked by a password", PDF, documenttest.LockedPDF("secret"), Encrypted, "protected by a password"},
 		{"a PDF of images only, as a scanner writes it", PDF, documenttest.PDF([][]documenttest.PDFText{{}, {}}, true), NoText, "PDF of 2 pages without a text layer"},
 		{"an unknown format", Format("doc"), []byte("x"), Unsupported, "does not read"},
 	}

@@ -145,7 +145,10 @@ func runPDFReader(ctx context.Context, body []byte, lim Limits) ([]byte, error) 
 			// the address space ran out.
 			return nil, bound("reading its text passes the time or memory glimpse allows (%s)", ws.Signal())
 		}
-		if strings.Contains(strings.ToLower(msg), "password") {
+		// The reader is quiet (-q): a hostile file's errors would cost
+		// more than its text. A PDF it cannot open that declares
+		// encryption is locked by a password, as an open one would read.
+		if strings.Contains(strings.ToLower(msg), "password") || bytes.Contains(body, []byte("/Encrypt")) {
 			return nil, &Error{Kind: Encrypted, Reason: "it is a PDF protected by a password"}
 		}
 		if strings.Contains(msg, "std::bad_alloc") || strings.Contains(strings.ToLower(msg), "out of memory") {

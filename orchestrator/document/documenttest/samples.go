@@ -6,6 +6,8 @@ package documenttest
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/md5"
+	"crypto/rc4"
 	"fmt"
 	"strings"
 	"testing"
@@ -230,7 +232,42 @@ type PDFText struct {
 // PDF writes a PDF whose pages show the texts in Helvetica, a font
 // every reader knows without it being embedded, with an information
 // dictionary; image pages instead of text make a scan's PDF.
-func PDF(pages [][]PDFText, scanned bool) []byte {
+func PDF(pages [][]PDFText, scanned bool) []byte { return pdf(pages, scanned, "") }
+
+// LockedPDF is SamplePDF behind a user password, with the standard
+// security handler of PDF 1.4 (revision 2, 40-bit RC4): a reader that
+// is not given the password cannot open it. Only the password check is
+// written; the content itself is left as it was.
+func LockedPDF(password string) []byte { return pdf(samplePages, false, password) }
+
+// pdfPad pads passwords to 32 bytes in the standard security handler.
+var pdfPad = []byte("\x28\xbf\x4e\x5e\x4e\x75\x8a\x41\x64\x00\x4e\x56\xff\xfa\x01\x08\x2e\x2e\x00\xb6\xd0\x68\x3e\x80\x2f\x0c\xa9\xfe\x64\x53\x69\x7a")
+
+func padded(pw string) []byte { return append([]byte(pw), pdfPad...)[:32] }
+
+func rc4Of(key, data []byte) []byte {
+	c, _ := rc4.NewCipher(key)
+	out := make([]byte, len(data))
+	c.XORKeyStream(out, data)
+	return out
+}
+
+// lockDict is the /Encrypt dictionary and the file /ID for password.
+func lockDict(password string) (dict, id string) {
+	fileID := []byte("glimpse-test-id!")
+	ownerKey := md5.Sum(padded("owner"))
+	o := rc4Of(ownerKey[:5], padded(password))
+	h := md5.New()
+	h.Write(padded(password))
+	h.Write(o)
+	h.Write([]byte{0xfc, 0xff, 0xff, 0xff}) // P = -4, little-endian
+	h.Write(fileID)
+	key := h.Sum(nil)[:5]
+	u := rc4Of(key, pdfPad)
+	return fmt.Sprintf("<< /Filter /Standard /V 1 /R 2 /O <%x> /U <%x> /P -4 >>", o, u), fmt.Sprintf("<%x>", fileID)
+}
+
+func pdf(pages [][]PDFText, scanned bool, password string) []byte {
 	var objs []string
 	add := func(s string) int { objs = append(objs, s); return len(objs) }
 	font := add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>`)
@@ -262,29 +299,38 @@ func PDF(pages [][]PDFText, scanned bool) []byte {
 		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
 	}
 	xref := b.Len()
+	trailer := ""
+	if password != "" {
+		dict, id := lockDict(password)
+		objs = append(objs, dict)
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(objs), dict)
+		trailer = fmt.Sprintf(" /Encrypt %d 0 R /ID [%s %s]", len(objs), id, id)
+		xref = b.Len()
+	}
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
 	for _, off := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, catalog, info, xref)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, catalog, info, trailer, xref)
 	return b.Bytes()
 }
 
 // SamplePDF has a title, a section heading, prose, a table of three
 // columns with a header set tight, and a second page.
-func SamplePDF() []byte {
-	return PDF([][]PDFText{{
-		{72, 720, 24, "Annual Survey"},
-		{72, 690, 11, "The survey counted birds at three sites over the year,"},
-		{72, 676, 11, "and the counts rose at every site."},
-		{72, 640, 16, "Counts by site"},
-		{72, 610, 11, "Site"}, {200, 610, 11, "Spring"}, {300, 610, 11, "Autumn"},
-		{72, 594, 11, "Marsh"}, {200, 594, 11, "120"}, {300, 594, 11, "140"},
-		{72, 578, 11, "Wood"}, {200, 578, 11, "80"}, {300, 578, 11, "95"},
-		{72, 562, 11, "Coast"}, {200, 562, 11, "200"}, {300, 562, 11, "230"},
-		{72, 520, 11, "Counts were made at dawn."},
-	}, {
-		{72, 720, 16, "Methods"},
-		{72, 690, 11, "Observers walked a fixed route."},
-	}}, false)
-}
+func SamplePDF() []byte { return PDF(samplePages, false) }
+
+var samplePages = [][]PDFText{{
+	{72, 720, 24, "Annual Survey"},
+	{72, 690, 11, "The survey counted birds at three sites over the year,"},
+	{72, 676, 11, "and the counts rose at every site."},
+	{72, 640, 16, "Counts by site"},
+	{72, 610, 11, "Site"}, {200, 610, 11, "Spring"}, {300, 610, 11, "Autumn"},
+	{72, 594, 11, "Marsh"}, {200, 594, 11, "120"}, {300, 594, 11, "140"},
+	{72, 578, 11, "Wood"}, {200, 578, 11, "80"}, {300, 578, 11, "95"},
+	{72, 562, 11, "Coast"}, {200, 562, 11, "200"}, {300, 562, 11, "230"},
+	{72, 520, 11, "Counts were made at dawn."},
+}, {
+	{72, 720, 16, "Methods"},
+	{72, 690, 11, "Observers walked a fixed route."},
+}}
