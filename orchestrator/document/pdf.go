@@ -213,7 +213,10 @@ func (l *pdfLine) text() string {
 	return strings.Join(parts, " ")
 }
 
-type pdfPage struct{ lines []*pdfLine }
+type pdfPage struct {
+	lines  []*pdfLine
+	height float64 // in points, as the words' boxes are
+}
 
 // parseBBox reads the reader's XHTML: its head's properties, and each
 // page's lines of boxed words.
@@ -248,7 +251,7 @@ func parseBBox(x *xmlReader) ([]*pdfPage, *Document, error) {
 					d.Modified = parseDocDate(v)
 				}
 			case "page":
-				pages = append(pages, &pdfPage{})
+				pages = append(pages, &pdfPage{height: num(attr(t, "height"))})
 			case "block":
 				block++
 			case "line":

@@ -20,6 +20,7 @@ const (
 // and one size is a paragraph, or a heading when its size is a heading's;
 // aligned cells are tables; pages are apart by page breaks.
 func layoutPDF(pages []*pdfPage, w *writer) {
+	dropRunningLines(pages)
 	body := bodyHeight(pages)
 	levels := headingLevels(pages, body)
 	for i, p := range pages {
@@ -390,4 +391,40 @@ func joinWords(ws []pdfWord) string {
 		parts[i] = html.EscapeString(w.text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// dropRunningLines removes running headers and footers: a line that comes
+// back at the same height on most pages of a document of three or more,
+// its numbers aside ("Page 3 of 12"), in the top or bottom tenth of the
+// page, is the page's furniture, not its content.
+func dropRunningLines(pages []*pdfPage) {
+	if len(pages) < 3 {
+		return
+	}
+	key := func(l *pdfLine) string {
+		t := strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '#'
+			}
+			return r
+		}, l.text())
+		return strconv.Itoa(int(math.Round(l.y0()/4))) + "|" + t
+	}
+	seen := map[string]int{}
+	for _, p := range pages {
+		once := map[string]bool{}
+		for _, l := range p.lines {
+			if k := key(l); !once[k] {
+				once[k] = true
+				seen[k]++
+			}
+		}
+	}
+	least := max(3, (len(pages)*6+9)/10)
+	for _, p := range pages {
+		p.lines = slices.DeleteFunc(p.lines, func(l *pdfLine) bool {
+			margin := l.y0() < 0.1*p.height || l.y0() > 0.9*p.height
+			return margin && seen[key(l)] >= least
+		})
+	}
 }

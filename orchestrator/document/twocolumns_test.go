@@ -2,6 +2,7 @@ package document
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,5 +53,29 @@ func TestAPDFTableKeepsItsRowsWhenCellsSitCloseAndEndsBeforeAHeading(t *testing.
 		if !strings.Contains(d.HTML, want) {
 			t.Errorf("the HTML lacks %q:\n%s", want, d.HTML)
 		}
+	}
+}
+
+func TestAPDFsRunningHeadersAndFootersAreLeftOut(t *testing.T) {
+	needPDFReader(t)
+	var pages [][]documenttest.PDFText
+	for i := range 4 {
+		pages = append(pages, []documenttest.PDFText{
+			{X: 72, Y: 760, Size: 9, Text: "Harbour Board - Annual Report"},
+			{X: 72, Y: 650, Size: 11, Text: fmt.Sprintf("Chapter %d tells of the year's work on the quay.", i+1)},
+			{X: 72, Y: 40, Size: 9, Text: fmt.Sprintf("Page %d of 4", i+1)},
+		})
+	}
+	d, err := Read(context.Background(), PDF, documenttest.PDF(pages, false), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"Harbour Board", "Page 1 of 4", "Page 4 of 4"} {
+		if strings.Contains(d.HTML, gone) {
+			t.Errorf("the HTML keeps the running line %q:\n%s", gone, d.HTML)
+		}
+	}
+	if !strings.Contains(d.HTML, "Chapter 4 tells of the year") {
+		t.Errorf("the content went with the running lines:\n%s", d.HTML)
 	}
 }
