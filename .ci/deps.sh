@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure everything the tests need is on this machine, installing what
-# is missing: Chromium and fonts, poppler-utils (pdfinfo), Prometheus
+# is missing: Chromium and fonts, poppler-utils (pdfinfo, pdftotext), Prometheus
 # (promtool, prometheus), etcd, Node.js and npm from Debian; MinIO, Helm and
 # kwok built with `go install`, the Kubernetes control plane built from
 # .ci/kube, the prometheus-operator CRDs generated with controller-gen, and

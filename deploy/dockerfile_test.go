@@ -64,7 +64,7 @@ func TestDockerfiles(t *testing.T) {
 		port     string
 		packages []string // Debian packages the image must install
 	}{
-		{"orchestrator.Dockerfile", "./orchestrator/cmd/orchestrator", "3000", []string{"tini", "ca-certificates"}},
+		{"orchestrator.Dockerfile", "./orchestrator/cmd/orchestrator", "3000", []string{"tini", "ca-certificates", "poppler-utils"}},
 		{"sidecar.Dockerfile", "./sidecar/cmd/sidecar", "9230", []string{"tini", "ca-certificates", "chromium", "fontconfig", "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "fonts-liberation"}},
 	}
 	for _, tc := range cases {

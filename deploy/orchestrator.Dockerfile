@@ -24,9 +24,10 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 
 FROM debian:${DEBIAN_RELEASE}-slim
 # tini runs as PID 1: it forwards SIGTERM to glimpse, which drains in-flight
-# requests, and reaps any orphaned child.
+# requests, and reaps any orphaned child. poppler-utils reads the text of
+# PDF targets (pdftotext, run as a bounded subprocess).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates tini \
+ && apt-get install -y --no-install-recommends ca-certificates tini poppler-utils \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 glimpse \
  && useradd --system --uid 10001 --gid glimpse --home-dir /home/glimpse --create-home \

@@ -9,7 +9,7 @@ import (
 
 // The orchestrator's packages and which of them each may depend on,
 // directly or not: root → api → answer → render → query → apierr, with
-// cache, quota, meta, markdown and overlay as leaves, and mcp and playground
+// cache, quota, meta, markdown, overlay and document as leaves, and mcp and playground
 // beside them, knowing the API only as its callers do. Nothing depends on the root, and
 // nothing below api on Echo.
 var layout = []struct {
@@ -17,9 +17,9 @@ var layout = []struct {
 	mayUse  []string
 	echoUse bool
 }{
-	{"api", []string{"answer", "render", "query", "apierr", "cache", "quota", "meta", "markdown", "overlay"}, true},
-	{"answer", []string{"render", "query", "apierr", "meta", "markdown", "overlay"}, false},
-	{"render", []string{"query", "apierr", "meta", "overlay"}, false},
+	{"api", []string{"answer", "render", "query", "apierr", "cache", "quota", "meta", "markdown", "overlay", "document"}, true},
+	{"answer", []string{"render", "query", "apierr", "meta", "markdown", "overlay", "document"}, false},
+	{"render", []string{"query", "apierr", "meta", "overlay", "document"}, false},
 	{"query", []string{"apierr", "overlay"}, false},
 	{"apierr", nil, false},
 	{"cache", nil, false},
@@ -27,6 +27,7 @@ var layout = []struct {
 	{"meta", nil, false},
 	{"markdown", []string{"meta"}, false},
 	{"overlay", nil, false},
+	{"document", nil, false},
 	{"mcp", nil, false},        // calls the API as an http.Handler, in process
 	{"playground", nil, false}, // calls the API from the browser
 }

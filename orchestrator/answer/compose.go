@@ -107,10 +107,14 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 			return nil, notAPage("screenshot", f)
 		}
 	}
+	var fdoc *fileDocument
+	if p.File != nil && (!req.MetaOff || len(req.Data) > 0) {
+		fdoc = c.readDocument(ctx, p, len(req.Data) > 0)
+	}
 	switch {
 	case req.MetaOff:
 	case p.File != nil:
-		d = append(d, fileMetadata(req, p, embeds)...)
+		d = append(d, fileMetadata(req, p, embeds, fdoc.read())...)
 	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}
@@ -118,6 +122,18 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	doc := p.Doc
 	if doc == nil && p.File != nil {
 		doc = emptyDocument()
+	}
+	if p.File != nil {
+		// A document the browser showed (a PDF in its viewer) is read
+		// from the file, not from the viewer's page.
+		if fdoc != nil && len(req.Data) > 0 {
+			// The rules read the document's content: one that cannot be
+			// read says why rather than answering nothing.
+			if fdoc.err != nil {
+				return nil, fdoc.err
+			}
+			doc = documentPage(fdoc.doc)
+		}
 	}
 	if len(req.Data) > 0 && doc != nil {
 		rules, assets, err := applyDataRules(ctx, doc, p.URL, req.Data, c.maxDataBytes, p.Evaluated)

@@ -378,12 +378,18 @@ func (run *dataRun) markdown(s *goquery.Selection) string {
 	opts := markdown.Options{MaxBytes: max(run.maxBytes-run.bytes, 1)}
 	var md string
 	var err error
-	if len(s.Nodes) == 1 && s.Nodes[0].Type == html.DocumentNode {
+	switch {
+	case len(s.Nodes) == 1 && s.Nodes[0].Type == html.DocumentNode && isWhole(run.doc):
+		md, err = markdown.Convert(run.ctx, s.Find("body"), run.base, opts)
+		if err == nil {
+			md = run.withDocumentTitle(md)
+		}
+	case len(s.Nodes) == 1 && s.Nodes[0].Type == html.DocumentNode:
 		md, err = markdown.Article(run.ctx, run.doc, run.base, opts)
 		if err == nil {
 			md = run.withTitle(md, opts)
 		}
-	} else {
+	default:
 		md, err = markdown.Convert(run.ctx, s, run.base, opts)
 	}
 	var tooLarge *markdown.TooLargeError

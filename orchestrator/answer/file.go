@@ -1,12 +1,14 @@
 package answer
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/document"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/orchestrator/render"
@@ -16,14 +18,26 @@ import (
 // a PDF's own title) as the title, its Last-Modified as the date and
 // dateModified (a file states no publication date), the
 // file itself as the image of an image target, and a video or audio
-// object for those. A file has no description, language, publisher or
-// logo.
-func fileMetadata(req *query.Request, p *render.Page, embeds map[string]string) data {
+// object for those. A document's own properties (props, nil for other
+// files) come first: title, author, language, created and modified. A
+// file has no description, publisher or logo.
+func fileMetadata(req *query.Request, p *render.Page, embeds map[string]string, props *document.Document) data {
 	f := p.File
 	self := p.URL.String()
-	var title, author string
-	if f.MediaType == "application/pdf" {
-		title, author = meta.PDFInfo(f.Head)
+	var title, author, lang string
+	var created, modified any
+	if props != nil {
+		title, author, lang = props.Title, props.Author, meta.NormalizeLang(props.Lang)
+		if !props.Created.IsZero() {
+			created = meta.FormatDate(props.Created)
+		}
+		if !props.Modified.IsZero() {
+			modified = meta.FormatDate(props.Modified)
+		}
+	}
+	if f.MediaType == "application/pdf" && (title == "" || author == "") {
+		t, a := meta.PDFInfo(f.Head)
+		title, author = cmp.Or(title, t), cmp.Or(author, a)
 	}
 	if title == "" {
 		title = meta.FileName(p.URL, f.Disposition)
@@ -52,11 +66,17 @@ func fileMetadata(req *query.Request, p *render.Page, embeds map[string]string) 
 			d = append(d, field{name, nonEmpty(author)})
 		case "image":
 			d = append(d, field{name, assetOrNil(image)})
-		case "date", "dateModified":
-			d = append(d, field{name, lastModified(f.LastModified)})
+		case "date":
+			d = append(d, field{name, firstDate(created, modified, lastModified(f.LastModified))})
+		case "datePublished":
+			d = append(d, field{name, created})
+		case "dateModified":
+			d = append(d, field{name, firstDate(modified, lastModified(f.LastModified))})
+		case "lang":
+			d = append(d, field{name, nonEmpty(lang)})
 		case "url":
 			d = append(d, field{name, self})
-		default: // description, lang, publisher, logo: a file has none
+		default: // description, publisher, logo: a file has none
 			d = append(d, field{name, nil})
 		}
 	}
@@ -73,6 +93,16 @@ func fileAsset(self string, f *render.File) *Asset {
 		a.Size, a.SizePretty = f.Size, meta.PrettyBytes(f.Size)
 	}
 	return a
+}
+
+// firstDate is the first date known of a file's, or null.
+func firstDate(dates ...any) any {
+	for _, d := range dates {
+		if d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 func nonEmpty(s string) any {

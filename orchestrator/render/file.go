@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"io"
 	"mime"
 	"net/http"
@@ -16,9 +17,13 @@ type File struct {
 	Size         int64  // from Content-Length; -1 when unknown
 	Disposition  string // the Content-Disposition header, for the file's name
 	LastModified string // the Last-Modified header
-	// Head is at most maxFileHead bytes of the body; nil when the browser
-	// fetched the file, whose bytes glimpse never sees.
+	// Head is at most maxFileHead bytes of the body (MaxDocumentBytes of
+	// a document's); nil when the browser fetched the file, whose bytes
+	// glimpse never sees.
 	Head []byte
+	// Whole says Head is the whole file: a document read within
+	// MaxDocumentBytes.
+	Whole bool
 	// Shown says the browser displays the file (an image, a video), so it
 	// can be printed or captured like a page; a file it only downloads
 	// cannot.
@@ -29,6 +34,10 @@ type File struct {
 // dimensions and a PDF's information dictionary when it comes early, never
 // the whole file.
 const maxFileHead = 256 << 10
+
+// MaxDocumentBytes bounds a document target (a PDF, a Word file) read
+// whole for its text: the bound a page's own bytes have.
+const MaxDocumentBytes = maxStaticBytes
 
 // isFileType reports whether a response of media type mt is a file rather
 // than something the browser reads as a page (HTML, XML, text, JSON).
@@ -72,13 +81,23 @@ func BodySize(get func(string) string) int64 {
 }
 
 // readHead reads the first bytes of a file target's body, at most
-// maxFileHead; the rest is never transferred past what the connection
-// already buffered.
-func readHead(resp *http.Response) ([]byte, error) {
-	head := make([]byte, maxFileHead)
+// limit; the rest is never transferred past what the connection already
+// buffered. whole says the body ended within limit.
+func readHead(resp *http.Response, limit int) (head []byte, whole bool, err error) {
+	if limit > maxFileHead {
+		// A document is read whole when it fits: grown as it comes, so a
+		// short one costs what it holds.
+		var buf bytes.Buffer
+		n, err := io.Copy(&buf, io.LimitReader(resp.Body, int64(limit)+1))
+		if n > int64(limit) {
+			return buf.Bytes()[:limit], false, err
+		}
+		return buf.Bytes(), err == nil, err
+	}
+	head = make([]byte, limit)
 	n, err := io.ReadFull(resp.Body, head)
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil
+		return head[:n], true, nil
 	}
-	return head[:n], err
+	return head[:n], false, err
 }

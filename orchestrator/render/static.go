@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html/charset"
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/glimpse/glimpse/orchestrator/document"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
@@ -258,13 +259,17 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 // its first bytes, read within the fetch's own deadline.
 func (r *Renderer) staticFile(req *query.Request, resp *http.Response, final *url.URL, chain []Redirect, site site, start time.Time) (*Page, error) {
 	f := fileOf(resp.Header.Get("Content-Type"), resp.Header.Get)
-	head, err := readHead(resp)
+	limit := maxFileHead
+	if document.FormatOf(f.MediaType, meta.FileName(final, f.Disposition)) != "" {
+		limit = MaxDocumentBytes
+	}
+	head, whole, err := readHead(resp, limit)
 	if err != nil {
 		// The headers are known; a body cut short only costs what its
 		// first bytes would have told.
 		r.log.Debug("the file target's first bytes could not be read", "err", err)
 	}
-	f.Head = head
+	f.Head, f.Whole = head, whole && limit == MaxDocumentBytes
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
 	return &Page{URL: final, File: f, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/internal/testtool"
+	"github.com/glimpse/glimpse/orchestrator/document/documenttest"
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
@@ -349,6 +350,7 @@ func clientPages(t *testing.T) *e2e.PageServer {
 		"/clip.mp4":                file("video/mp4", []byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom")),
 		"/sound.mp3":               file("audio/mpeg", []byte("ID3\x04\x00\x00\x00\x00\x00\x00")),
 		"/files/annual-report.pdf": file("application/pdf", []byte(clientPDF)),
+		"/files/report.docx":       file("application/vnd.openxmlformats-officedocument.wordprocessingml.document", documenttest.SampleDOCX(t)),
 		"/files/blob.bin":          file("application/octet-stream", bytes.Repeat([]byte{0, 1, 2, 3}, 256)),
 		"/hits": func(w http.ResponseWriter, r *http.Request) {
 			<-started

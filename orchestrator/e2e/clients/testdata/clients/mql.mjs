@@ -554,6 +554,17 @@ test('a PDF target answers success with its url, status, headers and title', asy
   check(typeof res.data.title === 'string' && res.data.title.includes('annual-report'), `data.title ${show(res.data.title)} is not from the filename`)
 })
 
+test('a Word document target answers its content as Markdown and its own properties', async () => {
+  const target = `${pages}/files/report.docx`
+  const res = await call(target, { data: { content: { attr: 'markdown' } } })
+  eq(res.status, 'success', 'status')
+  eq([res.data.title, res.data.author, res.data.lang], ['Quarterly Report', 'Ada Lovelace', 'en'], 'data.title, author, lang')
+  const md = res.data.content ?? ''
+  for (const part of ['# Quarterly Report', '[the figures](https://example.org/figures)', '| Region | Revenue |']) {
+    check(md.includes(part), `data.content lacks ${show(part)}: ${show(md)}`)
+  }
+})
+
 test('an image target answers success with the image as an asset object', async () => {
   const target = `${pages}/img.png`
   const res = await call(target)
