@@ -227,6 +227,9 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 		// would only download it again.
 		return r.staticFile(req, resp, final, chain, site, start)
 	}
+	if resp.StatusCode < 300 && isJSONType(mt) {
+		return r.staticJSON(req, resp, final, chain, site, start)
+	}
 	if resp.StatusCode >= 300 || (mt != "text/html" && mt != "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: HTTP %d, %s", errNeedsBrowser, resp.StatusCode, mt)
 	}
