@@ -114,6 +114,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}
+	d = append(d, c.extras(ctx, req, p, &degraded)...)
 	var texts map[string]Text
 	doc := p.Doc
 	if doc == nil && p.File != nil {
@@ -188,6 +189,9 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 			return nil, err
 		}
 		a.Width, a.Height = shot.Width, shot.Height
+		if req.Extras.Palette {
+			a.Palette = c.shotPalette(ctx, shot.Data)
+		}
 		d = append(d, field{"screenshot", a})
 		embeds["screenshot.url"] = objKey
 	}
@@ -236,6 +240,9 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			var d bool
 			image, d = c.pick(pctx, p.Assets, shared, req.Ping, res.Image)
 			imageDegraded.Store(d)
+			if req.Extras.Palette && req.Ping {
+				image = c.withPalette(pctx, p.Assets, image)
+			}
 		})
 	}
 	if want["logo"] {
@@ -247,6 +254,9 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			var d bool
 			logo, d = c.pick(pctx, p.Assets, shared, req.Ping, cands)
 			logoDegraded.Store(d)
+			if req.Extras.Palette && req.Ping {
+				logo = c.withPalette(pctx, p.Assets, logo)
+			}
 		})
 	}
 	wg.Wait()

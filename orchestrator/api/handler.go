@@ -95,7 +95,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 	} else {
 		s.m.Cache.WithLabelValues("bypass").Inc()
 	}
-	if req.MetaOff && req.PDF == nil && req.Screenshot == nil && len(req.Data) == 0 {
+	if !req.ReadsPage() && req.PDF == nil && req.Screenshot == nil {
 		if err := s.checkTarget(ctx, req); err != nil {
 			return err
 		}

@@ -281,6 +281,7 @@ func answeredBy(resp *http.Response, chain []Redirect) *Response {
 	for k, vs := range resp.Header {
 		addHeader(answered.Headers, k, vs...)
 	}
+	answered.Cookies = cookieNames(nil, resp.Header.Values("Set-Cookie")...)
 	return answered
 }
 

@@ -1,0 +1,176 @@
+package answer
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
+	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/orchestrator/render"
+)
+
+// Insights is Microlink's `insights` field. Only technologies are read:
+// Lighthouse audits are not run (the request names them in
+// x-glimpse-ignored).
+type Insights struct {
+	Technologies []meta.Technology `json:"technologies"`
+}
+
+// extras is the answer's `video`, `audio`, `iframe` and `insights`
+// fields, in that order, for those the request asks for: read from the
+// page's document and fetched through its egress path on the probes'
+// budget. A part that cannot be had is null; one that failed for
+// glimpse's own reason (its time ran out, its way out failed) marks the
+// answer degraded.
+func (c *Composer) extras(ctx context.Context, req *query.Request, p *render.Page, degraded *bool) data {
+	e := req.Extras
+	if p.Doc == nil || p.File != nil || !(e.Video || e.Audio || e.Iframe != nil || e.Technologies) {
+		return nil
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	if dl, ok := ctx.Deadline(); ok {
+		reserve := max(500*time.Millisecond, req.Timeout/10)
+		pctx, cancel = context.WithDeadline(ctx, dl.Add(-reserve))
+	}
+	defer cancel()
+	start := time.Now()
+	var video, audio *Asset
+	var iframe *Iframe
+	var mu sync.Mutex
+	short := func(err error) {
+		if err != nil && (pctx.Err() != nil || errors.Is(err, render.ErrEgress)) {
+			mu.Lock()
+			*degraded = true
+			mu.Unlock()
+		}
+	}
+	var wg sync.WaitGroup
+	if e.Video || e.Audio {
+		videos, audios := meta.Media(p.Doc, p.URL)
+		if e.Video {
+			wg.Go(func() {
+				var err error
+				video, err = c.pickMedia(pctx, p.Assets, req.Ping, videos)
+				short(err)
+			})
+		}
+		if e.Audio {
+			wg.Go(func() {
+				var err error
+				audio, err = c.pickMedia(pctx, p.Assets, req.Ping, audios)
+				short(err)
+			})
+		}
+	}
+	if e.Iframe != nil {
+		if links := meta.OEmbedLinks(p.Doc, p.URL); len(links) > 0 && p.Assets != nil {
+			wg.Go(func() {
+				var err error
+				iframe, err = fetchIframe(pctx, p.Assets, links, e.Iframe)
+				if err != nil {
+					c.log.Debug("the page's oEmbed was not read", "err", err)
+				}
+				short(err)
+			})
+		}
+	}
+	var insights *Insights
+	if e.Technologies {
+		signals := meta.PageSignals{Doc: p.Doc, URL: p.URL}
+		if r := p.Response; r != nil {
+			signals.Headers, signals.Cookies = r.Headers, r.Cookies
+		}
+		insights = &Insights{Technologies: meta.DetectTechnologies(signals)}
+		if insights.Technologies == nil {
+			insights.Technologies = []meta.Technology{}
+		}
+	}
+	wg.Wait()
+	c.m.Phase.WithLabelValues("probe").Observe(time.Since(start).Seconds())
+	var d data
+	if e.Video {
+		d = append(d, field{"video", assetOrNil(video)})
+	}
+	if e.Audio {
+		d = append(d, field{"audio", assetOrNil(audio)})
+	}
+	if e.Iframe != nil {
+		var v any
+		if iframe != nil {
+			v = iframe
+		}
+		d = append(d, field{"iframe", v})
+	}
+	if insights != nil {
+		d = append(d, field{"insights", insights})
+	}
+	return d
+}
+
+// pickMedia returns the first candidate, in rank order, that answers as
+// audio or video, described from its response headers and what the page
+// declares of it (dimensions, duration). With ping off the first stands
+// with its url and type. The error is the last candidate's, when none
+// answered.
+func (c *Composer) pickMedia(ctx context.Context, src render.Source, ping bool, cands []meta.MediaCandidate) (*Asset, error) {
+	var last error
+	for i, cand := range cands {
+		if i >= maxCandidates || len(cand.URL) > MaxAssetURLBytes {
+			break
+		}
+		declared := &Asset{URL: cand.URL, Type: cand.Type, Width: cand.Width, Height: cand.Height, Duration: cand.Duration}
+		if !ping {
+			return declared, nil
+		}
+		if src == nil {
+			return nil, nil
+		}
+		a, err := probeMedia(ctx, src, cand.URL)
+		if err != nil {
+			c.log.Debug("a media candidate was dropped", "err", err)
+			last = err
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			continue
+		}
+		if declared.Type != "" && a.Type == "" {
+			a.Type = declared.Type
+		}
+		a.Width, a.Height, a.Duration = cand.Width, cand.Height, cand.Duration
+		return a, nil
+	}
+	return nil, last
+}
+
+// withPalette is a copy of the asset with its palette, when it can be
+// read; the asset itself, unchanged, when it cannot. The copy keeps a
+// probe's remembered result, which other requests share, as it was.
+func (c *Composer) withPalette(ctx context.Context, src render.Source, a *Asset) *Asset {
+	if a == nil || src == nil {
+		return a
+	}
+	pal, err := fetchPalette(ctx, src, a.URL)
+	if err != nil {
+		c.log.Debug("no palette for the asset", "url", a.URL, "err", err)
+		return a
+	}
+	withPal := *a
+	withPal.Palette = pal
+	return &withPal
+}
+
+// shotPalette is the screenshot's palette, read from the capture glimpse
+// made; nil when it cannot be read in the time left.
+func (c *Composer) shotPalette(ctx context.Context, shot []byte) *Palette {
+	ctx, cancel := context.WithTimeout(ctx, paletteBudget)
+	defer cancel()
+	pal, err := paletteOf(ctx, shot)
+	if err != nil {
+		c.log.Debug("no palette for the screenshot", "err", err)
+		return nil
+	}
+	return pal
+}
