@@ -114,7 +114,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}
-	d = append(d, c.extras(ctx, req, p, &degraded)...)
+	d = append(d, c.extras(ctx, req, p, d, &degraded)...)
 	var texts map[string]Text
 	doc := p.Doc
 	if doc == nil && p.File != nil {

@@ -3,6 +3,8 @@ package answer
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,10 +26,13 @@ type Insights struct {
 // budget. A part that cannot be had is null; one that failed for
 // glimpse's own reason (its time ran out, its way out failed) marks the
 // answer degraded.
-func (c *Composer) extras(ctx context.Context, req *query.Request, p *render.Page, degraded *bool) data {
+func (c *Composer) extras(ctx context.Context, req *query.Request, p *render.Page, have data, degraded *bool) data {
 	e := req.Extras
-	if p.Doc == nil || p.File != nil || !(e.Video || e.Audio || e.Iframe != nil || e.Technologies) {
+	if !(e.Video || e.Audio || e.Iframe != nil || e.Technologies) {
 		return nil
+	}
+	if p.File != nil || p.Doc == nil {
+		return fileExtras(req, p, have)
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	if dl, ok := ctx.Deadline(); ok {
@@ -173,4 +178,41 @@ func (c *Composer) shotPalette(ctx context.Context, shot []byte) *Palette {
 		return nil
 	}
 	return pal
+}
+
+// fileExtras are the extras of a target that is a file: a video or audio
+// file is its own `video` or `audio` (which its metadata may have given
+// already), it has no oEmbed, and its technologies are those its
+// response headers show.
+func fileExtras(req *query.Request, p *render.Page, have data) data {
+	e := req.Extras
+	var d data
+	has := func(name string) bool {
+		return slices.ContainsFunc(have, func(f field) bool { return f.name == name })
+	}
+	for _, kind := range []string{"video", "audio"} {
+		if (kind == "video" && !e.Video) || (kind == "audio" && !e.Audio) || has(kind) {
+			continue
+		}
+		var v any
+		if f := p.File; f != nil && strings.HasPrefix(f.MediaType, kind+"/") {
+			v = fileAsset(p.URL.String(), f)
+		}
+		d = append(d, field{kind, v})
+	}
+	if e.Iframe != nil {
+		d = append(d, field{"iframe", nil})
+	}
+	if e.Technologies {
+		signals := meta.PageSignals{URL: p.URL}
+		if r := p.Response; r != nil {
+			signals.Headers, signals.Cookies = r.Headers, r.Cookies
+		}
+		techs := meta.DetectTechnologies(signals)
+		if techs == nil {
+			techs = []meta.Technology{}
+		}
+		d = append(d, field{"insights", &Insights{Technologies: techs}})
+	}
+	return d
 }

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,36 @@ func TestContrastIsWCAGs(t *testing.T) {
 	}
 	if c := contrast(rgb{0x77, 0x77, 0x77}, rgb{255, 255, 255}); c < 4.47 || c > 4.49 {
 		t.Errorf("#777 on white %g, want 4.48", c)
+	}
+}
+
+// BenchmarkPalette reads the palette of a 1200×630 picture (the size of a
+// typical og:image), decoding included, as PNG and as JPEG.
+func BenchmarkPalette(b *testing.B) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1200, 630))
+	for y := range 630 {
+		for x := range 1200 {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x / 5), uint8(y / 3), uint8((x + y) / 8), 0xff})
+		}
+	}
+	var p, j bytes.Buffer
+	if err := png.Encode(&p, img); err != nil {
+		b.Fatal(err)
+	}
+	if err := jpeg.Encode(&j, img, &jpeg.Options{Quality: 85}); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"png", p.Bytes()}, {"jpeg", j.Bytes()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				if _, err := paletteOf(context.Background(), tc.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -166,6 +166,12 @@ func compilePattern(s string) (pattern, error) {
 
 // match reports whether v matches, and the version it names.
 func (p pattern) match(v string) (bool, string) {
+	if !p.version {
+		return p.re.MatchString(v), ""
+	}
+	if !p.re.MatchString(v) {
+		return false, "" // the common case, without the cost of groups
+	}
 	m := p.re.FindStringSubmatch(v)
 	if m == nil {
 		return false, ""

@@ -121,15 +121,19 @@ func TestMicrolinkVocabulary(t *testing.T) {
 			<meta property="og:video:width" content="1280"><meta property="og:video:height" content="720">`),
 		"/video/player-first": page(`<meta property="og:video" content="/player/1"><meta property="og:video:type" content="text/html">
 			<meta name="twitter:player:stream" content="/files/clip.mp4"><meta name="twitter:player:width" content="480"><meta name="twitter:player:height" content="270">`),
-		"/video/ld":          page(`<script type="application/ld+json">{"@type":"VideoObject","name":"Talk","contentUrl":"/files/clip.mp4","duration":"PT1M30S","width":640,"height":360}</script>`),
-		"/video/tag":         pageWith("", `<video width="320" height="180"><source src="/files/missing.mp4" type="video/mp4"><source src="/files/octet.mp4" type="video/mp4"></video>`),
-		"/audio/og":          page(`<meta property="og:audio" content="/files/song.mp3"><meta property="og:audio:type" content="audio/mpeg">`),
-		"/audio/ld":          page(`<script type="application/ld+json">{"@type":"PodcastEpisode","name":"E1","associatedMedia":{"@type":"AudioObject","contentUrl":"/files/song.mp3","duration":"PT30M"}}</script>`),
-		"/audio/tag":         pageWith("", `<audio controls src="/files/song.mp3"></audio>`),
-		"/media/none":        page(``),
-		"/files/clip.mp4":    serveBytes("video/mp4", mp4),
-		"/files/octet.mp4":   serveBytes("application/octet-stream", mp4),
-		"/files/song.mp3":    serveBytes("audio/mpeg", mp3),
+		"/video/ld":        page(`<script type="application/ld+json">{"@type":"VideoObject","name":"Talk","contentUrl":"/files/clip.mp4","duration":"PT1M30S","width":640,"height":360}</script>`),
+		"/video/tag":       pageWith("", `<video width="320" height="180"><source src="/files/missing.mp4" type="video/mp4"><source src="/files/octet.mp4" type="video/mp4"></video>`),
+		"/audio/og":        page(`<meta property="og:audio" content="/files/song.mp3"><meta property="og:audio:type" content="audio/mpeg">`),
+		"/audio/ld":        page(`<script type="application/ld+json">{"@type":"PodcastEpisode","name":"E1","associatedMedia":{"@type":"AudioObject","contentUrl":"/files/song.mp3","duration":"PT30M"}}</script>`),
+		"/audio/tag":       pageWith("", `<audio controls src="/files/song.mp3"></audio>`),
+		"/media/none":      page(``),
+		"/files/clip.mp4":  serveBytes("video/mp4", mp4),
+		"/files/octet.mp4": serveBytes("application/octet-stream", mp4),
+		"/files/song.mp3":  serveBytes("audio/mpeg", mp3),
+		"/files/served-by-nginx.mp4": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("server", "nginx/1.24.0")
+			serveBytes("video/mp4", mp4)(w, r)
+		},
 		"/files/missing.mp4": http.NotFound,
 		"/palette":           page(`<meta property="og:image" content="/img/navy.png"><link rel="icon" type="image/png" href="/img/red.png">`),
 		"/img/navy.png":      serveBytes("image/png", stripesPNG(t, navy, cream, 70)),
@@ -218,6 +222,25 @@ func TestMicrolinkVocabulary(t *testing.T) {
 				}
 			})
 		}
+		t.Run("a video file target is its own video, with no oEmbed, its technologies from its headers", func(t *testing.T) {
+			for _, extra := range []string{"video&iframe&insights.technologies", "video&iframe&insights.technologies&meta=false"} {
+				a := get(t, "/files/served-by-nginx.mp4", extra)
+				v := obj(t, a, "video")
+				if v["url"] != ps.URL+"/files/served-by-nginx.mp4" || v["type"] != "mp4" {
+					t.Errorf("%s: data.video %v", extra, v)
+				}
+				if !a.Has("iframe") || a.Field("iframe") != nil {
+					t.Errorf("%s: data.iframe %v, want null", extra, a.Field("iframe"))
+				}
+				techs, _ := obj(t, a, "insights")["technologies"].([]any)
+				if len(techs) != 1 || techs[0].(map[string]any)["name"] != "Nginx" {
+					t.Errorf("%s: technologies %v, want Nginx", extra, techs)
+				}
+				if n := strings.Count(string(a.Data), `"video"`); n != 1 {
+					t.Errorf("%s: %d video fields in %s", extra, n, a.Data)
+				}
+			}
+		})
 		t.Run("a page with none has null, and an option not asked for is absent", func(t *testing.T) {
 			a := get(t, "/media/none", "video&meta=false")
 			if !a.Has("video") || a.Field("video") != nil || a.Has("audio") || a.Has("title") {
