@@ -46,6 +46,7 @@ const DefaultMaxFileBytes = 256 << 20
 // Composer turns a visited page into the answer's data object.
 type Composer struct {
 	probes       *probes
+	palettes     *paletteCache
 	store        storage.Store
 	m            *metrics.Orchestrator
 	log          *slog.Logger
@@ -65,7 +66,7 @@ func New(c Config) *Composer {
 	if c.FileVersion == nil {
 		c.FileVersion = newFileVersion
 	}
-	return &Composer{probes: newProbes(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes,
+	return &Composer{probes: newProbes(), palettes: newPaletteCache(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes,
 		maxFileBytes: c.MaxFileBytes, version: c.FileVersion}
 }
 
@@ -241,7 +242,7 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			image, d = c.pick(pctx, p.Assets, shared, req.Ping, res.Image)
 			imageDegraded.Store(d)
 			if req.Extras.Palette && req.Ping {
-				image = c.withPalette(pctx, p.Assets, image)
+				image = c.withPalette(pctx, p.Assets, shared, image)
 			}
 		})
 	}
@@ -255,7 +256,7 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			logo, d = c.pick(pctx, p.Assets, shared, req.Ping, cands)
 			logoDegraded.Store(d)
 			if req.Extras.Palette && req.Ping {
-				logo = c.withPalette(pctx, p.Assets, logo)
+				logo = c.withPalette(pctx, p.Assets, shared, logo)
 			}
 		})
 	}

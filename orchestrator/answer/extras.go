@@ -153,13 +153,28 @@ func (c *Composer) pickMedia(ctx context.Context, src render.Source, ping bool, 
 // withPalette is a copy of the asset with its palette, when it can be
 // read; the asset itself, unchanged, when it cannot. The copy keeps a
 // probe's remembered result, which other requests share, as it was.
-func (c *Composer) withPalette(ctx context.Context, src render.Source, a *Asset) *Asset {
+// Palettes read without the caller's headers (shared) are remembered.
+func (c *Composer) withPalette(ctx context.Context, src render.Source, shared bool, a *Asset) *Asset {
 	if a == nil || src == nil {
 		return a
 	}
-	pal, err := fetchPalette(ctx, src, a.URL)
-	if err != nil {
-		c.log.Debug("no palette for the asset", "url", a.URL, "err", err)
+	pal, known := (*Palette)(nil), false
+	if shared {
+		pal, known = c.palettes.get(a.URL)
+	}
+	if !known {
+		var err error
+		pal, err = fetchPalette(ctx, src, a.URL)
+		if err != nil {
+			c.log.Debug("no palette for the asset", "url", a.URL, "err", err)
+		}
+		// A failure of the request's own time or of glimpse's way out
+		// says nothing of the image.
+		if shared && ctx.Err() == nil && !errors.Is(err, render.ErrEgress) {
+			c.palettes.put(a.URL, pal)
+		}
+	}
+	if pal == nil {
 		return a
 	}
 	withPal := *a
