@@ -112,6 +112,9 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	case req.MetaOff:
 	case p.File != nil:
 		d = append(d, fileMetadata(req, p, embeds)...)
+		if req.Extras.Palette && req.Ping {
+			c.filePalette(ctx, req, p, d)
+		}
 	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}

@@ -231,3 +231,14 @@ func fileExtras(req *query.Request, p *render.Page, have data) data {
 	}
 	return d
 }
+
+// filePalette adds the palette to an image target's own image object.
+func (c *Composer) filePalette(ctx context.Context, req *query.Request, p *render.Page, d data) {
+	for i, f := range d {
+		if a, ok := f.value.(*Asset); ok && f.name == "image" {
+			pctx, cancel := context.WithTimeout(ctx, paletteBudget)
+			d[i].value = c.withPalette(pctx, p.Assets, len(req.Headers) == 0, a)
+			cancel()
+		}
+	}
+}

@@ -270,6 +270,14 @@ func TestMicrolinkVocabulary(t *testing.T) {
 		}
 	})
 
+	t.Run("palette of an image target", func(t *testing.T) {
+		a := get(t, "/img/navy.png", "palette")
+		img := obj(t, a, "image")
+		if img["background_color"] != "#102060" || img["width"] != 200.0 {
+			t.Errorf("data.image %v", img)
+		}
+	})
+
 	t.Run("palette of the screenshot", func(t *testing.T) {
 		a := get(t, "/shot", "meta=false&screenshot&palette")
 		shot := obj(t, a, "screenshot")
