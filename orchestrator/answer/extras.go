@@ -116,36 +116,56 @@ func (c *Composer) extras(ctx context.Context, req *query.Request, p *render.Pag
 
 // pickMedia returns the first candidate, in rank order, that answers as
 // audio or video, described from its response headers and what the page
-// declares of it (dimensions, duration). With ping off the first stands
+// declares of it (dimensions, duration). The candidates are probed at
+// once, as images are, so one that never answers costs one probe's
+// budget, not one per candidate after it. With ping off the first stands
 // with its url and type. The error is the last candidate's, when none
 // answered.
 func (c *Composer) pickMedia(ctx context.Context, src render.Source, ping bool, cands []meta.MediaCandidate) (*Asset, error) {
+	cands = slices.DeleteFunc(slices.Clone(cands), func(m meta.MediaCandidate) bool { return len(m.URL) > MaxAssetURLBytes })
+	cands = cands[:min(len(cands), maxCandidates)]
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	if !ping {
+		m := cands[0]
+		return &Asset{URL: m.URL, Type: m.Type, Width: m.Width, Height: m.Height, Duration: m.Duration}, nil
+	}
+	if src == nil {
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type outcome struct {
+		a   *Asset
+		err error
+	}
+	results := make([]chan outcome, len(cands))
+	for i, m := range cands {
+		results[i] = make(chan outcome, 1)
+		go func() {
+			a, err := probeMedia(ctx, src, m.URL)
+			results[i] <- outcome{a, err}
+		}()
+	}
 	var last error
-	for i, cand := range cands {
-		if i >= maxCandidates || len(cand.URL) > MaxAssetURLBytes {
-			break
-		}
-		declared := &Asset{URL: cand.URL, Type: cand.Type, Width: cand.Width, Height: cand.Height, Duration: cand.Duration}
-		if !ping {
-			return declared, nil
-		}
-		if src == nil {
-			return nil, nil
-		}
-		a, err := probeMedia(ctx, src, cand.URL)
-		if err != nil {
-			c.log.Debug("a media candidate was dropped", "err", err)
-			last = err
-			if ctx.Err() != nil {
-				return nil, err
+	for i, m := range cands {
+		select {
+		case o := <-results[i]:
+			if o.err != nil {
+				c.log.Debug("a media candidate was dropped", "err", o.err)
+				last = o.err
+				continue
 			}
-			continue
+			a := o.a
+			if a.Type == "" {
+				a.Type = m.Type
+			}
+			a.Width, a.Height, a.Duration = m.Width, m.Height, m.Duration
+			return a, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		if declared.Type != "" && a.Type == "" {
-			a.Type = declared.Type
-		}
-		a.Width, a.Height, a.Duration = cand.Width, cand.Height, cand.Duration
-		return a, nil
 	}
 	return nil, last
 }
