@@ -53,7 +53,7 @@ type fingerprint struct {
 	Categories []string          `json:"categories"`
 	Website    string            `json:"website"`
 	Headers    map[string]string `json:"headers"`   // header name → pattern of its value
-	Cookies    map[string]string `json:"cookies"`   // cookie name → "" (a name that is a pattern ends in *)
+	Cookies    map[string]string `json:"cookies"`   // cookie name (ending in * for a prefix) → "", or only tags such as `\;confidence:50`
 	ScriptSrc  []string          `json:"scriptSrc"` // patterns of <script src>
 	LinkHref   []string          `json:"linkHref"`  // patterns of <link rel=stylesheet|preload href>
 	Meta       map[string]string `json:"meta"`      // meta name → pattern of its content
@@ -74,7 +74,7 @@ type pattern struct {
 type compiledFingerprint struct {
 	fingerprint
 	headers   map[string]pattern
-	cookies   map[string]bool // names; a key ending in * is a prefix
+	cookies   map[string]pattern // by name; a name ending in * is a prefix; the pattern gives only its weight
 	scriptSrc []pattern
 	linkHref  []pattern
 	meta      map[string]pattern
@@ -95,7 +95,7 @@ func compileFingerprints(data []byte) ([]compiledFingerprint, error) {
 	}
 	out := make([]compiledFingerprint, 0, len(set.Technologies))
 	for _, f := range set.Technologies {
-		c := compiledFingerprint{fingerprint: f, headers: map[string]pattern{}, cookies: map[string]bool{}, meta: map[string]pattern{}}
+		c := compiledFingerprint{fingerprint: f, headers: map[string]pattern{}, cookies: map[string]pattern{}, meta: map[string]pattern{}}
 		var err error
 		compile := func(s string) pattern {
 			p, e := compilePattern(s)
@@ -107,8 +107,8 @@ func compileFingerprints(data []byte) ([]compiledFingerprint, error) {
 		for k, v := range f.Headers {
 			c.headers[strings.ToLower(k)] = compile(v)
 		}
-		for k := range f.Cookies {
-			c.cookies[k] = true
+		for k, v := range f.Cookies {
+			c.cookies[k] = compile(v)
 		}
 		for _, s := range f.ScriptSrc {
 			c.scriptSrc = append(c.scriptSrc, compile(s))
@@ -246,12 +246,12 @@ func detect(s PageSignals) []Technology {
 				try(f, p, clipSignal(v))
 			}
 		}
-		for name := range f.cookies {
+		for name, p := range f.cookies {
 			if slices.ContainsFunc(s.Cookies, func(c string) bool {
 				prefix, wild := strings.CutSuffix(name, "*")
 				return c == name || wild && strings.HasPrefix(c, prefix)
 			}) {
-				hit(f, pattern{confidence: 100}, "")
+				hit(f, p, "")
 			}
 		}
 		for _, p := range f.scriptSrc {

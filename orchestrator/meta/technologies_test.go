@@ -110,6 +110,16 @@ func TestWeakSignsWeighLess(t *testing.T) {
 	if len(got) != 1 || got[0].Name != "Ruby on Rails" || got[0].Confidence != 50 {
 		t.Errorf("got %+v, want Ruby on Rails at 50", got)
 	}
+	// A cookie many frameworks set is a weak sign of one of them; with a
+	// strong one beside it, the weights add up to at most 100.
+	got = DetectTechnologies(PageSignals{URL: pageURL, Cookies: []string{"XSRF-TOKEN"}})
+	if len(got) != 2 || got[0].Name != "Laravel" || got[0].Confidence != 50 || got[1].Name != "PHP" {
+		t.Errorf("got %+v, want Laravel at 50 implying PHP", got)
+	}
+	got = DetectTechnologies(PageSignals{URL: pageURL, Cookies: []string{"XSRF-TOKEN", "laravel_session"}})
+	if len(got) < 1 || got[0].Name != "Laravel" || got[0].Confidence != 100 {
+		t.Errorf("got %+v, want Laravel at 100", got)
+	}
 }
 
 // BenchmarkDetectTechnologies is one detection over a page of 60 scripts,
