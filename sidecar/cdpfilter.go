@@ -75,6 +75,9 @@ var allowedMethods = map[string]paramCheck{
 	// with universal access, which would let a script in it read any
 	// origin, nor with a policy of its own.
 	"Page.createIsolatedWorld": onlyKeys("frameId", "worldName"),
+	// The names of the cookies of the page itself, for
+	// insights.technologies: never of URLs the caller names.
+	"Network.getCookies": onlyKeys(),
 
 	// A page only: the render's steps (orchestrator).
 	"Page.enable":                                 nil,

@@ -70,6 +70,7 @@ func TestFilterPassesWhatGlimpseSends(t *testing.T) {
 		{"navigating to HTTPS in capitals passes", page.CommandNavigate, page.NavigateParams{URL: "HTTPS://EXAMPLE.COM/"}},
 		{"the page events are switched on", page.CommandEnable, page.EnableParams{}},
 		{"network events are switched on", network.CommandEnable, network.EnableParams{}},
+		{"the page's own cookies are listed", network.CommandGetCookies, network.GetCookiesParams{}},
 		{"a load is stopped", page.CommandStopLoading, cdproto.Empty{}},
 		{"a dialog is dismissed", page.CommandHandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}},
 		{"the layout is measured", page.CommandGetLayoutMetrics, cdproto.Empty{}},
@@ -141,6 +142,9 @@ func TestFilterRefusesWhatGlimpseDoesNotSend(t *testing.T) {
 			params: params{"disposeOnDetach": true, "originsWithUniversalNetworkAccess": []string{"http://a.test"}}, reason: metrics.CDPRefusedParams},
 		{name: "a proxy given as a number is refused", method: "Target.createBrowserContext",
 			params: params{"proxyServer": 3128}, reason: metrics.CDPRefusedParams},
+
+		{name: "cookies of URLs the caller names are refused", method: "Network.getCookies",
+			params: params{"urls": []string{"https://bank.example/"}}, reason: metrics.CDPRefusedParams},
 
 		// Files.
 		{name: "allowing downloads into a path is refused", method: "Browser.setDownloadBehavior",

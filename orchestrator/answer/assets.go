@@ -75,8 +75,10 @@ func probeAsset(ctx context.Context, src render.Source, raw string) (*Asset, err
 }
 
 // probeMedia describes a video or audio file from its response headers:
-// its type and size. The body is not read, so a long film costs one
-// round trip; what is not audio or video is refused.
+// its type and size. A file that does not say its length is counted as
+// an image is, up to maxAssetCountBytes; a longer one keeps its size
+// unknown, so a long film costs one round trip and a megabyte at most;
+// what is not audio or video is refused.
 func probeMedia(ctx context.Context, src render.Source, raw string) (*Asset, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeBudget)
 	defer cancel()
@@ -84,16 +86,26 @@ func probeMedia(ctx context.Context, src render.Source, raw string) (*Asset, err
 	if err != nil {
 		return nil, err
 	}
-	body.Close()
+	defer body.Close()
 	ct := strings.ToLower(header("content-type"))
-	if !strings.HasPrefix(ct, "video/") && !strings.HasPrefix(ct, "audio/") {
+	// A server that does not know the file's type says octet-stream, or
+	// nothing; its name's extension then tells what it is.
+	generic := ct == "" || strings.HasPrefix(ct, "application/octet-stream") || strings.HasPrefix(ct, "binary/octet-stream")
+	if !strings.HasPrefix(ct, "video/") && !strings.HasPrefix(ct, "audio/") && (!generic || meta.MediaTypeOfURL(raw) == "") {
 		return nil, fmt.Errorf("%s is %q, not audio or video", raw, ct)
 	}
 	a := &Asset{URL: raw, Type: meta.TypeFromContentType(ct)}
 	if a.Type == "" {
 		a.Type = meta.MediaTypeOfURL(raw)
 	}
-	if n := render.BodySize(header); n >= 0 {
+	n := render.BodySize(header)
+	if n < 0 {
+		counted, err := io.Copy(io.Discard, io.LimitReader(body, maxAssetCountBytes+1))
+		if err == nil && counted <= maxAssetCountBytes {
+			n = counted
+		}
+	}
+	if n > 0 {
 		a.Size, a.SizePretty = n, meta.PrettyBytes(n)
 	}
 	return a, nil

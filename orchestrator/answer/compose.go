@@ -46,6 +46,7 @@ const DefaultMaxFileBytes = 256 << 20
 // Composer turns a visited page into the answer's data object.
 type Composer struct {
 	probes       *probes
+	palettes     *paletteCache
 	store        storage.Store
 	m            *metrics.Orchestrator
 	log          *slog.Logger
@@ -65,7 +66,7 @@ func New(c Config) *Composer {
 	if c.FileVersion == nil {
 		c.FileVersion = newFileVersion
 	}
-	return &Composer{probes: newProbes(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes,
+	return &Composer{probes: newProbes(), palettes: newPaletteCache(), store: c.Store, m: c.Metrics, log: c.Logger, maxDataBytes: c.MaxDataBytes,
 		maxFileBytes: c.MaxFileBytes, version: c.FileVersion}
 }
 
@@ -115,9 +116,13 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	case req.MetaOff:
 	case p.File != nil:
 		d = append(d, fileMetadata(req, p, embeds, fdoc.read())...)
+		if req.Extras.Palette && req.Ping {
+			c.filePalette(ctx, req, p, d)
+		}
 	case p.Doc != nil:
 		d = append(d, c.metadata(ctx, req, p, embeds, &degraded)...)
 	}
+	d = append(d, c.extras(ctx, req, p, d, &degraded)...)
 	var texts map[string]Text
 	doc := p.Doc
 	if doc == nil && p.File != nil {
@@ -204,6 +209,9 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 			return nil, err
 		}
 		a.Width, a.Height = shot.Width, shot.Height
+		if req.Extras.Palette {
+			a.Palette = c.shotPalette(ctx, shot.Data)
+		}
 		d = append(d, field{"screenshot", a})
 		embeds["screenshot.url"] = objKey
 	}
@@ -252,6 +260,9 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			var d bool
 			image, d = c.pick(pctx, p.Assets, shared, req.Ping, res.Image)
 			imageDegraded.Store(d)
+			if req.Extras.Palette && req.Ping {
+				image = c.withPalette(pctx, p.Assets, shared, image)
+			}
 		})
 	}
 	if want["logo"] {
@@ -263,6 +274,9 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			var d bool
 			logo, d = c.pick(pctx, p.Assets, shared, req.Ping, cands)
 			logoDegraded.Store(d)
+			if req.Extras.Palette && req.Ping {
+				logo = c.withPalette(pctx, p.Assets, shared, logo)
+			}
 		})
 	}
 	wg.Wait()

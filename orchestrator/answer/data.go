@@ -17,6 +17,11 @@ type Asset struct {
 	SizePretty string `json:"size_pretty,omitempty"`
 	Width      int    `json:"width,omitempty"`
 	Height     int    `json:"height,omitempty"`
+	// Duration is a video's or audio's length in seconds, as the page
+	// declares it; absent when it does not.
+	Duration float64 `json:"duration,omitempty"`
+	// Palette is the image's colours, with `palette` asked for.
+	*Palette
 }
 
 // field is one key of the envelope's data object. A nil value is written as

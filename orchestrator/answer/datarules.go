@@ -254,6 +254,9 @@ func (run *dataRun) value(s *goquery.Selection, q query.DataQuery) any {
 
 // read reads one attribute of a match and types it.
 func (run *dataRun) read(s *goquery.Selection, attr string, q query.DataQuery) any {
+	if attr == "json" {
+		return run.json(s)
+	}
 	if attr == "markdown" {
 		md := run.markdown(s)
 		if md == "" || !run.spend(0, len(md)+valueOverhead) {
@@ -546,7 +549,7 @@ func (run *dataRun) typed(raw string, present bool, attr, typ string) any {
 var rawText = map[string]bool{"script": true, "style": true, "textarea": true, "xmp": true, "noscript": true, "title": true}
 
 // readers are the `attr` values that are not attribute names.
-var readers = []string{"text", "html", "outerHTML", "val", "markdown", "evaluate"}
+var readers = []string{"text", "html", "outerHTML", "val", "markdown", "json", "evaluate"}
 
 // htmlText is the text of markup read with `html` or `outerHTML`, so a
 // type reads what a reader sees, not tags or entities ("&#34;" is no

@@ -84,6 +84,8 @@ func embedText(r query.DataRule, v any) (Text, error) {
 		ct = "text/markdown; charset=utf-8"
 	case len(r.Fallbacks) > 0 && isHTML(r.Fallbacks[0]):
 		ct = "text/html; charset=utf-8"
+	case len(r.Fallbacks) > 0 && r.Fallbacks[0].Attr == "json":
+		ct = "application/json; charset=utf-8"
 	}
 	switch x := v.(type) {
 	case nil:

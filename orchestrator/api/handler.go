@@ -94,7 +94,7 @@ func (s *Server) handleAPI(c echo.Context) error {
 			}
 		}
 	}
-	if req.MetaOff && req.PDF == nil && req.Screenshot == nil && len(req.Data) == 0 {
+	if !req.ReadsPage() && req.PDF == nil && req.Screenshot == nil {
 		s.m.Cache.WithLabelValues(result, metrics.CacheFromRender).Inc()
 		if err := s.checkTarget(ctx, req); err != nil {
 			return err

@@ -100,6 +100,14 @@ func Key(r *Request) string {
 		fmt.Fprintf(h, "data=%+v\n", d)
 	}
 	fmt.Fprintf(h, "filter=%q\n", r.Filter)
+	if r.Extras.Any() {
+		e := r.Extras
+		iframe := "off"
+		if e.Iframe != nil {
+			iframe = fmt.Sprintf("%+v", *e.Iframe)
+		}
+		fmt.Fprintf(h, "extras video=%t audio=%t palette=%t technologies=%t iframe=%s\n", e.Video, e.Audio, e.Palette, e.Technologies, iframe)
+	}
 	if embedsRule(r) {
 		fmt.Fprintf(h, "embed rule=%q\n", r.Embed)
 	}

@@ -555,19 +555,19 @@ func checkSelector(p *param, v string) error {
 	return nil
 }
 
-// checkAttr reads `.attr`: `html`, `outerHTML`, `text`, `val`,
+// checkAttr reads `.attr`: `html`, `outerHTML`, `text`, `val`, `json`,
 // `markdown` or an attribute name, in lower case as the HTML parser
 // stores attribute names.
 func checkAttr(p *param) (string, error) {
 	v := strings.ToLower(strings.TrimSpace(p.value))
 	if v == "" {
-		return "", apierr.Query(p.given, p.value, "`%s` needs `html`, `outerHTML`, `text`, `markdown`, `val` or an attribute name such as `href`.", p.given)
+		return "", apierr.Query(p.given, p.value, "`%s` needs `html`, `outerHTML`, `text`, `markdown`, `val`, `json` or an attribute name such as `href`.", p.given)
 	}
 	if len(v) > maxDataName || strings.ContainsFunc(v, func(r rune) bool {
 		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune("\"'>/=", r)
 	}) {
 		return "", apierr.Query(p.given, p.value,
-			"`%s` must be `html`, `outerHTML`, `text`, `markdown`, `val` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
+			"`%s` must be `html`, `outerHTML`, `text`, `markdown`, `val`, `json` or an attribute name such as `href` or `data-id`, got %s.", p.given, apierr.Show(p.value))
 	}
 	if v == "outerhtml" {
 		return "outerHTML", nil

@@ -35,16 +35,11 @@ var ignoredOptions = []ignoredOption{
 	{"meta.logo.square", nil, checkFlag},
 	// Whole features of Microlink's that glimpse does not have. Their
 	// members (`insights.lighthouse.*`, `proxy.countryCode`) are unknown
-	// parameters, ignored like any other.
-	{"audio", nil, checkFlag},
-	{"video", nil, checkFlag},
-	{"iframe", nil, checkFlag},
-	{"iframe.maxWidth", []string{"iframe.max_width"}, checkWholeNumber(1, 100_000)},
-	{"iframe.maxHeight", []string{"iframe.max_height"}, checkWholeNumber(1, 100_000)},
-	{"insights", nil, checkFlag},
+	// parameters, ignored like any other. A Lighthouse audit loads the
+	// page again under throttling for tens of seconds and a CPU core,
+	// which no answer's budget holds; `insights.technologies` is applied
+	// (see parseExtras).
 	{"insights.lighthouse", nil, checkFlag},
-	{"insights.technologies", nil, checkFlag},
-	{"palette", nil, checkFlag},
 	// A caller's proxy is never used: every request leaves through the
 	// egress guard. Like `function` and `modules` (code run beside the
 	// page), `filename` (a name for stored files) and `retry` (the client's

@@ -53,9 +53,9 @@ var ignoredCases = []requestCase{
 		check: wantIgnored("screenshot.animated")},
 
 	{name: "optimizeForSpeed is accepted", query: "screenshot.optimizeForSpeed=true", check: wantIgnored("screenshot.optimizeForSpeed")},
-	{name: "Microlink's features glimpse lacks are accepted and named",
-		query: "palette=true&audio&video=false&iframe=true&iframe.maxWidth=320&iframe.max_height=240&insights=true&insights.lighthouse=true&insights.technologies=false",
-		check: wantIgnored("palette", "audio", "video", "iframe", "iframe.maxWidth", "iframe.max_height", "insights", "insights.lighthouse", "insights.technologies")},
+	{name: "Lighthouse is accepted and named, while the options glimpse applies are not",
+		query: "palette=true&audio&video=false&iframe=true&iframe.maxWidth=320&iframe.max_height=240&insights.lighthouse=true&insights.technologies=false",
+		check: wantIgnored("insights.lighthouse")},
 	{name: "options whose values glimpse never reads take any value",
 		query: "proxy=http%3A%2F%2Fuser%3Apass%40proxy.example%3A8080&function=(%7B+page+%7D)+%3D%3E+page.title()&modules=x&filename=My+Report&retry=2&cacheKey=abc",
 		check: func(t *testing.T, r *Request) {

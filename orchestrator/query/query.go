@@ -31,6 +31,7 @@ type Request struct {
 	Controls   Controls           // rendering controls
 	Data       []DataRule         // custom `data.*` rules
 	Filter     []string           // `filter`: the only paths to return; nil: all
+	Extras     Extras             // `video`, `audio`, `iframe`, `palette`, `insights`
 	// Stale is whether `staleTtl` was given (and not `false`): an answer
 	// may then be served stale while one background render refreshes it,
 	// within StaleTTL before it expires, and once it has expired.
@@ -184,7 +185,7 @@ func Parse(rawQuery string, lim Limits) (*Request, error) {
 	if req.Timeout, err = parseTimeout(q, lim); err != nil {
 		return nil, err
 	}
-	for _, parse := range []func(*query, *Request) error{parseScreenshot, parseIgnored, parseControls, parseData, parsePing, parseCache} {
+	for _, parse := range []func(*query, *Request) error{parseScreenshot, parseIgnored, parseExtras, parseControls, parseData, parsePing, parseCache} {
 		if err := parse(q, req); err != nil {
 			return nil, err
 		}
@@ -273,6 +274,9 @@ func canonicalParam(name string) (string, bool) {
 		return c, true
 	}
 	if c, ok := ignoredParam(name); ok {
+		return c, true
+	}
+	if c, ok := extraParam(name); ok {
 		return c, true
 	}
 	if rest, ok := strings.CutPrefix(name, "pdf."); ok {

@@ -116,7 +116,7 @@ func PreparePage(ctx context.Context, l *pool.Lease) error {
 // another sidecar's, and use runs again there. Failures are *Error, or
 // errors of use, or unexpected ones.
 func (r *Renderer) Render(ctx context.Context, req *query.Request, use func(context.Context, *Page) error) error {
-	if req.Prerender != "true" && req.PDF == nil && req.Screenshot == nil && (!req.MetaOff || len(req.Data) > 0) &&
+	if req.Prerender != "true" && req.PDF == nil && req.Screenshot == nil && req.ReadsPage() &&
 		!req.Controls.NeedsBrowser() && !query.HasEvaluate(req.Data) && r.static != nil {
 		err := r.renderStatic(ctx, req, use)
 		if !errors.Is(err, errNeedsBrowser) || req.Prerender == "false" {

@@ -11,6 +11,9 @@ type Response struct {
 	StatusCode int
 	Headers    map[string]string // lower-case names; credentials left out
 	Redirects  []Redirect
+	// Cookies are the names of the cookies the page set, for
+	// insights.technologies; never their values, never in the answer.
+	Cookies []string
 }
 
 // Redirect is one hop of the chain: where it was asked for, and the status

@@ -228,6 +228,9 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 		// would only download it again.
 		return r.staticFile(req, resp, final, chain, site, start)
 	}
+	if resp.StatusCode < 300 && isJSONType(mt) {
+		return r.staticJSON(req, resp, final, chain, site, start)
+	}
 	if resp.StatusCode >= 300 || (mt != "text/html" && mt != "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: HTTP %d, %s", errNeedsBrowser, resp.StatusCode, mt)
 	}
@@ -283,6 +286,7 @@ func answeredBy(resp *http.Response, chain []Redirect) *Response {
 	for k, vs := range resp.Header {
 		addHeader(answered.Headers, k, vs...)
 	}
+	answered.Cookies = cookieNames(nil, resp.Header.Values("Set-Cookie")...)
 	return answered
 }
 

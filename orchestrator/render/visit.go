@@ -125,11 +125,14 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		}
 		return nil, err
 	}
-	if req.MetaOff && len(req.Data) == 0 {
+	if !req.ReadsPage() {
 		return p, nil
 	}
 	if err := n.read(ctx, p); err != nil {
 		return nil, err
+	}
+	if req.Extras.Technologies {
+		pageCookies(ctx, n.sess, p.Response)
 	}
 	if scripts := query.Evaluations(req.Data); len(scripts) > 0 {
 		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID()), scripts)
@@ -374,6 +377,9 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 				if s, ok := v.(string); ok {
 					// Chromium joins repeated headers with newlines.
 					addHeader(n.response.Headers, k, strings.Split(s, "\n")...)
+					if strings.EqualFold(k, "set-cookie") {
+						n.response.Cookies = cookieNames(n.response.Cookies, s)
+					}
 				}
 			}
 		}

@@ -351,7 +351,21 @@ func clientPages(t *testing.T) *e2e.PageServer {
 		"/sound.mp3":               file("audio/mpeg", []byte("ID3\x04\x00\x00\x00\x00\x00\x00")),
 		"/files/annual-report.pdf": file("application/pdf", []byte(clientPDF)),
 		"/files/report.docx":       file("application/vnd.openxmlformats-officedocument.wordprocessingml.document", documenttest.SampleDOCX(t)),
-		"/files/blob.bin":          file("application/octet-stream", bytes.Repeat([]byte{0, 1, 2, 3}, 256)),
+		"/embed": e2e.HTML(`<!doctype html><html lang="en"><title>Embedded</title>
+<link rel="alternate" type="application/json+oembed" href="/oembed?url=embed"><p>A page with an oEmbed provider.</p></html>`),
+		"/oembed": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("content-type", "application/json")
+			html := `<iframe width="` + escapeText(r.URL.Query().Get("maxwidth")) + `" src="https://player.example/e/1"></iframe>` +
+				`<script async src="https://player.example/embed.js"></script>`
+			_ = json.NewEncoder(w).Encode(map[string]string{"version": "1.0", "type": "video", "html": html})
+		},
+		"/built": func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "PHPSESSID", Value: "s", Path: "/"})
+			e2e.HTML(`<!doctype html><html lang="en"><head><title>Built</title><meta name="generator" content="WordPress 6.4.2">
+<link rel="stylesheet" href="/wp-content/themes/t/style.css"></head><body><p>A blog.</p></body></html>`)(w, r)
+		},
+		"/api.json":       file("application/json", []byte(`{"name":"pikachu","id":25,"types":[{"slot":1,"type":{"name":"electric"}}]}`)),
+		"/files/blob.bin": file("application/octet-stream", bytes.Repeat([]byte{0, 1, 2, 3}, 256)),
 		"/hits": func(w http.ResponseWriter, r *http.Request) {
 			<-started
 			n, ok := ps.Hits[r.URL.Query().Get("path")]

@@ -420,16 +420,61 @@ for (const [param, value] of [['codeScheme', 'dracula'], ['animated', true]]) {
 
 test("Microlink's options glimpse lacks are accepted and named in x-glimpse-ignored", async () => {
   const res = await call(`${pages}/stamp`, {
-    palette: true,
-    iframe: { maxWidth: 350 },
-    insights: { technologies: true },
+    insights: { lighthouse: true },
     meta: { logo: { square: true } },
     waitUntil: ['domcontentloaded', 'load']
   })
   eq(res.status, 'success', 'status')
   eq(res.data.title, 'Stamped', 'data.title')
   const ignored = (res.response.headers.get('x-glimpse-ignored') ?? '').split(/,\s*/).sort()
-  eq(ignored.join(', '), 'iframe.maxWidth, insights.technologies, meta.logo.square, palette', 'x-glimpse-ignored')
+  eq(ignored.join(', '), 'insights.lighthouse, meta.logo.square', 'x-glimpse-ignored')
+})
+
+// --------------------------------------------------------------------------
+// The rest of the vocabulary: video, audio, iframe, palette, insights
+
+const hex = /^#[0-9a-f]{6}$/
+
+test('video and audio: the page\'s own files as asset objects', async () => {
+  const res = await call(`${pages}/rules`, { video: true, audio: true, meta: false })
+  eq(res.status, 'success', 'status')
+  eq([res.data.video?.url, res.data.video?.type], [`${pages}/clip.mp4`, 'mp4'], 'data.video url, type')
+  eq([res.data.audio?.url, res.data.audio?.type], [`${pages}/sound.mp3`, 'mp3'], 'data.audio url, type')
+  check(res.data.video.size > 0 && res.data.audio.size > 0, `sizes ${show([res.data.video.size, res.data.audio.size])}`)
+})
+
+test('palette: the image and the logo get their colours', async () => {
+  const res = await call(article, { palette: true })
+  eq(res.status, 'success', 'status')
+  for (const name of ['image', 'logo']) {
+    const a = res.data[name]
+    check(Array.isArray(a?.palette) && a.palette.length > 0 && a.palette.every(c => hex.test(c)), `data.${name}.palette is ${show(a?.palette)}`)
+    check([a.background_color, a.color, a.alternative_color].every(c => hex.test(c)), `data.${name} colours are ${show(a)}`)
+    eq(a.background_color, a.palette[0], `data.${name}.background_color`)
+  }
+})
+
+test('iframe: the oEmbed with maxWidth, beside meta=false', async () => {
+  const res = await call(`${pages}/embed`, { iframe: { maxWidth: 350 }, meta: false })
+  eq(res.status, 'success', 'status')
+  check(res.data.iframe?.html?.includes('width="350"'), `data.iframe is ${show(res.data.iframe)}`)
+  eq(res.data.iframe.scripts, [{ src: 'https://player.example/embed.js', async: true }], 'data.iframe.scripts')
+  eq(res.response.headers.get('x-glimpse-ignored'), null, 'x-glimpse-ignored')
+})
+
+test('insights.technologies: what the page is built with', async () => {
+  const res = await call(`${pages}/built`, { insights: { technologies: true }, meta: false })
+  eq(res.status, 'success', 'status')
+  const names = (res.data.insights?.technologies ?? []).map(t => t.name)
+  check(names.includes('WordPress') && names.includes('PHP'), `data.insights.technologies are ${show(names)}`)
+  const wp = res.data.insights.technologies.find(t => t.name === 'WordPress')
+  eq([wp.version, wp.confidence, wp.categories.includes('CMS')], ['6.4.2', 100, true], 'WordPress version, confidence, CMS')
+})
+
+test("data: attr 'json' reads a JSON endpoint, as Microlink's guide does", async () => {
+  const res = await call(`${pages}/api.json`, { data: { json: { attr: 'json' } }, meta: false, prerender: false })
+  eq(res.status, 'success', 'status')
+  eq(res.data.json, { name: 'pikachu', id: 25, types: [{ slot: 1, type: { name: 'electric' } }] }, 'data.json')
 })
 
 // --------------------------------------------------------------------------
