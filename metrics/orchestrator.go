@@ -15,6 +15,9 @@ const (
 	PhaseUpload    = "upload"
 	PhaseShot      = "screenshot"
 	PhaseOverlay   = "overlay" // composing `screenshot.overlay` after the capture
+	// PhaseReveal is scrolling through the page before a full-page
+	// screenshot, a PDF or Markdown, for what loads late.
+	PhaseReveal = "reveal"
 )
 
 // Values of the cache label of glimpse_http_request_duration_seconds; they
@@ -156,7 +159,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}, []string{"cache", "output"}),
 		Phase: f.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Subsystem: "render", Name: "phase_duration_seconds",
-			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, screenshot, upload.",
+			Help:    "Time spent in each step of a render: lease_wait, navigate, reveal, extract, probe, pdf, screenshot, overlay, upload.",
 			Buckets: phaseBuckets,
 		}, []string{"phase"}),
 		LeaseWait: f.NewHistogram(prometheus.HistogramOpts{
@@ -212,7 +215,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			o.RequestDuration.WithLabelValues(c, out)
 		}
 	}
-	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload} {
+	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload, PhaseReveal} {
 		o.Phase.WithLabelValues(p)
 	}
 	for _, r := range []string{CacheHit, CacheMiss, CacheBypass} {
