@@ -1,8 +1,12 @@
 package render
 
 import (
+	"regexp"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/cascadia"
 )
 
 func TestRevealAppliesToWhatAReaderScrollsThrough(t *testing.T) {
@@ -32,6 +36,26 @@ func TestRevealAppliesToWhatAReaderScrollsThrough(t *testing.T) {
 	}
 }
 
+func TestConsentAppliesWithAdblockToWhatShowsTheBanner(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        bool
+	}{
+		{"a screenshot dismisses banners", "screenshot=true", true},
+		{"a PDF dismisses banners", "pdf=true", true},
+		{"Markdown dismisses banners", "data.content.attr=markdown", true},
+		{"caller's waits do not stop it", "screenshot=true&waitForTimeout=100", true},
+		{"adblock=false keeps the banners", "screenshot=true&adblock=false", false},
+		{"metadata alone leaves the page alone", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := consentApplies(parse(t, "url=https://example.com/&"+tc.query)); got != tc.want {
+				t.Errorf("consentApplies(%q) = %v, want %v", tc.query, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestRevealTakesAShareOfWhatIsLeftBoundedByItsMaximum(t *testing.T) {
 	for _, tc := range []struct {
 		left, want time.Duration
@@ -54,5 +78,82 @@ func TestAutoWaitsForTheNetworkOnlyWhenThereArePixels(t *testing.T) {
 	}
 	if idle, settle := autoQuiet(true); idle != -1 || settle != 0 {
 		t.Errorf("a render without pixels changed its wait: %d, %s", idle, settle)
+	}
+}
+
+func TestTheConsentRulesAreWellFormed(t *testing.T) {
+	rules, err := consentRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rules {
+		names = append(names, r.Name)
+		for _, list := range [][]string{r.Detect, r.Reject, r.Hide} {
+			for _, sel := range list {
+				if _, err := cascadia.Compile(sel); err != nil {
+					t.Errorf("rule %s: selector %q does not parse: %v", r.Name, sel, err)
+				}
+			}
+		}
+		for _, c := range r.Unlock {
+			if !regexp.MustCompile(`^[A-Za-z][\w-]*$`).MatchString(c) {
+				t.Errorf("rule %s: %q is not a class name", r.Name, c)
+			}
+		}
+	}
+	for _, want := range []string{"onetrust", "quantcast", "didomi", "cookiebot", "sourcepoint", "trustarc", "usercentrics", "tcf"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("the consent rules lack %s", want)
+		}
+	}
+}
+
+func TestBadConsentRulesAreRefusedWithTheReason(t *testing.T) {
+	for _, tc := range []struct{ name, json, want string }{
+		{"broken JSON", `{"rules": [`, "not valid JSON"},
+		{"a rule without a name", `{"rules": [{"detect": ["#a"]}]}`, "has no name"},
+		{"a name twice", `{"rules": [{"name": "a", "detect": ["#a"]}, {"name": "a", "detect": ["#b"]}]}`, "listed twice"},
+		{"a rule that detects nothing", `{"rules": [{"name": "a"}]}`, "no selector"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConsentRules([]byte(tc.json))
+			if err == nil || !regexp.MustCompile(regexp.QuoteMeta(tc.want)).MatchString(err.Error()) {
+				t.Errorf("got %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestTheGenericConsentRuleReadsNoticesNotPages(t *testing.T) {
+	topic, answer := regexp.MustCompile("(?i)"+consentTopic), regexp.MustCompile("(?i)"+consentAnswer)
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"We use cookies to improve your experience.", true},
+		{"This website uses Cookies.", true},
+		{"Wir verwenden Cookies. Datenschutzerklärung", true},
+		{"We value your privacy and ask for your consent.", true},
+		{"Manage your privacy settings", true},
+		{"Subscribe to our newsletter", false},
+		{"Free shipping on orders over 50", false},
+		{"Sign in to continue", false},
+	} {
+		if got := topic.MatchString(tc.text); got != tc.want {
+			t.Errorf("topic %q = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Accept all", true}, {"Accept", true}, {"I agree", true}, {"Reject all", true}, {"Got it!", true},
+		{"OK", true}, {"Alle akzeptieren", true}, {"Tout accepter", true}, {"Allow cookies", true},
+		{"Read more", false}, {"Sign in", false}, {"Home", false}, {"Cookie policy", false}, {"Book now", false},
+	} {
+		if got := answer.MatchString(tc.text); got != tc.want {
+			t.Errorf("answer %q = %v, want %v", tc.text, got, tc.want)
+		}
 	}
 }
