@@ -78,6 +78,11 @@ const (
 	EarlyCap   = "cap"   // the longest wait after DOMContentLoaded passed
 )
 
+// ConsentGeneric is the manager label of glimpse_render_consent_dismissed_total
+// for a banner the generic rule hid; the other values are the names in
+// the consent list.
+const ConsentGeneric = "generic"
+
 // CodeOK is the code label of a request that succeeded; failed requests
 // carry their error code (EINVALURL, EBUSY, …).
 const CodeOK = "OK"
@@ -127,6 +132,10 @@ type Orchestrator struct {
 	// EarlyReads: glimpse_render_early_reads_total{reason}, lean renders
 	// read before their load event, reason one of the Early values.
 	EarlyReads *prometheus.CounterVec
+	// ConsentDismissed: glimpse_render_consent_dismissed_total{manager},
+	// consent banners dismissed before a capture or Markdown, manager a
+	// name of the consent list or ConsentGeneric.
+	ConsentDismissed *prometheus.CounterVec
 }
 
 // Bucket bounds, in seconds. Requests run up to the largest configured
@@ -207,6 +216,10 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			Namespace: Namespace, Subsystem: "render", Name: "early_reads_total",
 			Help: "Renders without pixels (metadata, data rules, Markdown) read before the page's load event, by reason: quiet (the document stopped changing) or cap (it kept changing for the longest wait after DOMContentLoaded).",
 		}, []string{"reason"}),
+		ConsentDismissed: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "consent_dismissed_total",
+			Help: "Consent banners dismissed before a screenshot, a PDF or Markdown, by consent manager (a name of the consent list, or generic for a cookie notice the generic rule hid).",
+		}, []string{"manager"}),
 	}
 
 	for _, out := range Outputs() {
@@ -230,6 +243,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	for _, r := range []string{EarlyQuiet, EarlyCap} {
 		o.EarlyReads.WithLabelValues(r)
 	}
+	o.ConsentDismissed.WithLabelValues(ConsentGeneric)
 	return o
 }
 

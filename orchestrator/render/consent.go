@@ -5,9 +5,15 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
+
+	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
 
@@ -78,11 +84,12 @@ var consentRules = sync.OnceValues(func() ([]consentRule, error) { return parseC
 
 // consentResult is what the page reports of the step.
 type consentResult struct {
-	Found    []string `json:"found"`    // the managers on the page
-	Rejected []string `json:"rejected"` // those whose refusal button was clicked
-	Hidden   int      `json:"hidden"`   // elements hidden, the generic rule's included
-	Generic  int      `json:"generic"`  // notices the generic rule hid
-	Unlocked bool     `json:"unlocked"` // scrolling was given back
+	Found     []string `json:"found"`     // the managers on the page
+	Dismissed []string `json:"dismissed"` // of those, the ones whose banner showed and went
+	Rejected  []string `json:"rejected"`  // those whose refusal button was clicked
+	Hidden    int      `json:"hidden"`    // elements hidden, the generic rule's included
+	Generic   int      `json:"generic"`   // notices the generic rule hid
+	Unlocked  bool     `json:"unlocked"`  // scrolling was given back
 }
 
 // consentApplies reports whether req's render dismisses consent banners:
@@ -116,8 +123,64 @@ func (r *Renderer) dismissConsent(ctx context.Context, lease Lease) {
 		r.log.Debug("consent banners could not be looked for", "err", err)
 		return
 	}
+	for _, name := range out.Dismissed {
+		if slices.ContainsFunc(rules, func(c consentRule) bool { return c.Name == name }) {
+			r.m.ConsentDismissed.WithLabelValues(name).Inc()
+		}
+	}
+	if out.Generic > 0 {
+		r.m.ConsentDismissed.WithLabelValues(metrics.ConsentGeneric).Add(float64(out.Generic))
+	}
 	if len(out.Found) > 0 || out.Hidden > 0 {
 		r.log.Debug("dismissed consent banners", "managers", out.Found, "rejected", out.Rejected,
 			"hidden", out.Hidden, "generic", out.Generic, "unlocked", out.Unlocked)
 	}
+}
+
+// hideListedConsent applies the list's hide rules to a document read by a
+// plain fetch, for a banner its server wrote into the page: the elements
+// get the inline display:none the Markdown converter skips. Without a
+// browser there is no button to click and no layout for the generic rule.
+func (r *Renderer) hideListedConsent(doc *goquery.Document) {
+	rules, err := consentRules()
+	if err != nil {
+		r.log.Error("the embedded consent rules do not load; consent banners stay", "err", err)
+		return
+	}
+	for _, name := range hideListed(doc, rules) {
+		r.m.ConsentDismissed.WithLabelValues(name).Inc()
+	}
+}
+
+// hideListed hides what the rules name in doc and reports the managers
+// it found. A selector that cascadia cannot read is passed over.
+func hideListed(doc *goquery.Document, rules []consentRule) []string {
+	var found []string
+	matches := func(sel string) *goquery.Selection {
+		m, err := cascadia.Compile(sel)
+		if err != nil {
+			return &goquery.Selection{}
+		}
+		return doc.FindMatcher(m)
+	}
+	for _, rule := range rules {
+		if !slices.ContainsFunc(rule.Detect, func(sel string) bool { return matches(sel).Length() > 0 }) {
+			continue
+		}
+		hidden := 0
+		for _, sel := range rule.Hide {
+			matches(sel).Each(func(_ int, s *goquery.Selection) {
+				style := strings.TrimRight(strings.TrimSpace(s.AttrOr("style", "")), ";")
+				if style != "" {
+					style += "; "
+				}
+				s.SetAttr("style", style+"display: none !important")
+				hidden++
+			})
+		}
+		if hidden > 0 {
+			found = append(found, rule.Name)
+		}
+	}
+	return found
 }

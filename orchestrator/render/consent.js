@@ -4,33 +4,40 @@
 // fixed or sticky overlays that read as a cookie notice, by hiding them.
 // It clicks nothing but the buttons the list names.
 (async (o) => {
-  const out = {found: [], rejected: [], hidden: 0, generic: 0, unlocked: false};
+  const out = {found: [], dismissed: [], rejected: [], hidden: 0, generic: 0, unlocked: false};
   const all = (sel) => { try { return Array.from(document.querySelectorAll(sel)); } catch (e) { return []; } };
   const shown = (el) => {
     if (!el.isConnected || el.getClientRects().length === 0) return false;
     const s = getComputedStyle(el);
     return s.display !== "none" && s.visibility !== "hidden" && s.visibility !== "collapse";
   };
+  // Hidden inline, shown or not: the Markdown reads no stylesheet, so a
+  // banner its manager keeps hidden for now would be text otherwise.
+  // Counted when it showed.
   const hide = (el) => {
-    if (el.style.getPropertyValue("display") === "none") return false;
+    const was = shown(el);
     el.style.setProperty("display", "none", "important");
-    out.hidden++;
-    return true;
+    if (was) out.hidden++;
+    return was;
   };
   const classes = new Set();
 
   for (const rule of o.rules) {
     if (!rule.detect.some((sel) => all(sel).length > 0)) continue;
     out.found.push(rule.name);
+    const before = out.hidden;
+    let rejected = false;
     for (const sel of rule.reject || []) {
       const button = all(sel).find(shown);
       if (button) {
         button.click();
+        rejected = true;
         out.rejected.push(rule.name);
         break;
       }
     }
     for (const sel of rule.hide || []) all(sel).forEach(hide);
+    if (rejected || out.hidden > before) out.dismissed.push(rule.name);
     for (const c of rule.unlock || []) classes.add(c);
   }
 
@@ -81,7 +88,7 @@
   if (notice) backdrops.forEach(hide);
 
   // Scrolling that a banner locked comes back once a banner is gone.
-  if (out.found.length > 0 || notice) {
+  if (out.dismissed.length > 0 || notice) {
     for (const root of [document.documentElement, document.body]) {
       if (!root) continue;
       for (const c of classes) {

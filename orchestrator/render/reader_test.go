@@ -3,9 +3,11 @@ package render
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
 )
 
@@ -155,5 +157,51 @@ func TestTheGenericConsentRuleReadsNoticesNotPages(t *testing.T) {
 		if got := answer.MatchString(tc.text); got != tc.want {
 			t.Errorf("answer %q = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+func TestListedBannersAreHiddenInAFetchedDocument(t *testing.T) {
+	rules, err := consentRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, html string
+		found      []string
+		hidden     []string // ids that must end up with display:none
+		kept       []string // ids that must not
+	}{
+		{"a manager's container written by the server is hidden",
+			`<main id="m">Text</main><div id="onetrust-consent-sdk" style="z-index: 9;"><div id="onetrust-banner-sdk">We use cookies</div></div>`,
+			[]string{"onetrust"}, []string{"onetrust-consent-sdk", "onetrust-banner-sdk"}, []string{"m"}},
+		{"a manager detected by one selector hides all of its own",
+			`<div id="didomi-notice">x</div><div class="didomi-popup-backdrop" id="b"></div><p id="p">y</p>`,
+			[]string{"didomi"}, []string{"didomi-notice", "b"}, []string{"p"}},
+		{"a page without a manager is left alone",
+			`<div id="cookie-recipes">Cookies</div><div class="consent">Consent form</div>`,
+			nil, nil, []string{"cookie-recipes"}},
+		{"a manager with nothing to hide is not reported",
+			`<iframe name="__tcfapiLocator" id="f"></iframe>`,
+			nil, nil, []string{"f"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := goquery.NewDocumentFromReader(strings.NewReader("<html><body>" + tc.html + "</body></html>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hideListed(doc, rules); !slices.Equal(got, tc.found) {
+				t.Errorf("found %v, want %v", got, tc.found)
+			}
+			for _, id := range tc.hidden {
+				if style := doc.Find("#"+id).AttrOr("style", ""); !strings.HasSuffix(style, "display: none !important") {
+					t.Errorf("#%s has style %q, not hidden", id, style)
+				}
+			}
+			for _, id := range tc.kept {
+				if style := doc.Find("#"+id).AttrOr("style", ""); strings.Contains(style, "display") {
+					t.Errorf("#%s was hidden: %q", id, style)
+				}
+			}
+		})
 	}
 }

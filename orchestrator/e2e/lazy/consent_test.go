@@ -33,11 +33,12 @@ addEventListener("load", () => setTimeout(() => {
 // test: what each manager's markup is like, not its code.
 var consentBanners = []struct {
 	name, path, marker string
+	manager            string // the label of glimpse_render_consent_dismissed_total it counts under
 	colour             color.RGBA
 	page               string
 }{
 	{
-		name: "a manager's bottom banner over a dark filter, with its own refusal button", path: "/banner", marker: "ALPHA",
+		name: "a manager's bottom banner over a dark filter, with its own refusal button", path: "/banner", marker: "ALPHA", manager: "onetrust",
 		colour: color.RGBA{255, 0, 255, 255},
 		page: consentPage(``, `<div id="onetrust-consent-sdk"><div class="onetrust-pc-dark-filter" style="position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:9"></div>
 <div id="onetrust-banner-sdk" style="position:fixed;left:0;right:0;bottom:0;height:260px;background:rgb(255,0,255);z-index:10">
@@ -47,7 +48,7 @@ var consentBanners = []struct {
   document.getElementById("onetrust-reject-all-handler").onclick = () => { fetch("/choice?v=reject"); document.getElementById("onetrust-consent-sdk").remove(); };`),
 	},
 	{
-		name: "a manager's centred popup that locks scrolling", path: "/popup", marker: "BETA",
+		name: "a manager's centred popup that locks scrolling", path: "/popup", marker: "BETA", manager: "didomi",
 		colour: color.RGBA{0, 255, 255, 255},
 		page: consentPage(`body.didomi-popup-open { overflow: hidden }`, `<div id="didomi-host"><div class="didomi-popup-backdrop" style="position:fixed;inset:0;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;z-index:10">
 <div id="didomi-popup" style="background:rgb(0,255,255);width:520px;height:320px;padding:20px">
@@ -56,13 +57,13 @@ var consentBanners = []struct {
 			`document.body.classList.add("didomi-popup-open");`),
 	},
 	{
-		name: "a site's own cookie bar with class names no list knows", path: "/bar", marker: "GAMMA",
+		name: "a site's own cookie bar with class names no list knows", path: "/bar", marker: "GAMMA", manager: "generic",
 		colour: color.RGBA{255, 220, 0, 255},
 		page: consentPage(``, `<div class="bx-n8f2" style="position:fixed;bottom:0;left:0;width:100%;height:180px;background:rgb(255,220,0);z-index:5">
 <p>This website uses cookies to give you the best experience. GAMMA notice.</p><a href="#" class="bx-b1">Got it</a> <a href="/privacy">Learn more</a></div>`, ``),
 	},
 	{
-		name: "a TCF dialog in the middle of the page over a backdrop", path: "/dialog", marker: "DELTA",
+		name: "a TCF dialog in the middle of the page over a backdrop", path: "/dialog", marker: "DELTA", manager: "generic",
 		colour: color.RGBA{255, 128, 0, 255},
 		page: consentPage(``, `<iframe name="__tcfapiLocator" style="display:none"></iframe>
 <div class="cmp-shade" style="position:fixed;inset:0;background:rgba(0,0,0,.4);z-index:8"></div>
@@ -89,6 +90,9 @@ func TestConsentBannersAreDismissed(t *testing.T) {
 	var choices []string
 	routes := map[string]http.HandlerFunc{
 		"/lookalike": e2e.HTML(lookalikePage),
+		"/served": e2e.HTML(`<!doctype html><html lang="en"><head><title>Notes from the valley</title></head><body>` + consentArticle +
+			`<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk"><p>We and our partners use cookies. EPSILON notice.</p>` +
+			`<button id="onetrust-accept-btn-handler">Accept</button></div></div></body></html>`),
 		"/choice": func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			choices = append(choices, r.URL.Query().Get("v"))
@@ -103,7 +107,14 @@ func TestConsentBannersAreDismissed(t *testing.T) {
 
 	for _, b := range consentBanners {
 		t.Run(b.name, func(t *testing.T) {
+			dismissed := func() float64 {
+				return e2e.Counter(t, app.Registry, "glimpse_render_consent_dismissed_total", map[string]string{"manager": b.manager})
+			}
+			before := dismissed()
 			img := decodePNG(t, app.Get(ps.URL+b.path, "screenshot=true&meta=false&embed=screenshot.url&force=true"))
+			if after := dismissed(); after <= before {
+				t.Errorf("glimpse_render_consent_dismissed_total{manager=%q} stayed at %v", b.manager, after)
+			}
 			if n := countColour(img, b.colour, 12); n > 50 {
 				t.Errorf("the banner shows in the screenshot (%d pixels of its colour)", n)
 			}
@@ -131,6 +142,21 @@ func TestConsentBannersAreDismissed(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a manager's banner the server wrote is left out of Markdown read by a plain fetch", func(t *testing.T) {
+		a := app.Get(ps.URL+"/served", "data.page.selector=body&data.page.attr=markdown&force=true")
+		md, _ := a.Field("page").(string)
+		if a.HTTP != 200 || a.Header.Get("x-fetch-mode") != "fetch" || !strings.Contains(md, "The valley road was cleared") {
+			t.Fatalf("no Markdown from a plain fetch: %d %s %.300s", a.HTTP, a.Header.Get("x-fetch-mode"), a.Raw)
+		}
+		if strings.Contains(md, "EPSILON") {
+			t.Errorf("the Markdown carries the banner's text:\n%s", md)
+		}
+		a = app.Get(ps.URL+"/served", "data.page.selector=body&data.page.attr=markdown&force=true&adblock=false")
+		if md, _ := a.Field("page").(string); !strings.Contains(md, "EPSILON") {
+			t.Errorf("with adblock=false the Markdown lacks the banner's text: the page does not test the rule:\n%s", md)
+		}
+	})
 
 	t.Run("a manager's own refusal button is what is clicked, never its acceptance", func(t *testing.T) {
 		mu.Lock()
