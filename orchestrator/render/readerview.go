@@ -10,8 +10,9 @@ import (
 // prepareReading makes the loaded page what a reader would see before
 // it is captured or read as Markdown: consent banners out of the way, the
 // page scrolled through for what loads late, and again banners that came
-// meanwhile. It runs before the caller's own actions, so that a click
-// reaches the page rather than a banner. Each step is best effort.
+// meanwhile. It runs after the caller's waits and before the caller's
+// own actions, so that a click reaches the page rather than a banner.
+// Each step is best effort.
 func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.Request) {
 	consent, reveal := consentApplies(req), revealApplies(req)
 	if !consent && !reveal {

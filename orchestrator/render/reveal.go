@@ -46,7 +46,7 @@ type revealed struct {
 	Images  int    `json:"images"`  // images in the document
 	Pending int    `json:"pending"` // of those, still loading when time was up
 	Grew    bool   `json:"grew"`    // the document grew while it was scrolled
-	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, else ""
+	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, "stuck" when the page would not scroll, else ""
 }
 
 // revealApplies reports whether req's answer is one a reader would scroll

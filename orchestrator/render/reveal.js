@@ -59,24 +59,45 @@
     const r = img.getBoundingClientRect();
     return r.bottom >= 0 && r.top <= vh;
   });
+  // What the page does after a scroll: its document changes, or a
+  // resource arrives.
+  let changed = performance.now();
+  const touch = () => { changed = performance.now(); };
+  const watch = new MutationObserver(touch);
+  watch.observe(document.documentElement, {subtree: true, childList: true});
+  let po = null;
+  try { po = new PerformanceObserver(touch); po.observe({type: "resource"}); } catch (e) {}
   let y = 0;
   while (left() > 0) {
     const height = se.scrollHeight;
     if (y + vh >= height) {
-      // At the end: a list that grows on scroll gets a moment to grow.
+      // At the end: a list that grows on scroll gets a moment to grow,
+      // as long as the page is busy, at most o.step * 5; a quiet page
+      // o.step.
       const t = performance.now();
-      while (se.scrollHeight <= height && performance.now() - t < o.step * 2 && left() > 0) await sleep(50);
+      while (se.scrollHeight <= height && left() > 0) {
+        const now = performance.now();
+        if (now - t >= o.step * 5 || (now - t >= o.step && now - changed >= o.step)) break;
+        await sleep(50);
+      }
       if (se.scrollHeight <= height) break;
       out.grew = true;
     }
     if (y + vh >= bottom) { out.cut = "height"; break; }
-    y = Math.min(y + vh, bottom);
-    window.scrollTo({top: y, left: 0, behavior: "instant"});
+    window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
+    // Where the page is, not where it was asked to be: a short
+    // document stops the scroll short, and one that does not scroll
+    // (its own scrolling box, a lock) ends it.
+    const was = y;
+    y = se.scrollTop;
+    if (y <= was) { out.cut = "stuck"; break; }
     out.steps++;
     await frames();
     const t = performance.now();
     while (inView().length > 0 && performance.now() - t < o.step && left() > 0) await sleep(25);
   }
+  watch.disconnect();
+  if (po) po.disconnect();
   if (left() <= 0 && !out.cut) out.cut = "time";
   out.height = se.scrollHeight;
 

@@ -123,7 +123,6 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		p.File = fileOf(n.mediaType(), n.header)
 		p.File.Shown = true
 	}
-	r.prepareReading(ctx, lease, req)
 	if err := r.beforeCapture(ctx, lease, req); err != nil {
 		if lease.IsLost() {
 			return nil, errLeaseLost

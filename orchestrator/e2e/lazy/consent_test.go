@@ -90,6 +90,7 @@ func TestConsentBannersAreDismissed(t *testing.T) {
 	var choices []string
 	routes := map[string]http.HandlerFunc{
 		"/lookalike": e2e.HTML(lookalikePage),
+		"/slowbar":   e2e.HTML(strings.Replace(consentBanners[2].page, "}, 200));", "}, 1500));", 1)),
 		"/served": e2e.HTML(`<!doctype html><html lang="en"><head><title>Notes from the valley</title></head><body>` + consentArticle +
 			`<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk"><p>We and our partners use cookies. EPSILON notice.</p>` +
 			`<button id="onetrust-accept-btn-handler">Accept</button></div></div></body></html>`),
@@ -155,6 +156,18 @@ func TestConsentBannersAreDismissed(t *testing.T) {
 		a = app.Get(ps.URL+"/served", "data.page.selector=body&data.page.attr=markdown&force=true&adblock=false")
 		if md, _ := a.Field("page").(string); !strings.Contains(md, "EPSILON") {
 			t.Errorf("with adblock=false the Markdown lacks the banner's text: the page does not test the rule:\n%s", md)
+		}
+	})
+
+	t.Run("a banner that comes during the caller's wait is dismissed after it", func(t *testing.T) {
+		yellow := color.RGBA{255, 220, 0, 255}
+		img := decodePNG(t, app.Get(ps.URL+"/slowbar", "screenshot=true&meta=false&embed=screenshot.url&force=true&waitForTimeout=2500"))
+		if n := countColour(img, yellow, 12); n > 50 {
+			t.Errorf("the banner that came during waitForTimeout shows (%d pixels of its colour)", n)
+		}
+		img = decodePNG(t, app.Get(ps.URL+"/slowbar", "screenshot=true&meta=false&embed=screenshot.url&force=true&waitForTimeout=2500&adblock=false"))
+		if n := countColour(img, yellow, 12); n < 10000 {
+			t.Errorf("with adblock=false the late banner does not show (%d pixels): the page does not test the order", n)
 		}
 	})
 
