@@ -20,11 +20,14 @@
     sleep(100),
   ]);
   const out = {settled: 0, steps: 0, height: 0, images: 0, pending: 0, grew: false, cut: ""};
+  const nav = performance.getEntriesByType("navigation")[0];
 
   // 1. A document that scripts are still writing: wait until it has some
   // text and has not changed for o.quiet, within o.settle.
   if (document.body) {
-    let last = performance.now();
+    // A document that has its content and has had the page's whole load
+    // to settle waits no more.
+    let last = nav && nav.loadEventEnd > 0 ? Math.min(start, nav.loadEventEnd) : start;
     const mo = new MutationObserver(() => { last = performance.now(); });
     mo.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
     const until = Math.min(o.settle, left());
@@ -61,7 +64,7 @@
   });
   // What the page does after a scroll: its document changes, or a
   // resource arrives.
-  let changed = performance.now();
+  let changed = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
   const touch = () => { changed = performance.now(); };
   const watch = new MutationObserver(touch);
   watch.observe(document.documentElement, {subtree: true, childList: true});
@@ -73,11 +76,12 @@
     if (y + vh >= height) {
       // At the end: a list that grows on scroll gets a moment to grow,
       // as long as the page is busy, at most o.step * 5; a quiet page
-      // o.step.
-      const t = performance.now();
+      // o.step after the last scroll, and none when nothing was
+      // scrolled and nothing has changed since load.
+      const t = performance.now(), settle = out.steps > 0 ? o.step : 0;
       while (se.scrollHeight <= height && left() > 0) {
         const now = performance.now();
-        if (now - t >= o.step * 5 || (now - t >= o.step && now - changed >= o.step)) break;
+        if (now - t >= o.step * 5 || (now - t >= settle && now - changed >= o.step)) break;
         await sleep(50);
       }
       if (se.scrollHeight <= height) break;
