@@ -15,6 +15,9 @@ const (
 	PhaseUpload    = "upload"
 	PhaseShot      = "screenshot"
 	PhaseOverlay   = "overlay" // composing `screenshot.overlay` after the capture
+	// PhaseReveal is scrolling through the page before a full-page
+	// screenshot, a PDF or Markdown, for what loads late.
+	PhaseReveal = "reveal"
 )
 
 // Values of the cache label of glimpse_http_request_duration_seconds; they
@@ -99,6 +102,11 @@ const (
 	EarlyCap   = "cap"   // the longest wait after DOMContentLoaded passed
 )
 
+// ConsentGeneric is the manager label of glimpse_render_consent_dismissed_total
+// for a banner the generic rule hid; the other values are the names in
+// the consent list.
+const ConsentGeneric = "generic"
+
 // CodeOK is the code label of a request that succeeded; failed requests
 // carry their error code (EINVALURL, EBUSY, …).
 const CodeOK = "OK"
@@ -148,6 +156,10 @@ type Orchestrator struct {
 	// EarlyReads: glimpse_render_early_reads_total{reason}, lean renders
 	// read before their load event, reason one of the Early values.
 	EarlyReads *prometheus.CounterVec
+	// ConsentDismissed: glimpse_render_consent_dismissed_total{manager},
+	// consent banners dismissed before a capture or Markdown, manager a
+	// name of the consent list or ConsentGeneric.
+	ConsentDismissed *prometheus.CounterVec
 }
 
 // Bucket bounds, in seconds. Requests run up to the largest configured
@@ -180,7 +192,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		}, []string{"cache", "output"}),
 		Phase: f.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Subsystem: "render", Name: "phase_duration_seconds",
-			Help:    "Time spent in each step of a render: lease_wait, navigate, extract, probe, pdf, screenshot, upload.",
+			Help:    "Time spent in each step of a render: lease_wait, navigate, reveal, extract, probe, pdf, screenshot, overlay, upload.",
 			Buckets: phaseBuckets,
 		}, []string{"phase"}),
 		LeaseWait: f.NewHistogram(prometheus.HistogramOpts{
@@ -228,6 +240,10 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			Namespace: Namespace, Subsystem: "render", Name: "early_reads_total",
 			Help: "Renders without pixels (metadata, data rules, Markdown) read before the page's load event, by reason: quiet (the document stopped changing) or cap (it kept changing for the longest wait after DOMContentLoaded).",
 		}, []string{"reason"}),
+		ConsentDismissed: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "consent_dismissed_total",
+			Help: "Consent banners dismissed before a screenshot, a PDF or Markdown, by consent manager (a name of the consent list, or generic for a cookie notice the generic rule hid).",
+		}, []string{"manager"}),
 	}
 
 	for _, out := range Outputs() {
@@ -236,7 +252,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			o.RequestDuration.WithLabelValues(c, out)
 		}
 	}
-	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload} {
+	for _, p := range []string{PhaseLeaseWait, PhaseNavigate, PhaseExtract, PhaseProbe, PhasePDF, PhaseShot, PhaseOverlay, PhaseUpload, PhaseReveal} {
 		o.Phase.WithLabelValues(p)
 	}
 	for _, rs := range CacheOutcomes {
@@ -251,6 +267,7 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	for _, r := range []string{EarlyQuiet, EarlyCap} {
 		o.EarlyReads.WithLabelValues(r)
 	}
+	o.ConsentDismissed.WithLabelValues(ConsentGeneric)
 	return o
 }
 

@@ -90,7 +90,7 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 		for name, want := range map[string]int{
 			"glimpse_http_requests_total":           7,  // OK/2xx for each of the 6 outputs, plus the EBUSY observed above
 			"glimpse_http_request_duration_seconds": 24, // each cache status for each output
-			"glimpse_render_phase_duration_seconds": 8,  // the phases, the overlay's composition included
+			"glimpse_render_phase_duration_seconds": 9,  // the phases, the overlay's composition and the reveal included
 			"glimpse_cache_requests_total":          8,  // each result with each source it can have
 			"glimpse_storage_errors_total":          4,
 			"glimpse_guard_refusals_total":          2,

@@ -128,8 +128,10 @@ const finishAnimationsJS = `(() => {
 
 // beforeCapture applies the controls that act on the loaded page before
 // the DOM is read and before PDFs and screenshots are taken, in this
-// order: wait for the selector, wait for the time, hide consent banners
-// and stop animations, add the styles, run the scripts, click, scroll.
+// order: wait for the selector, wait for the time, dismiss consent
+// banners and scroll through the page (prepareReading), hide consent
+// banners and stop animations, add the styles, run the scripts, click,
+// scroll.
 // Banners go first so that a click reaches the page rather than an
 // overlay; styles before scripts so that a script sees them.
 func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Request) error {
@@ -142,6 +144,7 @@ func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Re
 		if c.WaitForSelector != "" || c.WaitForTimeout > 0 || c.ActsOnPage() {
 			return timeoutError(ctx, "The page took the whole `timeout` to load, leaving no time for `waitForSelector`, `waitForTimeout`, `click`, `scroll`, `styles` or `scripts`")
 		}
+		r.prepareReading(ctx, lease, req)
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
 		r.tidyPage(tctx, sess, req)
@@ -165,6 +168,7 @@ func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Re
 			return errLeaseLost
 		}
 	}
+	r.prepareReading(ctx, lease, req)
 	r.tidyPage(ctx, sess, req)
 	for _, css := range c.Styles {
 		if err := adoptStyleSheet(ctx, sess, css); err != nil {

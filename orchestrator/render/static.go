@@ -250,6 +250,9 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	if req.Prerender == "auto" && !staticEnough(doc, res) {
 		return nil, errNeedsBrowser
 	}
+	if consentApplies(req) {
+		r.hideListedConsent(doc)
+	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
 	return &Page{

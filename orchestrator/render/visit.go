@@ -40,6 +40,8 @@ type navigation struct {
 	// early: a lean render under waitUntil=auto, which may read the page
 	// before its load event once the document has stopped changing.
 	early bool
+	// settleCap bounds the quiet period after load; 0 for the default.
+	settleCap time.Duration
 
 	cutShort    bool // the page was read before it finished loading, for lack of time
 	hops        int
@@ -79,6 +81,8 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		n.idleMax = 0
 	case "networkidle2":
 		n.idleMax = 2
+	case "auto":
+		n.idleMax, n.settleCap = autoQuiet(r.lean(req))
 	}
 	var stop func()
 	n.events, stop = n.sess.Listen(
@@ -348,6 +352,9 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		quiet := time.Second // auto: fetch/XHR started around load may fill the head
 		if n.idleMax >= 0 {
 			quiet = 10 * time.Second // networkidle: bounded by the load budget too
+		}
+		if n.settleCap > 0 {
+			quiet = n.settleCap
 		}
 		n.settleUntil = time.Now().Add(quiet)
 		n.settle.Reset(quiet)

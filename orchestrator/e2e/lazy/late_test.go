@@ -1,0 +1,134 @@
+package lazy_test
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
+)
+
+// infinitePage is a list that fetches its next page whenever its end
+// comes into view, without end.
+const infinitePage = `<!doctype html><html lang="en"><head><title>Endless list</title>
+<style>body { margin: 0; font: 16px sans-serif } li { height: 150px; border-bottom: 1px solid #ccc }</style></head><body>
+<h1>Endless list</h1><ul id="list"></ul><div id="more" style="height: 10px"></div>
+<script>
+let page = 0, busy = false;
+const more = document.getElementById("more"), list = document.getElementById("list");
+async function next() {
+  if (busy) return;
+  busy = true;
+  const items = await (await fetch("/items?page=" + page++)).json();
+  for (const t of items) { const li = document.createElement("li"); li.textContent = t; list.append(li); }
+  busy = false;
+  // Still in view after growing: the next page, as a reader would get it.
+  const r = more.getBoundingClientRect();
+  if (r.top < innerHeight) next();
+}
+new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) next(); }).observe(more);
+</script></body></html>`
+
+// items answers ten items of a page of the endless list.
+func items(w http.ResponseWriter, r *http.Request) {
+	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	time.Sleep(50 * time.Millisecond)
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i := range 10 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "%q", fmt.Sprintf("Item number %d of the list", p*10+i+1))
+	}
+	b.WriteString("]")
+	w.Header().Set("content-type", "application/json")
+	_, _ = w.Write(b.Bytes())
+}
+
+// delayedPage builds its article a while after it has loaded, as a page
+// that first asks its server for the content does.
+const delayedPage = `<!doctype html><html lang="en"><head><title>Built late</title></head><body><div id="app">Loading…</div>
+<script>
+addEventListener("load", () => setTimeout(() => {
+  document.getElementById("app").innerHTML = "<article><h1>The harbour reopens</h1><p>" +
+    "The harbour reopened on Monday after a winter of repairs to the sea wall and the old lighthouse. ".repeat(5) + "</p></article>";
+}, 1200));
+</script></body></html>`
+
+// lateScriptPage paints itself from a script that its load handler adds,
+// and which the server is slow to send: only a wait for the network's
+// quiet after load sees the colour.
+const lateScriptPage = `<!doctype html><html lang="en"><head><title>Painted late</title></head><body style="margin:0">
+<div id="box" style="width:100vw;height:100vh;background:#fff"></div>
+<script>addEventListener("load", () => { const s = document.createElement("script"); s.src = "/late.js"; document.head.append(s); });</script>
+</body></html>`
+
+func TestLateContentIsInTheAnswer(t *testing.T) {
+	t.Parallel()
+	app := e2e.Shared(t)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/endless": e2e.HTML(infinitePage),
+		"/items":   items,
+		"/delayed": e2e.HTML(delayedPage),
+		"/painted": e2e.HTML(lateScriptPage),
+		"/late.js": func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(700 * time.Millisecond)
+			w.Header().Set("content-type", "text/javascript")
+			fmt.Fprint(w, `document.getElementById("box").style.background = "rgb(200, 0, 200)";`)
+		},
+	})
+
+	t.Run("a full-page screenshot of an endless list holds several of its pages, and no more than the bound", func(t *testing.T) {
+		img := decodePNG(t, app.Get(ps.URL+"/endless", "screenshot.fullPage=true&meta=false&embed=screenshot.url&force=true"))
+		h := img.Bounds().Dy()
+		// Each page of the list is 1,500 pixels; the first screen holds
+		// the first page or two.
+		if h < 5*800 {
+			t.Errorf("the screenshot is %d pixels tall: the list did not grow as it was scrolled", h)
+		}
+		// 20 viewports of 800 pixels, and the list's last page or two.
+		if h > 20*800+2*1500+800 {
+			t.Errorf("the screenshot is %d pixels tall: the scroll went past its bound", h)
+		}
+	})
+
+	t.Run("Markdown of an endless list holds the items past the first screen", func(t *testing.T) {
+		a := app.Get(ps.URL+"/endless", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true")
+		md, _ := a.Field("list").(string)
+		if a.HTTP != 200 || !strings.Contains(md, "Item number 40 of the list") {
+			t.Errorf("the Markdown lacks the fourth page of the list: %d %.400s", a.HTTP, md)
+		}
+	})
+
+	t.Run("Markdown of a page built after load holds what it built", func(t *testing.T) {
+		a := app.Get(ps.URL+"/delayed", "data.content.attr=markdown&meta=false&force=true")
+		md, _ := a.Field("content").(string)
+		if a.HTTP != 200 || !strings.Contains(md, "The harbour reopened on Monday") {
+			t.Errorf("the Markdown lacks the article the page built: %d %.400s", a.HTTP, a.Raw)
+		}
+		// The control: with a wait of the caller's, the page is read as
+		// it is at load, and the article is not there yet.
+		b := app.Get(ps.URL+"/delayed", "data.content.attr=markdown&meta=false&force=true&waitUntil=load")
+		if md, _ := b.Field("content").(string); strings.Contains(md, "The harbour reopened") {
+			t.Errorf("the page had built its article by load: it does not test the wait")
+		}
+	})
+
+	t.Run("waitUntil=auto waits for the network after load before a screenshot", func(t *testing.T) {
+		magenta := color.RGBA{200, 0, 200, 255}
+		img := decodePNG(t, app.Get(ps.URL+"/painted", "screenshot=true&meta=false&embed=screenshot.url&force=true"))
+		if n := countColour(img, magenta, 10); n < 1280*800/2 {
+			t.Errorf("the screenshot was taken before the late script painted the page (%d pixels of its colour)", n)
+		}
+		img = decodePNG(t, app.Get(ps.URL+"/painted", "screenshot=true&meta=false&embed=screenshot.url&force=true&waitUntil=load"))
+		if n := countColour(img, magenta, 10); n > 0 {
+			t.Errorf("the late script had painted the page by load: it does not test the wait (%d pixels)", n)
+		}
+	})
+}

@@ -1,0 +1,132 @@
+package render
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/orchestrator/query"
+)
+
+// Before a full-page screenshot, a PDF or the Markdown of a rendered page,
+// glimpse brings in what a reader scrolling through the page would see:
+// the rest of a document its scripts build late, images that load only
+// near the viewport, the next parts of a list that grows on scroll. Then
+// it returns to the top. It is bounded by height and by time, and skipped
+// when the caller gives waits of their own.
+const (
+	// revealViewports is how far down the page is scrolled, in viewports.
+	revealViewports = 20
+	// revealMax bounds the whole step; revealShare is the most of what is
+	// left of the request's time that it may take.
+	revealMax   = 10 * time.Second
+	revealShare = 0.3
+	// revealSettle bounds the wait for a script-built document to take
+	// shape: revealQuiet without a change, and revealMinText characters
+	// of text in its body.
+	revealSettle  = 3 * time.Second
+	revealQuiet   = 300 * time.Millisecond
+	revealMinText = 200
+	// revealStep bounds the wait, at each step down, for the images that
+	// came into view.
+	revealStep = 400 * time.Millisecond
+)
+
+//go:embed reveal.js
+var revealJS string
+
+// revealed is what the page reports of the step.
+type revealed struct {
+	Settled int    `json:"settled"` // ms spent waiting for the document to take shape
+	Steps   int    `json:"steps"`   // viewports scrolled
+	Height  int    `json:"height"`  // the document's height at the end, CSS pixels
+	Images  int    `json:"images"`  // images in the document
+	Pending int    `json:"pending"` // of those, still loading when time was up
+	Grew    bool   `json:"grew"`    // the document grew while it was scrolled
+	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, "stuck" when the page would not scroll, else ""
+}
+
+// revealApplies reports whether req's answer is one a reader would scroll
+// through first: a full-page screenshot, a PDF or Markdown of a rendered
+// page, with no wait of the caller's and the page's scripts on (with
+// scripts off, the browser loads every image at once).
+func revealApplies(req *query.Request) bool {
+	c := req.Controls
+	if c.WaitForSelector != "" || c.WaitForTimeout > 0 || (c.WaitUntil != "" && c.WaitUntil != "auto") || c.JavaScriptOff {
+		return false
+	}
+	return req.PDF != nil || (req.Screenshot != nil && req.Screenshot.FullPage) || readsMarkdown(req.Data)
+}
+
+// readsMarkdown reports whether a data rule reads Markdown, at any depth.
+func readsMarkdown(rules []query.DataRule) bool {
+	for _, r := range rules {
+		for _, q := range r.Fallbacks {
+			for _, a := range q.Attrs() {
+				if a == "markdown" {
+					return true
+				}
+			}
+			if readsMarkdown(q.Fields) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// revealBudget is the time the step may take when left remains of the
+// request.
+func revealBudget(left time.Duration) time.Duration {
+	return max(0, min(revealMax, time.Duration(float64(left)*revealShare)))
+}
+
+// reveal scrolls through the page and waits for its images, in a world of
+// its own. It is best effort: a page that refuses is captured as it is.
+func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) {
+	budget := revealBudget(time.Until(deadlineOf(ctx, req.Timeout)))
+	if budget < 200*time.Millisecond {
+		return
+	}
+	start := time.Now()
+	opts, err := json.Marshal(map[string]any{
+		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
+		"quiet": revealQuiet.Milliseconds(), "minText": revealMinText,
+		"viewports": revealViewports, "step": revealStep.Milliseconds(),
+	})
+	if err != nil {
+		return
+	}
+	// The page's own timers pace the step; the call's deadline is the
+	// bound should they not fire (a main thread kept busy).
+	cctx, cancel := context.WithTimeout(ctx, budget+time.Second)
+	defer cancel()
+	var out revealed
+	if err := runInReaderWorld(cctx, lease, "glimpse-reveal", fmt.Sprintf("(%s)(%s)", revealJS, opts), &out); err != nil {
+		r.log.Debug("the page could not be scrolled through before the capture", "err", err)
+		return
+	}
+	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
+	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
+		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut)
+}
+
+// autoSettle bounds the network's quiet period after load under
+// waitUntil=auto for a render with pixels.
+const autoSettle = 3 * time.Second
+
+// autoQuiet is what waitUntil=auto waits for after the load event, as
+// Microlink's does: a render with pixels (a PDF, a screenshot) waits for
+// the network to be quiet (no request in flight for half a second, what a
+// late script or image needs), at most autoSettle; a render without
+// pixels waits only for the fetches and XHRs in flight, at most a second
+// (idleMax -1, settle 0: the defaults).
+func autoQuiet(lean bool) (idleMax int, settle time.Duration) {
+	if lean {
+		return -1, 0
+	}
+	return 0, autoSettle
+}

@@ -1,0 +1,128 @@
+// Brings in what a reader scrolling through the page would see, then
+// returns to the top. It runs in an isolated world: it shares the page's
+// DOM, not its globals, so a page cannot replace what it calls.
+//
+// o.budget: milliseconds it may take in all. o.settle: of those, at most
+// this many wait for a script-built document to take shape. o.quiet: how
+// long the document must stay unchanged to count as built. o.minText: the
+// text a built body has at least, unless it shows a picture.
+// o.viewports: how many viewports down it scrolls at most. o.step: how
+// long each step waits for the images that came into view.
+(async (o) => {
+  const start = performance.now();
+  const left = () => o.budget - (performance.now() - start);
+  const sleep = (ms) => new Promise((res) => setTimeout(res, Math.max(0, Math.min(ms, left()))));
+  // Two frames: what a scroll brought into view has been laid out and
+  // its observers have run. A page in the background gets no frames, so
+  // a timer stands in.
+  const frames = () => Promise.race([
+    new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res()))),
+    sleep(100),
+  ]);
+  const out = {settled: 0, steps: 0, height: 0, images: 0, pending: 0, grew: false, cut: ""};
+  const nav = performance.getEntriesByType("navigation")[0];
+
+  // 1. A document that scripts are still writing: wait until it has some
+  // text and has not changed for o.quiet, within o.settle.
+  if (document.body) {
+    // A document that has its content and has had the page's whole load
+    // to settle waits no more.
+    let last = nav && nav.loadEventEnd > 0 ? Math.min(start, nav.loadEventEnd) : start;
+    const mo = new MutationObserver(() => { last = performance.now(); });
+    mo.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+    const until = Math.min(o.settle, left());
+    // Built: some text to read, or a picture of some size to look at.
+    const built = () => (document.body.innerText || "").trim().length >= o.minText ||
+      Array.from(document.querySelectorAll("img, video, canvas")).some((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width >= 100 && r.height >= 100;
+      });
+    while (performance.now() - start < until) {
+      if (performance.now() - last >= o.quiet && built()) break;
+      await sleep(50);
+    }
+    mo.disconnect();
+    out.settled = Math.round(performance.now() - start);
+  }
+
+  // 2. Images the browser defers until they near the viewport load now.
+  for (const img of document.images) {
+    if (img.loading === "lazy") img.loading = "eager";
+  }
+  for (const f of document.querySelectorAll('iframe[loading="lazy"]')) f.loading = "eager";
+
+  // 3. Scroll down a viewport at a time, so that what loads on
+  // intersection (data-src swaps, observers, the next part of a list)
+  // loads, up to o.viewports viewports down.
+  const se = document.scrollingElement || document.documentElement;
+  const vh = Math.max(window.innerHeight, 1);
+  const bottom = vh * o.viewports;
+  const inView = () => Array.from(document.images).filter((img) => {
+    if (img.complete) return false;
+    const r = img.getBoundingClientRect();
+    return r.bottom >= 0 && r.top <= vh;
+  });
+  // What the page does after a scroll: its document changes, or a
+  // resource arrives.
+  let changed = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
+  const touch = () => { changed = performance.now(); };
+  const watch = new MutationObserver(touch);
+  watch.observe(document.documentElement, {subtree: true, childList: true});
+  let po = null;
+  try { po = new PerformanceObserver(touch); po.observe({type: "resource"}); } catch (e) {}
+  let y = 0;
+  while (left() > 0) {
+    const height = se.scrollHeight;
+    if (y + vh >= height) {
+      // At the end: a list that grows on scroll gets a moment to grow,
+      // as long as the page is busy, at most o.step * 5; a quiet page
+      // o.step after the last scroll, and none when nothing was
+      // scrolled and nothing has changed since load.
+      const t = performance.now(), settle = out.steps > 0 ? o.step : 0;
+      while (se.scrollHeight <= height && left() > 0) {
+        const now = performance.now();
+        if (now - t >= o.step * 5 || (now - t >= settle && now - changed >= o.step)) break;
+        await sleep(50);
+      }
+      if (se.scrollHeight <= height) break;
+      out.grew = true;
+    }
+    if (y + vh >= bottom) { out.cut = "height"; break; }
+    window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
+    // Where the page is, not where it was asked to be: a short
+    // document stops the scroll short, and one that does not scroll
+    // (its own scrolling box, a lock) ends it.
+    const was = y;
+    y = se.scrollTop;
+    if (y <= was) { out.cut = "stuck"; break; }
+    out.steps++;
+    await frames();
+    const t = performance.now();
+    while (inView().length > 0 && performance.now() - t < o.step && left() > 0) await sleep(25);
+  }
+  watch.disconnect();
+  if (po) po.disconnect();
+  if (left() <= 0 && !out.cut) out.cut = "time";
+  out.height = se.scrollHeight;
+
+  // 4. Every image of the document, loaded or failed.
+  const imgs = Array.from(document.images).filter((img) => img.currentSrc || img.src);
+  out.images = imgs.length;
+  const loaded = (img) => img.complete ? Promise.resolve() : new Promise((res) => {
+    img.addEventListener("load", res, {once: true});
+    img.addEventListener("error", res, {once: true});
+  });
+  await Promise.race([Promise.all(imgs.map(loaded)), sleep(left())]);
+  // Decoded too, so the capture paints them rather than their space.
+  await Promise.race([
+    Promise.all(imgs.filter((img) => img.complete && img.naturalWidth > 0).slice(0, 1000)
+      .map((img) => img.decode().catch(() => {}))),
+    sleep(left()),
+  ]);
+  out.pending = imgs.filter((img) => !img.complete).length;
+
+  // 5. Back to the top, where a capture starts.
+  window.scrollTo({top: 0, left: 0, behavior: "instant"});
+  await frames();
+  return out;
+})
