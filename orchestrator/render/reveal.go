@@ -96,6 +96,10 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) 
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
 		"quiet": revealQuiet.Milliseconds(), "minText": revealMinText,
 		"viewports": revealViewports, "step": revealStep.Milliseconds(),
+		// A lean render under waitUntil=auto was read once its document
+		// had kept its shape: that quiet need not be waited for again,
+		// only a body still without content.
+		"shaped": r.lean(req),
 	})
 	if err != nil {
 		return

@@ -5,7 +5,8 @@
 // o.budget: milliseconds it may take in all. o.settle: of those, at most
 // this many wait for a script-built document to take shape. o.quiet: how
 // long the document must stay unchanged to count as built. o.minText: the
-// text a built body has at least, unless it shows a picture.
+// text a built body has at least, unless it shows a picture. o.shaped:
+// the document was read once it had kept its shape for a while.
 // o.viewports: how many viewports down it scrolls at most. o.step: how
 // long each step waits for the images that came into view.
 (async (o) => {
@@ -28,6 +29,8 @@
     // A document that has its content and has had the page's whole load
     // to settle waits no more.
     let last = nav && nav.loadEventEnd > 0 ? Math.min(start, nav.loadEventEnd) : start;
+    // A document the navigation already saw keep its shape is quiet.
+    if (o.shaped) last = Math.min(last, start - o.quiet);
     const mo = new MutationObserver(() => { last = performance.now(); });
     mo.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
     const until = Math.min(o.settle, left());
