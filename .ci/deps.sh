@@ -41,6 +41,9 @@ apt_install() {
 }
 
 need_pkgs=()
+# The headless shell is the sidecar's browser; the full browser stays for
+# the tests and the bench that compare the two.
+[ -x /usr/lib/chromium/chromium-headless-shell ] || need_pkgs+=(chromium-headless-shell)
 if [ -z "${GLIMPSE_CHROME_PATH:-}" ] && [ ! -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then
   need_pkgs+=(chromium)
 fi
