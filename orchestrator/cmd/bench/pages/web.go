@@ -11,7 +11,8 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"fmt"
-	"log/slog"
+	"io"
+	"log"
 	"math/big"
 	mrand "math/rand/v2"
 	"net"
@@ -135,7 +136,9 @@ func StartWeb(seed uint64) (*Web, error) {
 			Handler:           t,
 			ReadHeaderTimeout: 10 * time.Second,
 			TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}},
-			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelError),
+			// A context disposed mid-handshake closes its connections, which
+			// is how renders end, not an error worth a line.
+			ErrorLog: log.New(io.Discard, "", 0),
 		}
 		ln := &slowListener{Listener: lns[i], rtt: t.rtt, bandwidth: t.bandwidth}
 		go func() { w.done <- t.srv.ServeTLS(ln, "", "") }()
