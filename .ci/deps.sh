@@ -9,7 +9,7 @@
 #
 #   .ci/deps.sh            everything the tests need
 #   .ci/deps.sh bench      plus what `make bench` needs
-#   .ci/deps.sh run        only what `make run` needs: Chromium and fonts
+#   .ci/deps.sh run        only what `make run` needs: Chromium's headless shell and fonts
 set -euo pipefail
 
 CACHE="${GLIMPSE_CACHE:-$HOME/.cache/glimpse}"
@@ -41,7 +41,12 @@ apt_install() {
 }
 
 need_pkgs=()
-if [ -z "${GLIMPSE_CHROME_PATH:-}" ] && [ ! -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then
+# The headless shell is the sidecar's browser; the full browser is for the
+# test and the bench that compare the two, which `make run` does not need.
+if [ ! -x /usr/lib/chromium/chromium-headless-shell ] && { [ "${1:-}" != run ] || [ -z "${GLIMPSE_CHROME_PATH:-}" ]; }; then
+  need_pkgs+=(chromium-headless-shell)
+fi
+if [ "${1:-}" != run ] && [ ! -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then
   need_pkgs+=(chromium)
 fi
 [ -d /usr/share/fonts/truetype/liberation ] || need_pkgs+=(fonts-liberation)

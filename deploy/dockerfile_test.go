@@ -65,7 +65,7 @@ func TestDockerfiles(t *testing.T) {
 		packages []string // Debian packages the image must install
 	}{
 		{"orchestrator.Dockerfile", "./orchestrator/cmd/orchestrator", "3000", []string{"tini", "ca-certificates", "poppler-utils"}},
-		{"sidecar.Dockerfile", "./sidecar/cmd/sidecar", "9230", []string{"tini", "ca-certificates", "chromium", "fontconfig", "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "fonts-liberation"}},
+		{"sidecar.Dockerfile", "./sidecar/cmd/sidecar", "9230", []string{"tini", "ca-certificates", "chromium-headless-shell", "fontconfig", "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji", "fonts-liberation"}},
 	}
 	for _, tc := range cases {
 		ins := parseDockerfile(t, tc.file)
@@ -151,9 +151,9 @@ func TestDockerfiles(t *testing.T) {
 
 func TestSidecarImagePointsAtTheRealChromium(t *testing.T) {
 	for _, in := range finalStage(parseDockerfile(t, "sidecar.Dockerfile")) {
-		if in.cmd == "ENV" && strings.Contains(in.args, "GLIMPSE_CHROME_PATH=/usr/lib/chromium/chromium") {
+		if in.cmd == "ENV" && slices.Contains(strings.Fields(in.args), "GLIMPSE_CHROME_PATH=/usr/lib/chromium/chromium-headless-shell") {
 			return
 		}
 	}
-	t.Error("the sidecar image does not set GLIMPSE_CHROME_PATH to /usr/lib/chromium/chromium")
+	t.Error("the sidecar image does not set GLIMPSE_CHROME_PATH to /usr/lib/chromium/chromium-headless-shell, the headless shell's binary")
 }

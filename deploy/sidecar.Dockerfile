@@ -22,13 +22,15 @@ RUN --mount=type=cache,target=/go/pkg/mod \
     CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/sidecar ./sidecar/cmd/sidecar
 
 FROM debian:${DEBIAN_RELEASE}-slim
-# Chromium from Debian, with fonts for Latin, Greek, Cyrillic, Arabic,
+# Chromium's headless shell from Debian (no windows and no browser UI: about
+# half the processor time and memory per page of the full browser's
+# headless mode), with fonts for Latin, Greek, Cyrillic, Arabic,
 # Hebrew, Indic, CJK and emoji, so pages and their PDFs do not render as
 # boxes. The font cache is built here, because the root file system is
 # read-only at run time.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium \
+      chromium-headless-shell \
       fontconfig \
       fonts-dejavu-core \
       fonts-liberation \
@@ -43,10 +45,10 @@ RUN groupadd --system --gid 10001 glimpse \
  && useradd --system --uid 10001 --gid glimpse --home-dir /home/glimpse --create-home \
       --shell /usr/sbin/nologin glimpse
 COPY --from=build /out/sidecar /usr/local/bin/sidecar
-# The real binary, not the /usr/bin/chromium wrapper script, so the
-# sidecar's flags are the only ones Chromium gets.
+# The real binary, not the /usr/bin/chromium-headless-shell wrapper script,
+# so the sidecar's flags are the only ones Chromium gets.
 ENV HOME=/home/glimpse \
-    GLIMPSE_CHROME_PATH=/usr/lib/chromium/chromium \
+    GLIMPSE_CHROME_PATH=/usr/lib/chromium/chromium-headless-shell \
     GLIMPSE_SIDECAR_ADDR=:9230
 WORKDIR /home/glimpse
 USER 10001:10001

@@ -226,9 +226,15 @@ func (cfg Config) withDefaults() (Config, error) {
 }
 
 // chromeCandidates are tried in order: absolute paths as they are, bare
-// names on PATH.
+// names on PATH. The headless shell (Debian's chromium-headless-shell, the
+// same version as chromium) comes first: it has no windows and no browser
+// UI, so a browser context, its page and a navigation cost it about half
+// the processor time and memory of the full browser's headless mode
+// (docs/performance.md#the-browser).
 var chromeCandidates = []string{
-	"/usr/lib/chromium/chromium", // the real binary; /usr/bin/chromium is a shell wrapper
+	"/usr/lib/chromium/chromium-headless-shell", // the real binary; /usr/bin/chromium-headless-shell is a shell wrapper
+	"/usr/lib/chromium/chromium",                // the real binary; /usr/bin/chromium is a shell wrapper
+	"chromium-headless-shell",
 	"/usr/bin/chromium",
 	"chromium-browser",
 	"chromium",

@@ -243,3 +243,38 @@ func TestSkipDevShm(t *testing.T) {
 		})
 	}
 }
+
+func TestIsHeadlessShellKnowsTheShellByItsBinary(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"/usr/lib/chromium/chromium-headless-shell", true},
+		{"/usr/bin/chromium-headless-shell", true},
+		{"/opt/chrome-headless-shell-linux64/chrome-headless-shell", true},
+		{"/opt/headless_shell/headless_shell", true},
+		{"/usr/lib/chromium/chromium", false},
+		{"/usr/bin/google-chrome", false},
+		{"/opt/headless-shells/chromium", false},
+	}
+	for _, tt := range tests {
+		if got := isHeadlessShell(tt.path); got != tt.want {
+			t.Errorf("isHeadlessShell(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestTheHeadlessShellIsPreferredToTheFullBrowser(t *testing.T) {
+	shell, full := -1, -1
+	for i, c := range chromeCandidates {
+		switch c {
+		case "/usr/lib/chromium/chromium-headless-shell":
+			shell = i
+		case "/usr/lib/chromium/chromium":
+			full = i
+		}
+	}
+	if shell < 0 || full < 0 || shell > full {
+		t.Errorf("chromeCandidates = %v: want Debian's headless shell before its full browser", chromeCandidates)
+	}
+}

@@ -67,6 +67,15 @@ func ParseFlags(args []string, lookupEnv func(string) (string, bool), out io.Wri
 			Parse: envflag.OneOf(&sc.DevShm, DevShmAuto, DevShmOn, DevShmOff)},
 		{Flag: "allow-targets", Env: "GLIMPSE_ALLOW_TARGETS", Usage: "CIDRs Chromium may reach despite the egress rule (development and tests only)",
 			Parse: envflag.Prefixes(&cfg.AllowTargets, guard.ParsePrefixes)},
+		{Flag: "dev-hosts", Env: "GLIMPSE_DEV_HOSTS", Usage: "name=address pairs, separated by commas, that the egress guard resolves without DNS; the addresses still pass the egress rule (development and benchmarks only)",
+			Parse: func(v string) error {
+				hosts, err := guard.ParseHosts(v)
+				if err != nil {
+					return fmt.Errorf("want name=address pairs separated by commas, such as www.googletagmanager.com=127.0.0.1 (%v)", err)
+				}
+				cfg.Hosts = hosts
+				return nil
+			}},
 		{Flag: "sidecar-token", Env: "GLIMPSE_SIDECAR_TOKEN", Secret: true, Parse: parseToken(&sc.Token),
 			Usage: fmt.Sprintf("shared secret the orchestrator sends to use the DevTools endpoint and the egress proxy, at least %d characters; required (prefer the variable: a command line is visible to every user of the machine)", MinTokenLength)},
 		{Flag: "log-format", Env: "GLIMPSE_LOG_FORMAT", Default: "text", Usage: "log format: text or json", Parse: envflag.OneOf(&format, logging.Formats...)},

@@ -66,6 +66,16 @@ func TestParseFlags(t *testing.T) {
 			},
 		},
 		{
+			name: "names the guard resolves without DNS are read",
+			env:  map[string]string{"GLIMPSE_DEV_HOSTS": "www.googletagmanager.com=127.0.0.1, fonts.gstatic.com=127.0.0.1"},
+			check: func(t *testing.T, cfg RunConfig) {
+				lo := netip.MustParseAddr("127.0.0.1")
+				if len(cfg.Hosts) != 2 || cfg.Hosts["www.googletagmanager.com"] != lo || cfg.Hosts["fonts.gstatic.com"] != lo {
+					t.Errorf("Hosts = %v", cfg.Hosts)
+				}
+			},
+		},
+		{
 			name: "a flag wins over its variable",
 			args: []string{"--recycle-after", "3", "--addr=:1"},
 			env:  map[string]string{"GLIMPSE_RECYCLE_AFTER": "9", "GLIMPSE_SIDECAR_ADDR": ":2"},
@@ -110,6 +120,7 @@ func TestParseFlagsNamesTheBadSetting(t *testing.T) {
 		{name: "a bad log level lists the levels", args: []string{"--log-level=loud"}, want: []string{`--log-level="loud"`, "debug, info, warn or error"}},
 		{name: "a bad grace period asks for a duration", env: map[string]string{"GLIMPSE_RECYCLE_GRACE": "30"}, want: []string{`GLIMPSE_RECYCLE_GRACE="30"`, "positive duration"}},
 		{name: "a bad memory size asks for a size", env: map[string]string{"GLIMPSE_RECYCLE_MEMORY": "lots"}, want: []string{`GLIMPSE_RECYCLE_MEMORY="lots"`, "1.5GiB"}},
+		{name: "a bad host pair names the pair and the form", env: map[string]string{"GLIMPSE_DEV_HOSTS": "ads.example.com"}, want: []string{`GLIMPSE_DEV_HOSTS="ads.example.com"`, "name=address"}},
 		{name: "an empty address is refused", env: map[string]string{"GLIMPSE_SIDECAR_ADDR": " "}, want: []string{"GLIMPSE_SIDECAR_ADDR", "listen address"}},
 		{name: "several bad settings are all reported", env: map[string]string{"GLIMPSE_RECYCLE_AFTER": "x", "GLIMPSE_LOG_FORMAT": "y"}, want: []string{"GLIMPSE_RECYCLE_AFTER", "GLIMPSE_LOG_FORMAT"}},
 		{name: "a stray argument is refused", args: []string{"serve"}, want: []string{`unexpected argument "serve"`}},
@@ -196,6 +207,7 @@ func TestHelpListsEveryFlagWithItsVariable(t *testing.T) {
 		{"--recycle-grace", "GLIMPSE_RECYCLE_GRACE"},
 		{"--recycle-memory", "GLIMPSE_RECYCLE_MEMORY"},
 		{"--allow-targets", "GLIMPSE_ALLOW_TARGETS"},
+		{"--dev-hosts", "GLIMPSE_DEV_HOSTS"},
 		{"--log-format", "GLIMPSE_LOG_FORMAT"},
 		{"--log-level", "GLIMPSE_LOG_LEVEL"},
 		{"--sidecar-token", "GLIMPSE_SIDECAR_TOKEN"},

@@ -144,7 +144,7 @@ func launch(ctx context.Context, cfg Config, n int) (_ *generation, err error) {
 		case <-g.conn.Done():
 		}
 	}()
-	logger.Info("Chromium is ready.", "pid", proc.pid, "browser", g.product, "profile", dir)
+	logger.Info("Chromium is ready.", "pid", proc.pid, "browser", g.product, "kind", browserKind(cfg.ChromePath), "profile", dir)
 	return g, nil
 }
 

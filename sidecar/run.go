@@ -47,6 +47,11 @@ type RunConfig struct {
 	// that runs the sidecar in-process. The sidecar's own ports and
 	// Chromium's DevTools port are always refused.
 	ProtectPorts []uint16
+	// Hosts are names the egress guard resolves to fixed addresses instead
+	// of asking DNS (development and the benchmark: third parties stood in
+	// on loopback under their real names). The addresses still pass the
+	// egress rule.
+	Hosts map[string]netip.Addr
 }
 
 // Server is a sidecar with its egress guard, ready to Run.
@@ -108,7 +113,12 @@ func NewServer(cfg RunConfig) (*Server, error) {
 	for _, port := range cfg.ProtectPorts {
 		policy.Protect(port)
 	}
-	proxy := guard.NewProxy(&guard.Dialer{Policy: policy}, logger.With("component", "guard"))
+	dialer := &guard.Dialer{Policy: policy}
+	if len(cfg.Hosts) > 0 {
+		dialer.Resolver = &guard.Hosts{Table: cfg.Hosts}
+		logger.Warn("The egress guard resolves some names to fixed addresses (GLIMPSE_DEV_HOSTS); use this for development and benchmarks only.", "names", len(cfg.Hosts))
+	}
+	proxy := guard.NewProxy(dialer, logger.With("component", "guard"))
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
 	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
 	cfg.Sidecar.BackgroundProxyAddr = quiet.Addr().String()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/orchestrator/cmd/bench/pages"
+	"github.com/glimpse/glimpse/orchestrator/cmd/bench/rawcdp"
 )
 
 // api calls a running glimpse over HTTP with keep-alive connections.
@@ -78,6 +79,9 @@ type kind struct {
 	method string
 	query  func(target string) string
 	check  func(a answer, p pages.Page) error
+	// visit, when set, is the baseline's visit for this kind, through the
+	// unfiltered proxy (web-like rows); nil means the kind's usual one.
+	visit func(b *rawcdp.Browser, ctx context.Context, url string, ready func()) (rawcdp.Result, error)
 }
 
 func targetQuery(target string) string { return "url=" + url.QueryEscape(target) }

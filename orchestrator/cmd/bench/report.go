@@ -116,6 +116,7 @@ func (b *bench) budgets() []budget {
 	} else {
 		out = append(out, budget{name: "no leaked targets or browser contexts", measured: "not measured", hard: true, missing: true})
 	}
+	out = append(out, b.webBudgets()...)
 	out = append(out, budget{name: "no failed request", hard: true, pass: len(b.failures) == 0,
 		measured: strconv.Itoa(len(b.failures)) + " failures"})
 	return out
@@ -183,6 +184,9 @@ func (b *bench) report() {
 	fmt.Fprintf(w, "\nglimpse bench on %s\n", machine(b.browser))
 	fmt.Fprintf(w, "pages: %d for metadata (%s), %d for PDF; %d round(s), baseline and glimpse alternating; GLIMPSE_WARM=%d\n\n",
 		len(b.metaPages), describePages(b.metaPages), len(b.pdfPages), b.o.rounds, b.o.warm)
+	if n := b.webNote(); n != "" {
+		fmt.Fprintf(w, "%s\n\n", n)
+	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "row\tc\treqs\treq/s\tp50\tp95\tp99\tp50 ÷ base\treq/s ÷ base\t")

@@ -39,8 +39,15 @@ type bench struct {
 	sidecar    string // host:port
 	api        *api
 	raw        *rawcdp.Browser
-	metricsURL string
-	browser    string // Chromium's product name, from /healthz
+	rawOpen    *rawcdp.Browser // raw through the unfiltered proxy: nothing blocked
+	web        *pages.Web      // the web-like page model's third parties
+	// full is a second sidecar on the full browser, and rawFull the
+	// baseline's connection to it (-compare-chrome).
+	full        *proc
+	rawFull     *rawcdp.Browser
+	fullBrowser string
+	metricsURL  string
+	browser     string // Chromium's product name, from /healthz
 
 	metaPages, pdfPages []pages.Page
 	seq                 atomic.Int64 // makes every target URL unique
@@ -168,7 +175,12 @@ func (b *bench) setup(ctx context.Context) error {
 	b.dir = dir
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
-	site, err := pages.Start(b.o.evalDir)
+	if !b.o.noWeb {
+		if b.web, err = pages.StartWeb(b.o.webSeed); err != nil {
+			return err
+		}
+	}
+	site, err := pages.StartWith(b.o.evalDir, b.web)
 	if err != nil {
 		return err
 	}
@@ -187,12 +199,12 @@ func (b *bench) setup(ctx context.Context) error {
 	// Recycling is off: a restart in the middle would cut the baseline's
 	// connection and make the memory and leak readings meaningless.
 	token := sidecar.NewToken()
-	b.side, err = startProc("sidecar", filepath.Join(b.o.binDir, "sidecar"), []string{
+	b.side, err = startProc("sidecar", filepath.Join(b.o.binDir, "sidecar"), append([]string{
 		"GLIMPSE_SIDECAR_ADDR=" + sidecarAddr,
 		"GLIMPSE_SIDECAR_TOKEN=" + token,
 		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
 		"GLIMPSE_RECYCLE_AFTER=0",
-	}, filepath.Join(dir, "sidecar.log"))
+	}, b.webSidecarEnv()...), filepath.Join(dir, "sidecar.log"))
 	if err != nil {
 		return err
 	}
@@ -227,6 +239,12 @@ func (b *bench) setup(ctx context.Context) error {
 	b.raw, err = rawcdp.Dial(startCtx, "ws://"+sidecarAddr+"/devtools/browser", token)
 	if err != nil {
 		return fmt.Errorf("the baseline could not connect to the sidecar: %w", err)
+	}
+	if b.rawOpen, err = b.unfilteredBaseline(startCtx); err != nil {
+		return err
+	}
+	if err := b.startFullBrowser(startCtx, token); err != nil {
+		return err
 	}
 	b.browser = b.sidecarHealth(startCtx).Browser
 	return nil
@@ -284,6 +302,14 @@ func (b *bench) close() {
 	if b.raw != nil {
 		_ = b.raw.Close()
 	}
+	if b.rawFull != nil {
+		_ = b.rawFull.Close()
+	}
+	if b.full != nil {
+		if err := b.full.stop(30 * time.Second); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+	}
 	if b.orch != nil {
 		if err := b.orch.stop(30 * time.Second); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -296,6 +322,9 @@ func (b *bench) close() {
 	}
 	if b.site != nil {
 		_ = b.site.Close()
+	}
+	if b.web != nil {
+		_ = b.web.Close()
 	}
 	if b.dir != "" {
 		if b.o.keep || len(b.failures) > 0 {
@@ -377,11 +406,15 @@ func (b *bench) measure(ctx context.Context) error {
 		{"Markdown with defaults", 1, 0, func(ctx context.Context, d time.Duration) error {
 			return b.glimpseOnly(ctx, kindMarkdown, b.metaPages, 1, meta1, d)
 		}},
+	}
+	steps = append(steps, b.fullBrowserSteps()...)
+	steps = append(steps, b.webSteps()...)
+	steps = append(steps, []step{
 		{"cache hits", 0, 2*b.o.cacheDuration + 5*time.Second, func(ctx context.Context, _ time.Duration) error {
 			return b.cacheHits(ctx)
 		}},
 		{"soak", 5, 0, b.soak},
-	}
+	}...)
 	if b.o.profileDir != "" {
 		steps = append(steps, step{"profiles", 0, 25 * time.Second, b.profileRenders})
 	}
@@ -480,7 +513,9 @@ func (b *bench) baselineJob(k kind, list []pages.Page, phases *rawPhases) load.J
 		ready := func() { took = time.Since(start) }
 		var res rawcdp.Result
 		var err error
-		if k.name == kindMetadataNoPixels.name {
+		if k.visit != nil {
+			res, err = k.visit(b.rawOpen, rctx, target, ready)
+		} else if k.name == kindMetadataNoPixels.name {
 			res, err = b.raw.VisitWithout(rctx, target, rawcdp.PixelTypes, ready)
 		} else {
 			res, err = b.raw.Visit(rctx, target, pdf, ready)

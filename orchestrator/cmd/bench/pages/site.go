@@ -24,17 +24,22 @@ type Page struct {
 
 // Site is the loopback server of every page.
 type Site struct {
-	srv   *http.Server
-	ln    net.Listener
-	base  string
-	pages []Page
-	done  chan error
+	srv      *http.Server
+	ln       net.Listener
+	base     string
+	pages    []Page
+	webPages []Page
+	done     chan error
 }
 
 // Start serves the synthetic pages and, when corpusDir names a folder of
 // <case>/page.html, the corpus pages too, on a loopback port. A corpusDir
 // that does not exist is not an error: the synthetic pages stand alone.
-func Start(corpusDir string) (*Site, error) {
+func Start(corpusDir string) (*Site, error) { return StartWith(corpusDir, nil) }
+
+// StartWith is Start, and with web set it also serves every page under
+// /web/ with web's third parties added (see Web.Inject).
+func StartWith(corpusDir string, web *Web) (*Site, error) {
 	assets, err := newAssets()
 	if err != nil {
 		return nil, err
@@ -58,6 +63,22 @@ func Start(corpusDir string) (*Site, error) {
 		mux.HandleFunc("GET "+p.Path, offline(htmlHandler(c.body)))
 	}
 
+	var webPages []Page
+	if web != nil {
+		bodies := map[string][]byte{}
+		for _, sp := range synthetic {
+			bodies["/"+sp.name] = sp.render()
+		}
+		for _, c := range corpus {
+			bodies["/corpus/"+c.name+"/"] = c.body
+		}
+		for _, p := range pages {
+			wp := Page{Name: "web " + p.Name, Path: "/web" + p.Path, Corpus: p.Corpus}
+			webPages = append(webPages, wp)
+			mux.HandleFunc("GET "+wp.Path, withPolicy(web.Policy(), htmlHandler(web.Inject(bodies[p.Path]))))
+		}
+	}
+
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listening for the page server on loopback: %w", err)
@@ -68,10 +89,11 @@ func Start(corpusDir string) (*Site, error) {
 			ReadHeaderTimeout: 10 * time.Second,
 			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 		},
-		ln:    ln,
-		base:  "http://" + ln.Addr().String(),
-		pages: pages,
-		done:  make(chan error, 1),
+		ln:       ln,
+		base:     "http://" + ln.Addr().String(),
+		pages:    pages,
+		webPages: webPages,
+		done:     make(chan error, 1),
 	}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
@@ -79,6 +101,10 @@ func Start(corpusDir string) (*Site, error) {
 
 // Pages lists every page, synthetic ones first, then the corpus by name.
 func (s *Site) Pages() []Page { return slices.Clone(s.pages) }
+
+// WebPages lists the pages of the web-like model (StartWith), in the order
+// of Pages; none without a model.
+func (s *Site) WebPages() []Page { return slices.Clone(s.webPages) }
 
 // Base is the site's address, http://127.0.0.1:port.
 func (s *Site) Base() string { return s.base }
@@ -119,9 +145,11 @@ func htmlHandler(body []byte) http.HandlerFunc {
 // (see withPictures).
 const corpusPolicy = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
 
-func offline(h http.HandlerFunc) http.HandlerFunc {
+func offline(h http.HandlerFunc) http.HandlerFunc { return withPolicy(corpusPolicy, h) }
+
+func withPolicy(policy string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", corpusPolicy)
+		w.Header().Set("Content-Security-Policy", policy)
 		h(w, r)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -27,7 +28,16 @@ const disposeTimeout = 5 * time.Second
 // glimpse's pool shares its connection to a sidecar.
 type Browser struct {
 	conn *cdp.Conn
+	// proxy, when set, is the proxy ("host:port") of every browser
+	// context it creates, such as a sidecar's unfiltered egress guard (its
+	// /healthz unfiltered_proxy), which blocks nothing.
+	proxy string
 }
+
+// Through is the same connection with every new browser context sent
+// through proxy: with a sidecar's unfiltered proxy, a render that blocks
+// nothing, as a plain browser loads a page.
+func (b *Browser) Through(proxy string) *Browser { return &Browser{conn: b.conn, proxy: proxy} }
 
 // Dial connects to a DevTools browser endpoint such as a sidecar's
 // ws://127.0.0.1:9230/devtools/browser, presenting the sidecar token when
@@ -66,11 +76,12 @@ type Result struct {
 	HTML      string // the document read, "" when printing
 	HTMLBytes int    // its length
 	PDFBytes  int    // bytes of the PDF, 0 when reading the DOM
+	ShotBytes int    // bytes of the screenshot's PNG
 
 	Open  time.Duration // browser context, page, attach, Page.enable
 	Load  time.Duration // Page.navigate to the load event
 	Read  time.Duration // reading the document (metadata)
-	Print time.Duration // Page.printToPDF with its data (PDF)
+	Print time.Duration // Page.printToPDF with its data (PDF), or the screenshot
 }
 
 // readDocument waits, as glimpse does, for a client-rendered page to name
@@ -91,7 +102,20 @@ const readDocument = `new Promise(res => {
 // as soon as the result exists, so a caller can stop its clock there, before
 // the teardown that glimpse also does after answering.
 func (b *Browser) Visit(ctx context.Context, url string, pdf *PDF, ready func()) (Result, error) {
-	return b.visit(ctx, url, pdf, nil, ready)
+	return b.visit(ctx, url, pdf, false, nil, ready)
+}
+
+// Viewport is the size of glimpse's default viewport, which a screenshot
+// needs to be the same picture.
+const viewportWidth, viewportHeight = 1280, 800
+
+// maxShotSide is glimpse's limit on a side of a full-page screenshot.
+const maxShotSide = 16384
+
+// VisitScreenshot is Visit that takes a full-page PNG screenshot in
+// glimpse's default viewport once the page has loaded.
+func (b *Browser) VisitScreenshot(ctx context.Context, url string, ready func()) (Result, error) {
+	return b.visit(ctx, url, nil, true, nil, ready)
 }
 
 // PixelTypes are the resources that only paint: pictures, media, fonts.
@@ -101,10 +125,10 @@ var PixelTypes = []network.ResourceType{network.ResourceTypeImage, network.Resou
 // reach the network, through the Fetch domain: the same work as a bare
 // render of the page without what those types cost.
 func (b *Browser) VisitWithout(ctx context.Context, url string, blocked []network.ResourceType, ready func()) (Result, error) {
-	return b.visit(ctx, url, nil, blocked, ready)
+	return b.visit(ctx, url, nil, false, blocked, ready)
 }
 
-func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []network.ResourceType, ready func()) (Result, error) {
+func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, shot bool, blocked []network.ResourceType, ready func()) (Result, error) {
 	br := b.conn.Browser()
 	var res Result
 	mark := time.Now()
@@ -118,7 +142,12 @@ func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []net
 	// and without its id nobody could dispose of it.
 	yes := true
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), disposeTimeout)
-	bc, err := cdp.Execute(cctx, br, target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: &yes})
+	params := target.CreateBrowserContextParams{DisposeOnDetach: &yes}
+	if b.proxy != "" {
+		// Loopback is not exempt: every connection goes through the proxy.
+		params.ProxyServer, params.ProxyBypassList = "http://"+b.proxy, "<-loopback>"
+	}
+	bc, err := cdp.Execute(cctx, br, target.CreateBrowserContext, params)
 	cancel()
 	if err != nil {
 		return Result{}, fmt.Errorf("creating a browser context: %w", err)
@@ -151,6 +180,11 @@ func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []net
 		}
 		defer stop()
 	}
+	if shot {
+		if _, err := cdp.Execute(ctx, sess, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: viewportWidth, Height: viewportHeight, DeviceScaleFactor: 1}); err != nil {
+			return Result{}, fmt.Errorf("setting the viewport: %w", err)
+		}
+	}
 	lap(&res.Open)
 	drain(loads) // a late load of the blank page must not count as the target's
 	nav, err := cdp.Execute(ctx, sess, page.Navigate, page.NavigateParams{URL: url})
@@ -170,7 +204,14 @@ func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []net
 	}
 	lap(&res.Load)
 
-	if pdf == nil {
+	if shot {
+		n, err := screenshot(ctx, sess)
+		if err != nil {
+			return Result{}, fmt.Errorf("taking a screenshot of %s: %w", url, err)
+		}
+		res.ShotBytes = n
+		lap(&res.Print)
+	} else if pdf == nil {
 		html, err := evaluateString(ctx, sess, readDocument)
 		if err != nil {
 			return Result{}, fmt.Errorf("reading the document of %s: %w", url, err)
@@ -200,6 +241,31 @@ func (b *Browser) visit(ctx context.Context, url string, pdf *PDF, blocked []net
 		ready()
 	}
 	return res, nil
+}
+
+// screenshot takes the whole document as a PNG, as glimpse's
+// screenshot.fullPage does, and returns its size.
+func screenshot(ctx context.Context, sess *cdp.Session) (int, error) {
+	m, err := cdp.Execute(ctx, sess, page.GetLayoutMetrics, cdproto.Empty{})
+	if err != nil {
+		return 0, err
+	}
+	w, h := float64(viewportWidth), float64(viewportHeight)
+	if m.CSSContentSize != nil {
+		w, h = max(w, m.CSSContentSize.Width), max(h, m.CSSContentSize.Height)
+	}
+	yes := true
+	out, err := cdp.Execute(ctx, sess, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &yes,
+		Clip: &page.Viewport{Width: min(w, maxShotSide), Height: min(h, maxShotSide), Scale: 1},
+	})
+	if err != nil {
+		return 0, err
+	}
+	if !bytes.HasPrefix(out.Data, []byte("\x89PNG")) {
+		return 0, fmt.Errorf("%d bytes that are not a PNG", len(out.Data))
+	}
+	return len(out.Data), nil
 }
 
 // block fails every request of the given types as it starts.
