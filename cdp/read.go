@@ -127,6 +127,17 @@ func (c *Conn) handleEvent(msg *incoming) {
 	// detach is delivered ahead of the channel closing.
 	s.deliver(msg.Method, params)
 
+	if s == c.browser && c.page {
+		// The page's own endpoint: the page ending ends the connection,
+		// which Chromium may keep open for a crashed page.
+		switch msg.Method {
+		case methodInspectorDetached, methodInspectorCrashed:
+			err := fmt.Errorf("%w: %w: the page %s ended (%s)", ErrClosed, ErrSessionClosed, s.targetID, msg.Method)
+			c.shutdown(err)
+			go c.closeTransport()
+		}
+		return
+	}
 	if s == c.browser {
 		switch msg.Method {
 		case methodDetachedFromTarget:
