@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/gorilla/websocket"
 )
 
@@ -64,6 +65,9 @@ func (s *Sidecar) proxyDevTools(w http.ResponseWriter, r *http.Request, page str
 		return
 	}
 	g, status := s.current()
+	if page != "" {
+		g, status = s.pageGeneration(r.Context(), target.ID(page))
+	}
 	if g == nil {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "Chromium is "+status+" on this sidecar; connect again when /healthz reports ok.", http.StatusServiceUnavailable)
@@ -72,7 +76,7 @@ func (s *Sidecar) proxyDevTools(w http.ResponseWriter, r *http.Request, page str
 	// A client that names the generation it read from /healthz must get
 	// exactly that browser: it tells its connections apart by generation
 	// and would otherwise mistake a newer browser for the one it replaces.
-	if want := r.URL.Query().Get("generation"); want != "" && want != strconv.Itoa(g.n) {
+	if want := r.URL.Query().Get("generation"); page == "" && want != "" && want != strconv.Itoa(g.n) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, fmt.Sprintf("Chromium generation %s no longer takes connections on this sidecar; generation %d does. Read /healthz and connect again.", want, g.n), http.StatusConflict)
 		return

@@ -1,10 +1,14 @@
 package sidecar
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/glimpse/glimpse/metrics"
 )
@@ -67,4 +71,46 @@ func (f *cdpFilter) browserLevel(method string) *refusal {
 		message: fmt.Sprintf("'%s' acts on the browser, and this connection reaches one page only; send it on /devtools/browser", clip(method))}
 	f.count(r)
 	return r
+}
+
+// pageLag bounds the wait for the sidecar's own watcher to hear of a page
+// a client has just created, while a replaced browser still serves: the
+// client's reply and the watcher's event travel on different connections.
+const pageLag = 250 * time.Millisecond
+
+// pageGeneration is the browser that holds page id: the current one, or
+// one a recycle replaced whose clients are finishing. A page the sidecar
+// has not heard of goes to the current browser, which answers for it.
+func (s *Sidecar) pageGeneration(ctx context.Context, id target.ID) (*generation, string) {
+	deadline := time.Now().Add(pageLag)
+	for {
+		s.mu.Lock()
+		gens := make([]*generation, 0, len(s.replaced)+1)
+		if s.cur != nil {
+			gens = append(gens, s.cur)
+		}
+		for g := range s.replaced {
+			gens = append(gens, g)
+		}
+		replaced := len(s.replaced) > 0
+		s.mu.Unlock()
+		for _, g := range gens {
+			if g.hasPage(id) {
+				return g, StatusOK
+			}
+		}
+		if !replaced || time.Now().After(deadline) || ctx.Err() != nil {
+			return s.current()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// hasPage reports whether the page was created on this browser and is
+// still open, as far as the watcher has heard.
+func (g *generation) hasPage(id target.ID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, ok := g.open[id]
+	return ok
 }
