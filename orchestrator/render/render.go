@@ -215,6 +215,9 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 	}()
 	switch {
 	case err == nil:
+	case errors.Is(lease.Page().Err(), cdp.ErrMessageTooLarge):
+		// The page's own connection ended, and only it: not retried.
+		return pageOverLimit(lease.Page().Err())
 	case lease.IsLost():
 		// Only a browser or a connection that went away is retried.
 		if !errors.Is(err, errLeaseLost) {
