@@ -19,6 +19,7 @@ type Conn struct {
 	evBuf   int
 	onDrop  func(method string) // nil: drops are only logged and counted
 	browser *Session
+	page    bool          // a connection to one page: its root session is the page
 	done    chan struct{} // closed when the read loop has ended
 
 	writeMu sync.Mutex // one writer at a time, as Transport asks
@@ -68,12 +69,14 @@ func newConn(t Transport, o options) *Conn {
 		pending:  make(map[int64]*pendingCall),
 		sessions: make(map[target.SessionID]*Session),
 	}
-	c.browser = newSession(c, "", "")
+	c.browser = newSession(c, "", o.page)
+	c.page = o.page != ""
 	go c.readLoop()
 	return c
 }
 
-// Browser returns the browser-level session, the one with an empty sessionId.
+// Browser returns the root session, the one with an empty sessionId: the
+// browser's, or the page's on a connection made WithPageTarget.
 func (c *Conn) Browser() *Session { return c.browser }
 
 // Attach runs Target.attachToTarget{targetId, flatten:true} and returns the

@@ -12,6 +12,11 @@ var ErrClosed = errors.New("devtools connection closed")
 // while its connection lives on.
 var ErrSessionClosed = errors.New("devtools session closed")
 
+// ErrMessageTooLarge is wrapped by the error of a connection that ended
+// because the browser sent a message over its read limit. On a connection
+// to one page, the page made it so: its own failure, not the browser's.
+var ErrMessageTooLarge = errors.New("devtools message over the read limit")
+
 // Error is a protocol error answered by the browser.
 type Error struct {
 	Method  string // the command that failed, such as "Page.navigate"

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/chromedp/cdproto/target"
 )
 
 const (
@@ -22,6 +24,7 @@ type options struct {
 	writeTimeout time.Duration
 	header       http.Header
 	onDrop       func(method string)
+	page         target.ID
 }
 
 func buildOptions(opts []Option) options {
@@ -105,4 +108,13 @@ func WithHeader(h http.Header) Option {
 			}
 		}
 	}
+}
+
+// WithPageTarget says the connection goes to one page's own endpoint
+// (/devtools/page/<id>) rather than to the browser: its root session,
+// Browser, then stands for that page, names it in TargetID, and ends the
+// connection when the page crashes or is detached, as a flattened
+// session would end.
+func WithPageTarget(id target.ID) Option {
+	return func(o *options) { o.page = id }
 }

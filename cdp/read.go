@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -50,7 +51,14 @@ func (c *Conn) readLoop() {
 		data, err := c.t.ReadMessage()
 		if err != nil {
 			if c.shutdown(fmt.Errorf("%w: reading from the browser failed: %w", ErrClosed, err)) {
-				c.log.Warn("The DevTools connection to the browser was lost; pending calls fail and sessions end.", "err", err)
+				switch {
+				case c.page && errors.Is(err, ErrMessageTooLarge):
+					c.log.Warn("A page made the browser send more than its connection's read limit; that page's connection ends, the browser's stays.", "target", c.browser.targetID, "err", err)
+				case c.page:
+					c.log.Debug("The DevTools connection to a page ended.", "target", c.browser.targetID, "err", err)
+				default:
+					c.log.Warn("The DevTools connection to the browser was lost; pending calls fail and sessions end.", "err", err)
+				}
 			}
 			c.closeTransport()
 			return
@@ -127,6 +135,17 @@ func (c *Conn) handleEvent(msg *incoming) {
 	// detach is delivered ahead of the channel closing.
 	s.deliver(msg.Method, params)
 
+	if s == c.browser && c.page {
+		// The page's own endpoint: the page ending ends the connection,
+		// which Chromium may keep open for a crashed page.
+		switch msg.Method {
+		case methodInspectorDetached, methodInspectorCrashed:
+			err := fmt.Errorf("%w: %w: the page %s ended (%s)", ErrClosed, ErrSessionClosed, s.targetID, msg.Method)
+			c.shutdown(err)
+			go c.closeTransport()
+		}
+		return
+	}
 	if s == c.browser {
 		switch msg.Method {
 		case methodDetachedFromTarget:

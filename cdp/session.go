@@ -64,6 +64,23 @@ func newSession(c *Conn, id target.SessionID, targetID target.ID) *Session {
 // ID is the flattened session id, empty for the browser session.
 func (s *Session) ID() target.SessionID { return s.id }
 
+// TargetID is the target the session is attached to: the page of a
+// flattened session or of a connection made WithPageTarget; empty for the
+// browser.
+func (s *Session) TargetID() target.ID { return s.targetID }
+
+// Err says why the session ended; nil while it is open. A session ended
+// with its connection carries the connection's error, so a page that sent
+// a message over the read limit shows ErrMessageTooLarge here.
+func (s *Session) Err() error {
+	s.conn.mu.Lock()
+	defer s.conn.mu.Unlock()
+	if !s.ended {
+		return nil
+	}
+	return s.endErr
+}
+
 // Done is closed when the session ends: detached, its target crashed or
 // destroyed, or the connection closed.
 func (s *Session) Done() <-chan struct{} { return s.done }

@@ -64,7 +64,7 @@ type wsTransport struct {
 func (t *wsTransport) ReadMessage() ([]byte, error) {
 	_, data, err := t.ws.ReadMessage()
 	if errors.Is(err, websocket.ErrReadLimit) {
-		return nil, fmt.Errorf("the browser sent a message larger than the read limit of %d bytes (raise it with WithReadLimit): %w", t.readLimit, err)
+		return nil, fmt.Errorf("%w: the browser sent a message larger than the read limit of %d bytes (raise it with WithReadLimit): %w", ErrMessageTooLarge, t.readLimit, err)
 	}
 	return data, err
 }

@@ -109,6 +109,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		QueueSize:      cfg.QueueSize,
 		Warm:           warmSetting(cfg.Warm),
 		Prepare:        render.PreparePage,
+		PageReadLimit:  cfg.PageReadLimit,
 		SidecarToken:   a.token,
 		Logger:         log,
 	})

@@ -54,6 +54,7 @@ type Config struct {
 	CacheBytes         int64
 	MaxDataBytes       int
 	MaxFileBytes       int64
+	PageReadLimit      int64
 
 	// FileVersion, when set, names the files of every render; tests fix
 	// it to know a file's name before it is stored. Not a setting.
@@ -108,6 +109,7 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "cache-bytes", Env: "GLIMPSE_CACHE_BYTES", Usage: "memory for cached answers, in bytes", Default: "67108864", Parse: envflag.Int64(&c.CacheBytes, 0)},
 		{Flag: "max-data-bytes", Env: "GLIMPSE_MAX_DATA_BYTES", Usage: "largest total of values the `data` rules may put in one answer, in bytes", Default: "4194304", Parse: integer(&c.MaxDataBytes, 1024)},
 		{Flag: "max-file-bytes", Env: "GLIMPSE_MAX_FILE_BYTES", Usage: "largest PDF or screenshot stored, in bytes", Default: "268435456", Parse: envflag.Int64(&c.MaxFileBytes, 1024)},
+		{Flag: "page-read-limit", Env: "GLIMPSE_PAGE_READ_LIMIT", Usage: "largest DevTools message one page may make its browser send, in bytes; a page over it fails alone with EFETCH", Default: "268435456", Parse: envflag.Int64(&c.PageReadLimit, 1<<20)},
 		{Flag: "shutdown-grace", Env: "GLIMPSE_SHUTDOWN_GRACE", Usage: "how long in-flight requests may take to finish on SIGTERM", Default: "30s", Parse: duration(&c.ShutdownGrace)},
 		{Flag: "full-renders", Env: "GLIMPSE_FULL_RENDERS", Usage: "load pictures, media and fonts and wait for the load event even when the answer needs no pixels (metadata, data rules, Markdown)", Default: "false", Parse: boolean(&c.FullRenders)},
 		{Flag: "mcp", Env: "GLIMPSE_MCP", Usage: "serve the Model Context Protocol endpoint at /mcp: on or off", Default: "on", Parse: onOff(&c.MCP)},

@@ -102,14 +102,20 @@ func (sc *sidecar) markDownLocked() {
 }
 
 // lost takes the sidecar out of rotation after its connection failed under
-// a caller, before the watcher notices, and asks for a probe.
+// a caller, before the watcher notices, and asks for a probe. A failure on
+// another connection (a page's own, or a browser a recycle replaced) says
+// nothing of the current browser's, which then stays in rotation.
 func (sc *sidecar) lost() {
 	p := sc.p
 	p.mu.Lock()
+	if sc.conn != nil && sc.conn.Err() == nil {
+		p.mu.Unlock()
+		return
+	}
 	if sc.state == stateHealthy {
 		sc.markDownLocked()
 	}
-	sc.warm = nil
+	sc.dropWarmLocked()
 	p.mu.Unlock()
 	select {
 	case sc.kick <- struct{}{}:
@@ -313,7 +319,9 @@ func (sc *sidecar) dial(ctx context.Context, gen int) (*cdp.Conn, error) {
 				sc.markDownLocked()
 				p.log.Warn("the connection to the sidecar's browser dropped", "sidecar", sc.addr, "err", c.Err())
 			}
-			sc.warm = nil // their pages died with the connection
+			// Their pages died with the connection; their own
+			// connections are closed here.
+			sc.dropWarmLocked()
 		}
 		p.mu.Unlock()
 		select {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -17,11 +18,13 @@ import (
 // context so that a request whose own context has ended still cleans up.
 const teardownTimeout = 5 * time.Second
 
-// Lease is one fresh browser context with one page target and a flattened
-// session attached to it, on one sidecar. Nothing of it is shared with any
-// other lease: cookies, storage and cache die with Release.
+// Lease is one fresh browser context with one page target, on one
+// sidecar, and a DevTools connection of its own to that page. Nothing of
+// it is shared with any other lease: cookies, storage and cache die with
+// Release, and whatever the page makes the browser send reaches only the
+// lease's connection, never the browser's that the sidecar's pages share.
 type Lease struct {
-	// Session talks to the page.
+	// Session talks to the page, over the page's own connection.
 	Session *cdp.Session
 	// Browser talks to the browser (for commands that take a context id).
 	Browser   *cdp.Session
@@ -31,6 +34,7 @@ type Lease struct {
 	Sidecar string
 
 	conn     *cdp.Conn
+	page     *cdp.Conn // the page's own connection; nil until it is open
 	sc       *sidecar
 	once     sync.Once
 	disposed sync.Once
@@ -105,6 +109,11 @@ func (l *Lease) Release() {
 // dispose closes the page's browser context on a fresh, short context.
 func (l *Lease) dispose() {
 	l.disposed.Do(func() {
+		// The page's connection goes first: disposing the context would
+		// otherwise end it from the browser's side, mid-read.
+		if l.page != nil {
+			l.page.Close()
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
 		defer cancel()
 		_, err := cdp.Execute(ctx, l.Browser, target.DisposeBrowserContext,
@@ -207,17 +216,26 @@ func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy string) (*Lea
 		return fail("creating a page", err)
 	}
 	l.TargetID = t.TargetID
-	s, err := conn.Attach(ctx, t.TargetID)
+	pc, err := sc.dialPage(ctx, t.TargetID)
 	if err != nil {
-		return fail("attaching to a page", err)
+		return fail("connecting to a page", err)
 	}
-	l.Session = s
+	l.page, l.Session = pc, pc.Browser()
 	if sc.p.cfg.Prepare != nil {
 		if err := sc.p.cfg.Prepare(ctx, l); err != nil {
 			return fail("preparing a page", err)
 		}
 	}
 	return l, nil
+}
+
+// dialPage opens the page's own DevTools connection through the sidecar,
+// with the token and the read limit of a page.
+func (sc *sidecar) dialPage(ctx context.Context, id target.ID) (*cdp.Conn, error) {
+	p := sc.p
+	return cdp.Dial(ctx, "ws://"+sc.addr+"/devtools/page/"+url.PathEscape(string(id)),
+		cdp.WithPageTarget(id), cdp.WithLogger(p.log), cdp.WithHeader(p.auth),
+		cdp.WithReadLimit(p.cfg.PageReadLimit), cdp.WithDropHook(p.cfg.OnEventDropped))
 }
 
 // refillIdle is how long a freed slot stays free before a warm page is

@@ -70,7 +70,11 @@ type Config struct {
 	// OnEventDropped hears of every DevTools event of a lease's browser
 	// that was dropped because its reader fell behind; nil ignores them.
 	OnEventDropped func(method string)
-	Logger         *slog.Logger
+	// PageReadLimit caps one message on a lease's own connection to its
+	// page (0: cdp's default, 256 MiB). A page that makes the browser send
+	// more ends that lease alone.
+	PageReadLimit int64
+	Logger        *slog.Logger
 }
 
 // Pool hands out leases on healthy sidecars. It is safe for concurrent use.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/gorilla/websocket"
 )
 
@@ -53,11 +54,20 @@ var upstreamDialer = websocket.Dialer{
 // is retired: every command the client sends passes the filter, and
 // everything Chromium sends is piped back as it is.
 func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
+	s.proxyDevTools(w, r, "")
+}
+
+// proxyDevTools serves serveDevTools, or, with a page's target id, the
+// connection to that page's own endpoint (see serveDevToolsPage).
+func (s *Sidecar) proxyDevTools(w http.ResponseWriter, r *http.Request, page string) {
 	if !websocket.IsWebSocketUpgrade(r) {
 		http.Error(w, "This is a DevTools WebSocket endpoint; connect with a WebSocket client.", http.StatusBadRequest)
 		return
 	}
 	g, status := s.current()
+	if page != "" {
+		g, status = s.pageGeneration(r.Context(), target.ID(page))
+	}
 	if g == nil {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "Chromium is "+status+" on this sidecar; connect again when /healthz reports ok.", http.StatusServiceUnavailable)
@@ -66,16 +76,30 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 	// A client that names the generation it read from /healthz must get
 	// exactly that browser: it tells its connections apart by generation
 	// and would otherwise mistake a newer browser for the one it replaces.
-	if want := r.URL.Query().Get("generation"); want != "" && want != strconv.Itoa(g.n) {
+	if want := r.URL.Query().Get("generation"); page == "" && want != "" && want != strconv.Itoa(g.n) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, fmt.Sprintf("Chromium generation %s no longer takes connections on this sidecar; generation %d does. Read /healthz and connect again.", want, g.n), http.StatusConflict)
 		return
 	}
-	upstream, resp, err := upstreamDialer.DialContext(r.Context(), g.wsURL, nil)
+	upstreamURL := g.wsURL
+	if page != "" {
+		var err error
+		if upstreamURL, err = pageEndpoint(g.wsURL, page); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	upstream, resp, err := upstreamDialer.DialContext(r.Context(), upstreamURL, nil)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
 	if err != nil {
+		// Chromium answers a page it does not have with 500 ("No such
+		// target id") rather than 404.
+		if page != "" && resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusInternalServerError) {
+			http.Error(w, "Chromium has no page "+page+"; create the page on /devtools/browser first, and connect while it is open.", http.StatusNotFound)
+			return
+		}
 		s.logger.Warn("Could not reach Chromium's DevTools endpoint for a client.", "generation", g.n, "err", err)
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "Chromium's DevTools endpoint did not answer; connect again when /healthz reports ok.", http.StatusServiceUnavailable)
@@ -88,7 +112,11 @@ func (s *Sidecar) serveDevTools(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pc := newProxyConn(client, upstream, s.filter, s.logger.With("generation", g.n, "client", r.RemoteAddr))
-	pc.admission = s.admission
+	if page == "" {
+		pc.admission = s.admission
+	} else {
+		pc.page = page
+	}
 	// The browser disposes of the contexts of a connection that ends.
 	defer func() { s.admission.release(&pc.pages, pc.pages) }()
 	if !g.addClient(pc) {
@@ -108,6 +136,9 @@ type proxyConn struct {
 	// pages is how many it holds, guarded by admission's lock.
 	admission *admission
 	pages     int
+	// page is the target id of a connection to one page's own endpoint,
+	// which carries no browser-level command; empty for the browser's.
+	page string
 	// clientMu serialises the two writers of client messages: Chromium's
 	// messages piped back, and the answers to refused commands.
 	clientMu sync.Mutex
@@ -225,6 +256,11 @@ func (pc *proxyConn) forwardCommands(onMessage func()) error {
 			answer, r, method = pc.filter.check(msg)
 		} else {
 			answer, r = pc.filter.refuseBinary()
+		}
+		if r == nil && pc.page != "" {
+			if r = pc.filter.browserLevel(method); r != nil {
+				answer = errorAnswer(commandID(msg), "", r)
+			}
 		}
 		if r == nil && pc.admission != nil {
 			switch method {

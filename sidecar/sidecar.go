@@ -546,13 +546,15 @@ func (s *Sidecar) Generation() int {
 	return s.gens
 }
 
-// Handler serves GET /healthz, GET /devtools/browser and GET /json/version.
+// Handler serves GET /healthz, GET /devtools/browser, GET
+// /devtools/page/{id} and GET /json/version.
 // The caller mounts anything else, such as /metrics. With Config.Token set,
 // everything but /healthz answers 401 to a request without it.
 func (s *Sidecar) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.serveHealth)
 	mux.Handle("GET /devtools/browser", s.requireToken(http.HandlerFunc(s.serveDevTools)))
+	mux.Handle("GET /devtools/page/{id}", s.requireToken(http.HandlerFunc(s.serveDevToolsPage)))
 	mux.Handle("GET /json/version", s.requireToken(http.HandlerFunc(s.serveVersion)))
 	return mux
 }

@@ -256,17 +256,17 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 	shared := len(req.Headers) == 0
 	var wg sync.WaitGroup
 	if want["image"] {
-		wg.Go(func() {
+		wg.Go(recovered(c.log, "image", func() {
 			var d bool
 			image, d = c.pick(pctx, p.Assets, shared, req.Ping, res.Image)
 			imageDegraded.Store(d)
 			if req.Extras.Palette && req.Ping {
 				image = c.withPalette(pctx, p.Assets, shared, image)
 			}
-		})
+		}))
 	}
 	if want["logo"] {
-		wg.Go(func() {
+		wg.Go(recovered(c.log, "logo", func() {
 			cands := res.Logo
 			if req.Ping {
 				cands = withManifestIcons(pctx, p, cands)
@@ -277,7 +277,7 @@ func (c *Composer) metadata(ctx context.Context, req *query.Request, p *render.P
 			if req.Extras.Palette && req.Ping {
 				logo = c.withPalette(pctx, p.Assets, shared, logo)
 			}
-		})
+		}))
 	}
 	wg.Wait()
 	if imageDegraded.Load() || logoDegraded.Load() {
@@ -350,7 +350,7 @@ func (c *Composer) probeDataAssets(ctx context.Context, req *query.Request, src 
 	shared := len(req.Headers) == 0
 	var wg sync.WaitGroup
 	for _, da := range assets[:min(len(assets), maxDataProbes)] {
-		wg.Go(func() {
+		wg.Go(recovered(c.log, "a data rule's asset", func() {
 			var got *Asset
 			var err error
 			if da.media {
@@ -365,7 +365,7 @@ func (c *Composer) probeDataAssets(ctx context.Context, req *query.Request, src 
 			url := da.a.URL
 			*da.a = *got
 			da.a.URL = url
-		})
+		}))
 	}
 	wg.Wait()
 	c.m.Phase.WithLabelValues("probe").Observe(time.Since(start).Seconds())

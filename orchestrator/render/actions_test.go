@@ -192,7 +192,7 @@ func TestTheCallersActionsRunOnTheLoadedPage(t *testing.T) {
 		{
 			name:  "styles the page refuses fail the render",
 			serve: served{Eval: answer("CSSStyleSheet", func(c *cdptest.Call) { _ = c.Reply(exception("SyntaxError: bad")) })}, query: "&styles=a%7B%7D",
-			err: "adding `styles`",
+			kind: Unreadable, err: "adding `styles`",
 		},
 		{
 			name:  "scripts run in order with a user gesture",

@@ -85,6 +85,9 @@ type hop struct {
 const defaultHTML = `<html lang="en"><head><title>A page written for the tests</title>
 <meta name="description" content="Its description."></head><body><h1>Hello</h1></body></html>`
 
+// glimpseContext is the scripted browser's context of glimpse's own world.
+const glimpseContext = 7
+
 // evalParams are the fields of Runtime.evaluate that render sets.
 type evalParams struct {
 	Expression    string `json:"expression"`
@@ -184,6 +187,15 @@ func (b *scriptedBrowser) script() {
 	b.srv.Handle("Runtime.evaluate", b.evaluate)
 	var worlds atomic.Int64
 	b.srv.Handle("Page.createIsolatedWorld", func(c *cdptest.Call) {
+		var p struct {
+			WorldName string `json:"worldName"`
+		}
+		_ = c.Decode(&p)
+		if p.WorldName == glimpseWorld {
+			// The browser hands back the world already made under a name.
+			_ = c.Reply(map[string]any{"executionContextId": glimpseContext})
+			return
+		}
 		_ = c.Reply(map[string]any{"executionContextId": 100 + worlds.Add(1)})
 	})
 }

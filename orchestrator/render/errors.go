@@ -181,7 +181,13 @@ func browserError(ctx context.Context, step string, err error) error {
 	if (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) || errors.Is(err, context.DeadlineExceeded) {
 		return timeoutError(ctx, "The page did not finish "+step+" within the `timeout`")
 	}
-	if errors.Is(err, cdp.ErrClosed) || errors.Is(err, cdp.ErrSessionClosed) {
+	switch {
+	case errors.Is(err, cdp.ErrMessageTooLarge):
+		return pageOverLimit(err)
+	case errors.Is(err, errPageScript):
+		return &Error{Kind: Unreadable, Err: err,
+			Message: "The page could not be read while " + step + " (its document is not one a browser script can read)."}
+	case errors.Is(err, cdp.ErrClosed) || errors.Is(err, cdp.ErrSessionClosed):
 		return fmt.Errorf("%w: %s: %v", errLeaseLost, step, err)
 	}
 	return fmt.Errorf("%s: %w", step, err)

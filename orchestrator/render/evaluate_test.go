@@ -14,7 +14,7 @@ func TestEvaluateRulesRunInWorldsOfTheirOwn(t *testing.T) {
 	// world answers the data rules' scripts, which run with a context id.
 	world := func(reply func(c *cdptest.Call)) served {
 		return served{Eval: func(c *cdptest.Call, p evalParams) bool {
-			if p.ContextID == 0 {
+			if p.ContextID == 0 || p.ContextID == glimpseContext {
 				return false
 			}
 			reply(c)
@@ -95,10 +95,23 @@ func TestEvaluateRulesRunInWorldsOfTheirOwn(t *testing.T) {
 			if !ok || string(ev.Value) != string(tc.want.Value) || ev.TooLarge != tc.want.TooLarge {
 				t.Errorf("the rule gave %+v (found %t); want %+v", ev, ok, tc.want)
 			}
-			w := paramsSent(t, b, "Page.createIsolatedWorld")
-			if w["frameId"] != string(pageTarget) || w["worldName"] != "glimpse-data-1" {
+			w := worldSent(t, b, "glimpse-data-1")
+			if w["frameId"] != string(pageTarget) {
 				t.Errorf("the world was made with %s; want one of its own on the main frame", jsonOf(w))
 			}
 		})
 	}
+}
+
+// worldSent is the Page.createIsolatedWorld the browser was sent for the
+// world of that name.
+func worldSent(t *testing.T, b *scriptedBrowser, name string) map[string]any {
+	t.Helper()
+	for _, m := range b.sent("Page.createIsolatedWorld") {
+		if p := paramsOf[map[string]any](t, m); p["worldName"] == name {
+			return p
+		}
+	}
+	t.Fatalf("the browser was sent no Page.createIsolatedWorld for %q", name)
+	return nil
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/target"
 
@@ -52,3 +53,16 @@ func (pl poolLease) TargetID() target.ID   { return pl.l.TargetID }
 func (pl poolLease) Lost() <-chan struct{} { return pl.l.Lost() }
 func (pl poolLease) IsLost() bool          { return pl.l.IsLost() }
 func (pl poolLease) Release()              { pl.l.Release() }
+
+// heldLease notes that a render gave its lease back before it finished,
+// so that what happens to the browser afterwards is not taken for the
+// cause of a later failure.
+type heldLease struct {
+	Lease
+	released atomic.Bool
+}
+
+func (h *heldLease) Release() {
+	h.released.Store(true)
+	h.Lease.Release()
+}

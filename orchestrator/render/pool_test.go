@@ -51,10 +51,16 @@ func TestRendersLeaseTheirPagesFromThePool(t *testing.T) {
 	if got.page.Doc == nil || got.page.Response.StatusCode != 200 {
 		t.Errorf("the page read through the pool is %+v", got.page)
 	}
-	for _, m := range []string{"Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget", "Page.enable", "Page.navigate"} {
+	for _, m := range []string{"Target.createBrowserContext", "Target.createTarget", "Page.enable", "Page.navigate"} {
 		if len(b.sent(m)) != 1 {
 			t.Errorf("the sidecar's browser was sent %s %d times; want once", m, len(b.sent(m)))
 		}
+	}
+	// The page is driven over a connection of its own, not the browser's.
+	peers := b.srv.Peers()
+	if len(peers) != 2 || len(peers[0].Sent("Page.navigate")) != 0 || len(peers[1].Sent("Page.navigate")) != 1 ||
+		len(peers[1].Sent("Target.createTarget")) != 0 {
+		t.Errorf("the lease used %d connections; want the browser's for its context and target, and the page's own for the render", len(peers))
 	}
 	// The browser context is disposed after the render, in the background.
 	deadline := time.Now().Add(renderLimit)

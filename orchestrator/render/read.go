@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/orchestrator/meta"
@@ -46,9 +44,10 @@ func waitForHead(ctx context.Context, sess *cdp.Session) {
 // readDOM transfers the live document, bounded by maxDOMChars.
 func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string, error) {
 	// The whole document is bounded, its head included: a page may inflate
-	// either, and the answer travels on the connection every page of the
-	// sidecar shares. A head larger than half the bound is hostile; its
-	// start is where the metadata is.
+	// either. A head larger than half the bound is hostile; its start is
+	// where the metadata is. The bound holds because the script runs in
+	// glimpse's own world, where the page cannot replace slice or the
+	// outerHTML getter.
 	js := fmt.Sprintf(`(() => {
   const max = %d, root = document.documentElement;
   if (!root) return {html: "", href: location.href};
@@ -73,22 +72,4 @@ func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string,
 		return nil, "", err
 	}
 	return doc, v.Href, nil
-}
-
-// evaluate runs an expression in the page and decodes its value.
-func evaluate(ctx context.Context, sess *cdp.Session, expr string, out any) error {
-	t := true
-	res, err := cdp.Execute(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: expr, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
-	})
-	if err != nil {
-		return err
-	}
-	if res.ExceptionDetails != nil {
-		return fmt.Errorf("the page's script failed: %s", res.ExceptionDetails.Text)
-	}
-	if res.Result == nil || len(res.Result.Value) == 0 {
-		return fmt.Errorf("the page's script returned nothing")
-	}
-	return jsonv2.Unmarshal(res.Result.Value, out)
 }

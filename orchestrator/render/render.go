@@ -140,6 +140,10 @@ func (r *Renderer) Render(ctx context.Context, req *query.Request, use func(cont
 		r.log.Warn("the browser died during a render; retrying once", "err", err)
 		err = r.renderOnce(ctx, req, unfiltered, use)
 	}
+	if errors.Is(err, errLeaseLost) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The request's time ran out too: that is what the caller can act on.
+		return timeoutError(ctx, "The page did not finish rendering within the `timeout`")
+	}
 	if errors.Is(err, errLeaseLost) {
 		return &Error{Kind: BrowserLost, Message: "The browser rendering the page stopped unexpectedly; try again.", Err: err}
 	}
@@ -193,6 +197,8 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 	if err != nil {
 		return r.leaseError(ctx, err)
 	}
+	held := &heldLease{Lease: lease}
+	lease = held
 	defer lease.Release()
 	watch := watchPage(ctx, lease.Page())
 	defer watch.close()
@@ -215,6 +221,12 @@ func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltere
 	}()
 	switch {
 	case err == nil:
+	case held.released.Load():
+		// Given back early, the page may go with its browser for reasons
+		// of the pool's (a recycle), which say nothing of this failure.
+	case errors.Is(lease.Page().Err(), cdp.ErrMessageTooLarge):
+		// The page's own connection ended, and only it: not retried.
+		return pageOverLimit(lease.Page().Err())
 	case lease.IsLost():
 		// Only a browser or a connection that went away is retried.
 		if !errors.Is(err, errLeaseLost) {

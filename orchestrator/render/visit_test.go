@@ -469,14 +469,14 @@ func TestTheDocumentIsReadEvenWhenItIsReplaced(t *testing.T) {
 			err:   "reading the page",
 		},
 		{
-			name:  "a read that throws is the service's failure",
+			name:  "a read that throws is the page's failure",
 			serve: served{Eval: failing(func(c *cdptest.Call) { _ = c.Reply(exception("RangeError: Invalid string length")) })},
-			err:   "the page's script failed",
+			kind:  Unreadable, err: "Invalid string length",
 		},
 		{
-			name:  "a read that gives nothing is the service's failure",
+			name:  "a read that gives nothing is the page's failure",
 			serve: served{Eval: failing(func(c *cdptest.Call) { _ = c.Reply(`{"result":{"type":"undefined"}}`) })},
-			err:   "returned nothing",
+			kind:  Unreadable, err: "returned nothing",
 		},
 		{
 			name: "a client-rendered page gets a short wait for its head",
