@@ -39,6 +39,7 @@ var contract = []contractMetric{
 	{"glimpse_storage_errors_total", dto.MetricType_COUNTER, []string{"op"}},
 	{"glimpse_guard_refusals_total", dto.MetricType_COUNTER, []string{"where"}},
 	{"glimpse_render_early_reads_total", dto.MetricType_COUNTER, []string{"reason"}},
+	{"glimpse_render_bot_walls_total", dto.MetricType_COUNTER, []string{"vendor"}},
 	{"glimpse_pool_sidecars", dto.MetricType_GAUGE, []string{"state"}},
 	{"glimpse_pool_leases_in_use", dto.MetricType_GAUGE, []string{"sidecar"}},
 	{"glimpse_pool_capacity", dto.MetricType_GAUGE, []string{"sidecar"}},
@@ -160,8 +161,8 @@ func TestOutputLabelTakesOnlyTheKnownOutputs(t *testing.T) {
 // boundedLabels are the only label names glimpse uses; each has a value set
 // bounded by code, configuration or the number of sidecars.
 // (method: the DevTools events glimpse subscribes to, a fixed list in its
-// code).
-var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method"}
+// code; vendor: one of WallVendors).
+var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "plan", "op", "where", "state", "sidecar", "reason", "method", "vendor"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

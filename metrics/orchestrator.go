@@ -124,7 +124,17 @@ type Orchestrator struct {
 	// EarlyReads: glimpse_render_early_reads_total{reason}, lean renders
 	// read before their load event, reason one of the Early values.
 	EarlyReads *prometheus.CounterVec
+	// BotWalls: glimpse_render_bot_walls_total{vendor}, targets that
+	// answered with a bot wall instead of the page, vendor one of
+	// WallVendors.
+	BotWalls *prometheus.CounterVec
 }
+
+// WallVendors are the values of the vendor label of
+// glimpse_render_bot_walls_total: the bot-management vendors glimpse
+// recognises, and "captcha" for a CAPTCHA page of none of them.
+var WallVendors = []string{"akamai", "aws-waf", "captcha", "cloudflare", "datadome",
+	"ddos-guard", "imperva", "kasada", "perimeterx", "vercel"}
 
 // Bucket bounds, in seconds. Requests run up to the largest configured
 // time-out (tens of seconds) while cache hits take milliseconds, so the
@@ -204,6 +214,10 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			Namespace: Namespace, Subsystem: "render", Name: "early_reads_total",
 			Help: "Renders without pixels (metadata, data rules, Markdown) read before the page's load event, by reason: quiet (the document stopped changing) or cap (it kept changing for the longest wait after DOMContentLoaded).",
 		}, []string{"reason"}),
+		BotWalls: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "bot_walls_total",
+			Help: "Targets that answered with a bot wall (a challenge, a CAPTCHA or a block) instead of the page, by the vendor recognised.",
+		}, []string{"vendor"}),
 	}
 
 	for _, out := range Outputs() {
@@ -226,6 +240,9 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 	}
 	for _, r := range []string{EarlyQuiet, EarlyCap} {
 		o.EarlyReads.WithLabelValues(r)
+	}
+	for _, v := range WallVendors {
+		o.BotWalls.WithLabelValues(v)
 	}
 	return o
 }

@@ -204,7 +204,11 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	}
 	e := s.entry(req, key, res)
 	e.FetchTime = s.now().Sub(start)
-	s.cache.Put(e)
+	if e.Wall = res.Wall; e.Wall == "" {
+		// A wall's picture is not the page's: the next caller gets a
+		// render of its own, which may pass.
+		s.cache.Put(e)
+	}
 	return e, nil
 }
 
@@ -363,6 +367,10 @@ func (s *Server) answer(c echo.Context, req *query.Request, e *cache.Entry, stat
 	// x-cache-ttl, when it expires), and how long its render took.
 	h.Set("x-timestamp", strconv.FormatInt(e.Created.UnixMilli(), 10))
 	h.Set("x-fetch-time", formatResponseTime(e.FetchTime))
+	if e.Wall != "" {
+		h.Set("x-glimpse-wall", e.Wall)
+		h.Set("cache-control", "no-store")
+	}
 
 	if req.Embed != "" {
 		return s.embed(c, req, e)

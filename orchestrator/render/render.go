@@ -77,6 +77,7 @@ type Page struct {
 	CutShort  bool              // the request's time ran out while the page was loading
 	Response  *Response         // what the target's server answered; nil when unknown
 	File      *File             // the target is a file, not a page; nil for a page
+	Wall      *Wall             // a bot wall answered instead of the page; nil for the page itself
 	// Evaluated holds the result of each `evaluate` script of the data
 	// rules, by its source, run while the page was held.
 	Evaluated map[string]Evaluation

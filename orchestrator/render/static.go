@@ -248,9 +248,11 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
+	answered := answeredBy(resp, chain)
 	return &Page{
-		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),
+		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answered,
 		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
+		Wall:   DetectWall(answered, setCookieNames(resp.Header.Values("Set-Cookie")...), doc),
 	}, nil
 }
 

@@ -58,6 +58,7 @@ type navigation struct {
 	response    Response    // the main document's status, headers and redirects
 	mimeType    string      // the main document's media type, as the browser read it
 	download    bool        // the browser took the target for a download: a file
+	cookies     []string    // names of the cookies the main document's answer set
 }
 
 type navOutcome struct {
@@ -126,11 +127,13 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		return nil, err
 	}
 	if req.MetaOff && len(req.Data) == 0 {
+		p.Wall = DetectWall(p.Response, n.cookies, nil)
 		return p, nil
 	}
 	if err := n.read(ctx, p); err != nil {
 		return nil, err
 	}
+	p.Wall = DetectWall(p.Response, n.cookies, p.Doc)
 	if scripts := query.Evaluations(req.Data); len(scripts) > 0 {
 		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID()), scripts)
 		if err != nil {
@@ -370,6 +373,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			n.mimeType = e.Response.MimeType
 			n.response.StatusCode = int(e.Response.Status)
 			n.response.Headers = map[string]string{}
+			n.cookies = setCookieNames(headerValue(e.Response.Headers, "set-cookie"))
 			for k, v := range e.Response.Headers {
 				if s, ok := v.(string); ok {
 					// Chromium joins repeated headers with newlines.
