@@ -177,6 +177,9 @@ func readsMarkdown(rules []query.DataRule) bool {
 // never reaches a browser.
 func (s *Server) checkTarget(ctx context.Context, req *query.Request) error {
 	err := query.CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target)
+	if err == nil {
+		err = query.CheckProxy(ctx, s.deps.Policy, s.deps.Resolver, req.Proxy)
+	}
 	if err != nil && s.asError(err).Code == apierr.CodeForbiddenURL {
 		s.m.GuardRefusals.WithLabelValues("request").Inc()
 	}
@@ -193,12 +196,7 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	if err != nil {
 		return nil, err
 	}
-	var res *answer.Result
-	err = s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
-		var err error
-		res, err = s.composer.Compose(ctx, req, key, p, pre)
-		return err
-	})
+	res, err := s.renderAnswer(ctx, req, key, pre)
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ var errStaticSlow = errors.New("the plain fetch used its share of the budget")
 
 func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltered bool, use func(context.Context, *Page) error) error {
 	start := time.Now()
-	lease, err := r.leases.Lease(ctx, pool.LeaseOptions{Unfiltered: unfiltered})
+	lease, err := r.leases.Lease(ctx, pool.LeaseOptions{Unfiltered: unfiltered, Upstream: leaseUpstream(req)})
 	r.m.LeaseWait.Observe(time.Since(start).Seconds())
 	r.m.Phase.WithLabelValues("lease_wait").Observe(time.Since(start).Seconds())
 	if err != nil {

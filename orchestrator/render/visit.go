@@ -110,7 +110,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		// page itself, with the caller's headers for the target's own site
 		// only: Network.loadNetworkResource would skip the header
 		// forwarding, and a probe need not hold the page.
-		Assets: httpSource{f: r.static, site: siteOf(req.Target), headers: req.Headers}}
+		Assets: httpSource{f: r.fetcher(req), site: siteOf(req.Target), headers: req.Headers}}
 	if u, err := url.Parse(n.finalURL); err == nil {
 		p.URL = u
 	}
@@ -297,6 +297,9 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		if n.listedDocument(o.res.ErrorText) {
 			return fmt.Errorf("%w: %s", errListedDocument, n.finalURL)
 		}
+		if err := proxyNavigationError(n.req, o.res.ErrorText); err != nil {
+			return err
+		}
 		return navigationError(o.res.ErrorText)
 	}
 	n.navigated = true
@@ -366,6 +369,8 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			if g := guardHeader(e.Response.URL, headerValue(e.Response.Headers, "x-glimpse-guard")); g == "blocked" {
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
 				return false, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
+			} else if err := proxyGuardError(n.req, g); err != nil {
+				return false, err
 			} else if g != "" {
 				return false, guardError(e.Response.URL, g)
 			}
@@ -465,7 +470,7 @@ func (n *navigation) downloaded() (*Page, error) {
 	}
 	p := &Page{URL: n.req.Target, FetchMode: "prerender", lease: n.lease, log: n.r.log, m: n.r.m,
 		Response: n.answered(), File: fileOf(n.mediaType(), n.header),
-		Assets: httpSource{f: n.r.static, site: siteOf(n.req.Target), headers: n.req.Headers}}
+		Assets: httpSource{f: n.r.fetcher(n.req), site: siteOf(n.req.Target), headers: n.req.Headers}}
 	if u, err := url.Parse(n.finalURL); err == nil {
 		u.Fragment = n.req.Target.Fragment
 		p.URL = u
@@ -497,6 +502,9 @@ func (n *navigation) confirm(ctx context.Context) error {
 			return timeoutError(ctx, "The target did not answer within the `timeout`")
 		}
 		if o.res.ErrorText != "" {
+			if err := proxyNavigationError(n.req, o.res.ErrorText); err != nil {
+				return err
+			}
 			return navigationError(o.res.ErrorText)
 		}
 		return nil
