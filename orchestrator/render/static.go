@@ -232,6 +232,11 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 		// would only download it again.
 		return r.staticFile(req, resp, final, chain, site, start, static)
 	}
+	if resp.StatusCode >= 300 && req.Prerender == "false" && (mt == "text/html" || mt == "application/xhtml+xml") {
+		if p := r.staticWall(req, resp, final, chain, static); p != nil {
+			return p, nil
+		}
+	}
 	if resp.StatusCode >= 300 || (mt != "text/html" && mt != "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: HTTP %d, %s", errNeedsBrowser, resp.StatusCode, mt)
 	}

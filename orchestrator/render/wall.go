@@ -1,14 +1,19 @@
 package render
 
 import (
+	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html/charset"
 
 	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/orchestrator/meta"
+	"github.com/glimpse/glimpse/orchestrator/query"
 )
 
 // Wall is a bot wall that answered instead of the page: a challenge, a
@@ -389,4 +394,26 @@ func setCookieNames(values ...string) []string {
 		}
 	}
 	return out
+}
+
+// staticWall is the page of a refusal read by a plain fetch with
+// prerender=false, when a bot wall made it: no browser will look, so the
+// wall is told as it is rather than as an unreadable page. nil when the
+// refusal is no wall.
+func (r *Renderer) staticWall(req *query.Request, resp *http.Response, final *url.URL, chain []Redirect, static *staticFetcher) *Page {
+	body, err := charset.NewReader(io.LimitReader(resp.Body, maxStaticBytes), resp.Header.Get("Content-Type"))
+	if err != nil {
+		return nil
+	}
+	doc, err := meta.ParseDocument(body)
+	if err != nil {
+		return nil
+	}
+	answered := answeredBy(resp, chain)
+	wall := DetectWall(answered, setCookieNames(resp.Header.Values("Set-Cookie")...), doc)
+	if wall == nil {
+		return nil
+	}
+	return &Page{URL: final, Doc: doc, FetchMode: "fetch", log: r.log, m: r.m, Response: answered, Wall: wall,
+		Assets: httpSource{f: static, site: siteOf(req.Target), headers: req.Headers}}
 }
