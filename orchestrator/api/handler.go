@@ -471,7 +471,7 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 	if err := s.checkTarget(ctx, &query.Request{Target: u}); err != nil {
 		return err
 	}
-	body, header, err := s.renderer.Assets(req.Target, req.Headers).Open(ctx, u.String())
+	body, header, err := s.renderer.AssetsOf(req).Open(ctx, u.String())
 	if err != nil {
 		var re *render.Error
 		if errors.As(err, &re) || errors.Is(err, render.ErrEgress) {

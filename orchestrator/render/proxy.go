@@ -77,3 +77,11 @@ func proxyNavigationError(req *query.Request, text string) error {
 	}
 	return nil
 }
+
+// AssetsOf fetches what the page of req links to along the request's own
+// egress path: through the sidecar's egress guard and, when the caller
+// named one, their `proxy`, with the caller's headers for the target's
+// own site only.
+func (r *Renderer) AssetsOf(req *query.Request) Source {
+	return httpSource{f: r.fetcher(req), site: siteOf(req.Target), headers: req.Headers}
+}

@@ -168,7 +168,18 @@ func TestAProxyCarriesExactlyTheRequestsTraffic(t *testing.T) {
 		t.Errorf("the plain fetch did not go through the proxy; it saw %q", seen[before:])
 	}
 
-	// Every request the target received for these two came through the proxy.
+	// The page's image, streamed as the answer (embed), comes through it too.
+	before = len(seen)
+	img := app.Get(ps.URL+"/plain", "proxy="+url.QueryEscape(proxy)+"&embed=image.url")
+	if img.HTTP != 200 || img.Header.Get("content-type") != "image/png" {
+		t.Fatalf("embed=image.url through the proxy: HTTP %d %s", img.HTTP, img.Header.Get("content-type"))
+	}
+	seen, _ = up.requests()
+	if !contains(seen[before:], "GET "+ps.URL+"/og.png") {
+		t.Errorf("the embedded image did not come through the proxy; it saw %q", seen[before:])
+	}
+
+	// Every request the target received for these came through the proxy.
 	viaMu.Lock()
 	for path, vias := range via {
 		for v := range strings.SplitSeq(strings.TrimSuffix(vias, ";"), ";") {
