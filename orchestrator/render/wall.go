@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
 	"github.com/glimpse/glimpse/metrics"
@@ -232,9 +233,46 @@ var wallPhrases = []string{
 	"unusual traffic from your computer network", "are you a robot",
 }
 
-// thinText is the most text (in characters, scripts and styles left out)
-// a page may have and still be read as a wall by its own words.
-const thinText = 1500
+// maxThinText is the most text (in bytes, scripts and styles left out,
+// runs of white space as one) a page may have and still be read as a wall
+// by its own words.
+const maxThinText = 1500
+
+// thinText is the text of the document's body, and whether it is thin. It
+// stops reading past maxThinText, so an ordinary page costs little: the
+// detector reads every page rendered.
+func thinText(doc *goquery.Document) (string, bool) {
+	var b strings.Builder
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		switch {
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "noscript" || n.Data == "template"):
+			return true
+		case n.Type == html.TextNode:
+			for w := range strings.FieldsSeq(n.Data) {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(w)
+				if b.Len() > maxThinText {
+					return false
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, body := range doc.Find("body").Nodes {
+		if !walk(body) {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
 
 // DetectWall reads what the target answered and, when given, its
 // document, and says whether a bot wall answered instead of the page.
@@ -317,10 +355,7 @@ func DetectWall(resp *Response, cookies []string, doc *goquery.Document) *Wall {
 // loads, its CAPTCHA widgets, its title and its words, each counted only
 // on a thin page, which every wall is.
 func readWallDocument(s *wallScore, doc *goquery.Document) {
-	body := doc.Find("body").Clone()
-	body.Find("script,style,noscript,template").Remove()
-	text := strings.Join(strings.Fields(body.Text()), " ")
-	thin := len(text) <= thinText
+	text, thin := thinText(doc)
 	if !thin {
 		return
 	}

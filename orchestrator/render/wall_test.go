@@ -165,3 +165,24 @@ func TestEveryVendorHasANameAndASeries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDetectWall measures the detector on what every render reads:
+// an ordinary page with content (the common case, rejected early as not
+// thin) and a thin challenge page.
+func BenchmarkDetectWall(b *testing.B) {
+	for _, c := range []struct{ name, html string }{
+		{"article", `<html><head><title>News</title></head><body><article>` + strings.Repeat("<p>"+article+"</p>", 20) + `</article></body></html>`},
+		{"challenge", `<html><head><title>Just a moment...</title></head><body><div id="challenge-stage"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>`},
+	} {
+		doc, err := meta.ParseDocument(strings.NewReader(c.html))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp := &Response{StatusCode: 200, Headers: map[string]string{"server": "cloudflare"}}
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				DetectWall(resp, []string{"__cf_bm"}, doc)
+			}
+		})
+	}
+}
