@@ -85,7 +85,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	n.events, stop = n.sess.Listen(
 		"Page.loadEventFired", "Page.domContentEventFired", "Inspector.targetCrashed",
 		"Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
-		"Network.loadingFinished",
+		"Network.loadingFinished", "Network.responseReceivedExtraInfo",
 	)
 	defer stop()
 
@@ -378,7 +378,9 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			n.mimeType = e.Response.MimeType
 			n.response.StatusCode = int(e.Response.Status)
 			n.response.Headers = map[string]string{}
-			n.cookies = setCookieNames(headerValue(e.Response.Headers, "set-cookie"))
+			if c := setCookieNames(headerValue(e.Response.Headers, "set-cookie")); len(c) > 0 {
+				n.cookies = c
+			}
 			for k, v := range e.Response.Headers {
 				if s, ok := v.(string); ok {
 					// Chromium joins repeated headers with newlines.
@@ -386,6 +388,10 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 				}
 			}
 		}
+	case "Network.responseReceivedExtraInfo":
+		// Chromium gives a document's Set-Cookie here only; the wall
+		// detector reads the cookies' names.
+		n.cookies = append(n.cookies, extraInfoCookies(ev.Params, n.mainReq)...)
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
 			RequestID network.RequestID `json:"requestId"`

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
@@ -451,4 +453,18 @@ func (r *Renderer) staticWall(req *query.Request, resp *http.Response, final *ur
 	}
 	return &Page{URL: final, Doc: doc, FetchMode: "fetch", log: r.log, m: r.m, Response: answered, Wall: wall,
 		Assets: httpSource{f: static, site: siteOf(req.Target), headers: req.Headers}}
+}
+
+// extraInfoCookies are the names of the cookies a
+// Network.responseReceivedExtraInfo event of the main document's request
+// set; nil for another request's.
+func extraInfoCookies(params jsonv2.Value, mainReq network.RequestID) []string {
+	var e struct {
+		RequestID network.RequestID `json:"requestId"`
+		Headers   network.Headers   `json:"headers"`
+	}
+	if mainReq == "" || jsonv2.Unmarshal(params, &e) != nil || e.RequestID != mainReq {
+		return nil
+	}
+	return setCookieNames(headerValue(e.Headers, "set-cookie"))
 }

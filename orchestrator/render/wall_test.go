@@ -186,3 +186,16 @@ func BenchmarkDetectWall(b *testing.B) {
 		})
 	}
 }
+
+func TestExtraInfoCookiesReadsTheMainDocumentsOnly(t *testing.T) {
+	ev := []byte(`{"requestId":"R1","headers":{"Set-Cookie":"datadome=abc; Path=/\n_px3=def; Path=/","content-type":"text/html"}}`)
+	if got := extraInfoCookies(ev, "R1"); !slices.Equal(got, []string{"datadome", "_px3"}) {
+		t.Errorf("the main document's cookies are %v", got)
+	}
+	if got := extraInfoCookies(ev, "R2"); got != nil {
+		t.Errorf("another request's cookies were read: %v", got)
+	}
+	if got := extraInfoCookies(ev, ""); got != nil {
+		t.Errorf("cookies were read before the main document was known: %v", got)
+	}
+}
