@@ -145,6 +145,11 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 		Transport:     transport,
 		FlushInterval: -1,
 		ModifyResponse: func(res *http.Response) error {
+			// The proxy's own refusal is not the target's answer: passed
+			// on, the browser would ask for proxy credentials it has not.
+			if res.StatusCode == http.StatusProxyAuthRequired {
+				return &upstreamError{up: up, err: errors.New("it answered 407 Proxy Authentication Required")}
+			}
 			res.Header.Del(Header)
 			return nil
 		},

@@ -243,3 +243,26 @@ func TestParseUpstreamKeepsCredentialsOutOfItsWords(t *testing.T) {
 		t.Errorf("keys %q and %q", a.Key(), b.Key())
 	}
 }
+
+func TestViaSaysWhenTheCallersProxyRefusesAPlainRequest(t *testing.T) {
+	f := startProxy(t, nil)
+	rp := newRecordingProxy(t, "127.0.0.1", basicAlice)
+	up, err := ParseUpstream(rp.url("alice:wrong"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	via := startVia(t, f, up)
+	ts := newTrackedServer(t, "127.0.0.1", false, http.HandlerFunc(hello))
+	res, err := viaClient(t, via, nil).Get("http://127.0.0.1:" + ts.port() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadGateway || res.Header.Get(Header) != "proxy-unreachable" || !strings.Contains(string(body), "407") {
+		t.Errorf("HTTP %d %s=%q %q, want 502 naming the proxy's 407", res.StatusCode, Header, res.Header.Get(Header), body)
+	}
+	if strings.Contains(string(body), "wrong") || ts.requests.Load() != 0 {
+		t.Errorf("the answer repeats the credentials, or the target was reached: %q", body)
+	}
+}

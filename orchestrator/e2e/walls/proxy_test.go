@@ -311,3 +311,27 @@ func metricsText(t *testing.T, app *e2e.App) string {
 }
 
 func base64Std(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// A proxy that refuses the request (here, its credentials) fails the
+// request naming the proxy, never the target, and without its
+// credentials.
+func TestAProxyThatRefusesTheRequestIsNamedInTheError(t *testing.T) {
+	t.Parallel()
+	app := e2e.Shared(t)
+	refusing := e2e.NewMuxServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Proxy-Authenticate", `Basic realm="test"`)
+		http.Error(w, "credentials, please", http.StatusProxyAuthRequired)
+	}))
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/": e2e.HTML(e2e.ArticlePage)})
+	proxy := "http://mallory:" + proxySecret + "@" + refusing.Listener.Addr().String()
+	a := app.Get(ps.URL+"/", "prerender=true&proxy="+url.QueryEscape(proxy))
+	if a.HTTP != 424 || a.Code != "EFETCH" || !strings.Contains(a.Message, "`proxy` http://"+refusing.Listener.Addr().String()) {
+		t.Errorf("HTTP %d %s %s, want 424 EFETCH that names the proxy", a.HTTP, a.Code, a.Message)
+	}
+	if strings.Contains(string(a.Raw), proxySecret) {
+		t.Errorf("the answer repeats the credentials: %s", a.Raw)
+	}
+	if ps.Hits["/"].Load() != 0 {
+		t.Error("the target was reached around the refusing proxy")
+	}
+}
