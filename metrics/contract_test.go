@@ -40,6 +40,7 @@ var contract = []contractMetric{
 	{"glimpse_guard_refusals_total", dto.MetricType_COUNTER, []string{"where"}},
 	{"glimpse_render_early_reads_total", dto.MetricType_COUNTER, []string{"reason"}},
 	{"glimpse_render_consent_dismissed_total", dto.MetricType_COUNTER, []string{"manager"}},
+	{"glimpse_render_bot_walls_total", dto.MetricType_COUNTER, []string{"vendor"}},
 	{"glimpse_pool_sidecars", dto.MetricType_GAUGE, []string{"state"}},
 	{"glimpse_pool_leases_in_use", dto.MetricType_GAUGE, []string{"sidecar"}},
 	{"glimpse_pool_capacity", dto.MetricType_GAUGE, []string{"sidecar"}},
@@ -165,8 +166,9 @@ func TestOutputLabelTakesOnlyTheKnownOutputs(t *testing.T) {
 // boundedLabels are the only label names glimpse uses; each has a value set
 // bounded by code, configuration or the number of sidecars.
 // (method: the DevTools events glimpse subscribes to, a fixed list in its
-// code; manager: the names of the consent list embedded in glimpse).
-var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "source", "plan", "op", "where", "state", "sidecar", "reason", "method", "manager"}
+// code; manager: the names of the consent list embedded in glimpse;
+// vendor: one of WallVendors).
+var boundedLabels = []string{"code", "status", "output", "cache", "phase", "result", "source", "plan", "op", "where", "state", "sidecar", "reason", "method", "manager", "vendor"}
 
 func TestNamesFollowPrometheusConventions(t *testing.T) {
 	for name, f := range gatherPopulated(t) {

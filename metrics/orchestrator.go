@@ -160,7 +160,17 @@ type Orchestrator struct {
 	// consent banners dismissed before a capture or Markdown, manager a
 	// name of the consent list or ConsentGeneric.
 	ConsentDismissed *prometheus.CounterVec
+	// BotWalls: glimpse_render_bot_walls_total{vendor}, targets that
+	// answered with a bot wall instead of the page, vendor one of
+	// WallVendors.
+	BotWalls *prometheus.CounterVec
 }
+
+// WallVendors are the values of the vendor label of
+// glimpse_render_bot_walls_total: the bot-management vendors glimpse
+// recognises, and "captcha" for a CAPTCHA page of none of them.
+var WallVendors = []string{"akamai", "aws-waf", "captcha", "cloudflare", "datadome",
+	"ddos-guard", "imperva", "kasada", "perimeterx", "vercel"}
 
 // Bucket bounds, in seconds. Requests run up to the largest configured
 // time-out (tens of seconds) while cache hits take milliseconds, so the
@@ -244,6 +254,10 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 			Namespace: Namespace, Subsystem: "render", Name: "consent_dismissed_total",
 			Help: "Consent banners dismissed before a screenshot, a PDF or Markdown, by consent manager (a name of the consent list, or generic for a cookie notice the generic rule hid).",
 		}, []string{"manager"}),
+		BotWalls: f.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "render", Name: "bot_walls_total",
+			Help: "Targets that answered with a bot wall (a challenge, a CAPTCHA or a block) instead of the page, by the vendor recognised.",
+		}, []string{"vendor"}),
 	}
 
 	for _, out := range Outputs() {
@@ -268,6 +282,9 @@ func NewOrchestrator(reg prometheus.Registerer) *Orchestrator {
 		o.EarlyReads.WithLabelValues(r)
 	}
 	o.ConsentDismissed.WithLabelValues(ConsentGeneric)
+	for _, v := range WallVendors {
+		o.BotWalls.WithLabelValues(v)
+	}
 	return o
 }
 

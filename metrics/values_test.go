@@ -94,6 +94,7 @@ func TestOrchestratorCollectorsCountWhatIsObserved(t *testing.T) {
 			"glimpse_cache_requests_total":          8,  // each result with each source it can have
 			"glimpse_storage_errors_total":          4,
 			"glimpse_guard_refusals_total":          2,
+			"glimpse_render_bot_walls_total":        len(metrics.WallVendors),
 		} {
 			if got, err := testutil.GatherAndCount(reg, name); err != nil || got != want {
 				t.Errorf("%s has %d series (%v), want %d", name, got, err, want)

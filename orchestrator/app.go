@@ -152,7 +152,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 func APIConfig(c Config) api.Config {
 	return api.Config{Region: c.Region, TrustedProxies: c.TrustedProxies, MaxTimeout: c.MaxTimeout,
 		CacheBytes: c.CacheBytes, MaxDataBytes: c.MaxDataBytes, MaxFileBytes: c.MaxFileBytes, FileVersion: c.FileVersion, Pprof: c.Pprof, FullRenders: c.FullRenders,
-		DocsURL: c.DocsURL}
+		DocsURL: c.DocsURL, NoProxy: !c.AllowProxy, WallProxy: c.WallProxy}
 }
 
 func warmSetting(n int) int {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/glimpse/glimpse/orchestrator/apierr"
+	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/orchestrator/quota"
 	"github.com/glimpse/glimpse/sidecar/envflag"
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -55,6 +56,8 @@ type Config struct {
 	MaxDataBytes       int
 	MaxFileBytes       int64
 	PageReadLimit      int64
+	AllowProxy         bool     // callers may name a `proxy`
+	WallProxy          *url.URL // the proxy a render a bot wall answered is tried once more through
 
 	// FileVersion, when set, names the files of every render; tests fix
 	// it to know a file's name before it is stored. Not a setting.
@@ -114,6 +117,8 @@ func (c *Config) settings() []envflag.Setting {
 		{Flag: "full-renders", Env: "GLIMPSE_FULL_RENDERS", Usage: "load pictures, media and fonts and wait for the load event even when the answer needs no pixels (metadata, data rules, Markdown)", Default: "false", Parse: boolean(&c.FullRenders)},
 		{Flag: "mcp", Env: "GLIMPSE_MCP", Usage: "serve the Model Context Protocol endpoint at /mcp: on or off", Default: "on", Parse: onOff(&c.MCP)},
 		{Flag: "playground", Env: "GLIMPSE_PLAYGROUND", Usage: "serve the playground page at / to browsers that ask without a url: on or off", Default: "on", Parse: onOff(&c.Playground)},
+		{Flag: "allow-proxy", Env: "GLIMPSE_ALLOW_PROXY", Usage: "let callers send a request's traffic through a proxy of their own (`proxy`); its address must be public unless allow-listed", Default: "true", Parse: boolean(&c.AllowProxy)},
+		{Flag: "wall-proxy", Env: "GLIMPSE_WALL_PROXY", Usage: "http(s)://user:pass@host:port of a proxy that a render a bot wall answered is tried once more through; empty: none", Default: "", Parse: wallProxy(&c.WallProxy), Secret: true},
 		{Flag: "pprof", Env: "GLIMPSE_PPROF", Usage: "serve /debug/pprof (do not expose publicly)", Default: "false", Parse: boolean(&c.Pprof)},
 	}
 }
@@ -148,6 +153,24 @@ func docsURL(p *string) func(string) error {
 			}
 		}
 		*p = v
+		return nil
+	}
+}
+
+// wallProxy accepts an empty value or an upstream proxy's URL, read as
+// the `proxy` parameter is; its error never repeats the credentials.
+func wallProxy(p **url.URL) func(string) error {
+	return func(v string) error {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			*p = nil
+			return nil
+		}
+		req, err := query.Parse("url=https://example.com/&proxy="+url.QueryEscape(v), query.Limits{})
+		if err != nil || req.Proxy == nil {
+			return fmt.Errorf("want the URL of an HTTP or HTTPS proxy, http://user:pass@host:port, with no path, query or fragment")
+		}
+		*p = req.Proxy
 		return nil
 	}
 }

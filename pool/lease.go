@@ -140,7 +140,7 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	}
 	var l *Lease
 	var ended []*Lease // warm pages whose page went away while they waited
-	for !o.Unfiltered && len(sc.warm) > 0 {
+	for !o.Unfiltered && o.Upstream == "" && len(sc.warm) > 0 {
 		l = sc.warm[0]
 		sc.warm = sc.warm[1:]
 		if l.conn == conn && !l.IsLost() {
@@ -158,7 +158,7 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	for _, e := range ended {
 		go e.dispose()
 	}
-	if !o.Unfiltered {
+	if !o.Unfiltered && o.Upstream == "" {
 		defer sc.refill()
 	}
 	if l != nil {
@@ -175,7 +175,7 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	// and only a finished open knows its id to dispose of it.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	l, err := sc.open(octx, conn, proxy)
+	l, err := sc.open(octx, conn, proxy, o.Upstream)
 	if err != nil {
 		return nil, err
 	}
@@ -187,18 +187,21 @@ func (sc *sidecar) take(ctx context.Context, o LeaseOptions) (*Lease, error) {
 }
 
 // open creates a browser context, a page in it, and attaches to the page.
-// A proxy ("host:port") replaces the browser's own for the context.
-func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy string) (*Lease, error) {
+// A proxy ("host:port") replaces the browser's own for the context; an
+// upstream (a caller's proxy URL) is where the sidecar's guard sends the
+// context's traffic on to.
+func (sc *sidecar) open(ctx context.Context, conn *cdp.Conn, proxy, upstream string) (*Lease, error) {
 	browser := conn.Browser()
 	disposeOnDetach := true
-	params := target.CreateBrowserContextParams{DisposeOnDetach: &disposeOnDetach}
+	params := contextParams{DisposeOnDetach: &disposeOnDetach, Upstream: upstream}
 	if proxy != "" {
 		// The same bypass rule as the browser's own proxy flags: loopback
 		// is not exempt, every connection goes through the guard.
 		params.ProxyServer = "http://" + proxy
 		params.ProxyBypassList = "<-loopback>"
 	}
-	bc, err := cdp.Execute(ctx, browser, target.CreateBrowserContext, params)
+	var bc target.CreateBrowserContextResult
+	err := browser.Call(ctx, target.CreateBrowserContext.Method, params, &bc)
 	if err != nil {
 		return nil, fmt.Errorf("creating a browser context on %s: %w", sc.addr, err)
 	}
@@ -297,7 +300,7 @@ func (sc *sidecar) refill() {
 	for range need {
 		p.spawn(func() {
 			ctx, cancel := context.WithTimeout(sc.ctx, 10*time.Second)
-			l, err := sc.open(ctx, conn, "")
+			l, err := sc.open(ctx, conn, "", "")
 			cancel()
 			if cdp.IsSidecarFull(err) {
 				sc.markFull()
@@ -314,4 +317,14 @@ func (sc *sidecar) refill() {
 			}
 		})
 	}
+}
+
+// contextParams are Target.createBrowserContext's parameters with the
+// sidecar's own: glimpseUpstream, which its DevTools filter turns into the
+// egress guard's route through the caller's proxy before Chromium sees it.
+type contextParams struct {
+	DisposeOnDetach *bool  `json:"disposeOnDetach,omitempty"`
+	ProxyServer     string `json:"proxyServer,omitempty"`
+	ProxyBypassList string `json:"proxyBypassList,omitempty"`
+	Upstream        string `json:"glimpseUpstream,omitempty"`
 }

@@ -265,6 +265,10 @@ type LeaseOptions struct {
 	// egress guard without its ad-block list (adblock=false). Such a page
 	// is never one of the warm ones, so it costs the opening round trips.
 	Unfiltered bool
+	// Upstream, when set, is a caller's proxy (a URL, credentials
+	// included) that the page's connections leave through after the
+	// sidecar's egress guard. Such a page is never a warm one.
+	Upstream string
 }
 
 // LeaseWith is Lease with options.

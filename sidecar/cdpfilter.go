@@ -60,7 +60,7 @@ var allowedMethods = map[string]paramCheck{
 	// The browser: leases and their teardown (pool), the version probe.
 	"Browser.getVersion":           onlyKeys(),
 	"Browser.setDownloadBehavior":  checkDownloadBehavior,
-	"Target.createBrowserContext":  checkCreateBrowserContext,
+	"Target.createBrowserContext":  checkCreateBrowserContextUpstream,
 	"Target.createTarget":          checkCreateTarget,
 	"Target.attachToTarget":        onlyKeys("targetId", "flatten"),
 	"Target.detachFromTarget":      onlyKeys("sessionId"),
@@ -124,6 +124,11 @@ type cdpFilter struct {
 	// proxy refuses everything.
 	contextProxy string
 	refused      [len(metrics.CDPRefusalReasons)]atomic.Int64
+	// upstream opens the guard's route through a caller's proxy; nil: a
+	// context may not name one. unfiltered is the proxyServer of the
+	// guard without the ad-block list.
+	upstream   func(proxy string, unfiltered bool) (string, error)
+	unfiltered string
 }
 
 // routeContextsTo makes every browser context created without a proxy use
@@ -139,6 +144,9 @@ func (f *cdpFilter) routeContextsTo(addr string, on bool) *cdpFilter {
 // guard named as its proxy when it names none; any other message is
 // returned as it is.
 func (f *cdpFilter) routed(method string, msg []byte) []byte {
+	if out, ok := f.routedUpstream(method, msg); ok {
+		return out
+	}
 	if f.contextProxy == "" || method != "Target.createBrowserContext" {
 		return msg
 	}

@@ -66,6 +66,11 @@ type Config struct {
 	// context a client creates is given ProxyAddr as its proxy by the
 	// DevTools filter, unless it names the unfiltered one.
 	BackgroundProxyAddr string
+	// UpstreamRoute, when set, opens the egress guard's route through a
+	// caller's proxy (the URL, credentials included) and returns its
+	// address: a browser context created with glimpseUpstream is given
+	// that route as its proxy by the DevTools filter. Run sets it.
+	UpstreamRoute func(proxy string, unfiltered bool) (addr string, err error)
 	// Token is the shared secret a caller of /devtools/browser and
 	// /json/version must send as "Authorization: Bearer <token>"; Run's
 	// egress proxy on Addr wants it as Proxy-Authorization. Empty means no

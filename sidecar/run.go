@@ -70,6 +70,8 @@ type Server struct {
 	egress     atomic.Int64
 	// proxyAuthRefusals counts proxy requests on Addr refused for the token.
 	proxyAuthRefusals atomic.Int64
+	// upstreams are the guard's routes through callers' proxies.
+	upstreams *upstreamRoutes
 }
 
 // NewServer starts the egress guard on a loopback port of its own and
@@ -122,6 +124,8 @@ func NewServer(cfg RunConfig) (*Server, error) {
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
 	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
 	cfg.Sidecar.BackgroundProxyAddr = quiet.Addr().String()
+	upstreams := &upstreamRoutes{proxy: proxy, policy: policy, blocks: cfg.Blocks, logger: logger.With("component", "guard")}
+	cfg.Sidecar.UpstreamRoute = upstreams.open
 	if cfg.Sidecar.ProtectPort == nil {
 		cfg.Sidecar.ProtectPort = policy.Protect
 	}
@@ -136,8 +140,10 @@ func NewServer(cfg RunConfig) (*Server, error) {
 	background := newBackgroundRefuser(func(host string) {
 		logger.Debug("Refused a request Chromium made on its own, not for a page.", "host", host)
 	})
-	return &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain, quietLn: quiet,
-		policy: policy, background: background}, nil
+	srv := &Server{cfg: cfg, logger: logger, sidecar: sc, guard: proxy, guardLn: ln, plainLn: plain, quietLn: quiet,
+		policy: policy, background: background, upstreams: upstreams}
+	upstreams.counted = srv.counted
+	return srv, nil
 }
 
 func portOfAddr(a net.Addr) uint16 {
@@ -183,6 +189,9 @@ func (srv *Server) Handler() http.Handler {
 				http.Error(w, "This sidecar's egress proxy needs the sidecar token: send Proxy-Authorization: Bearer <token>, or Basic credentials whose password is the token (GLIMPSE_SIDECAR_TOKEN).", http.StatusProxyAuthRequired)
 				return
 			}
+			if srv.serveUpstream(w, r) {
+				return
+			}
 			srv.guard.ServeHTTP(w, r)
 			return
 		}
@@ -204,6 +213,7 @@ func (srv *Server) Run(ctx context.Context) error {
 	go func() { guardDone <- plainSrv.Serve(srv.plainLn) }()
 	go func() { guardDone <- quietSrv.Serve(srv.quietLn) }()
 	defer func() {
+		srv.upstreams.close()
 		_ = srv.guard.Close()
 		_ = guardSrv.Close()
 		_ = plainSrv.Close()

@@ -100,7 +100,7 @@ func New(cfg Config) (*Sidecar, error) {
 		cfg:         cfg,
 		logger:      cfg.Logger,
 		secret:      newSecret(cfg.Token),
-		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr).routeContextsTo(cfg.ProxyAddr, cfg.BackgroundProxyAddr != ""),
+		filter:      newCDPFilter(cfg.ProxyAddr, cfg.UnfilteredProxyAddr).routeContextsTo(cfg.ProxyAddr, cfg.BackgroundProxyAddr != "").withUpstreams(cfg.UpstreamRoute, cfg.UnfilteredProxyAddr),
 		admission:   &admission{max: cfg.MaxPages},
 		ctx:         ctx,
 		cancel:      cancel,

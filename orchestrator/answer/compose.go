@@ -82,6 +82,9 @@ type Result struct {
 	// the page's (a probe ran out of the request's time, or glimpse's way
 	// out failed), so it is not the page's whole answer.
 	Degraded bool
+	// Wall is the vendor of the bot wall whose screenshot or PDF this is
+	// (the caller asked for no metadata): served, never cached as the page.
+	Wall string
 }
 
 // Compose builds the answer for req from the page: metadata fields in API
@@ -111,6 +114,10 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	var fdoc *fileDocument
 	if p.File != nil && (!req.MetaOff || len(req.Data) > 0) {
 		fdoc = c.readDocument(ctx, p, len(req.Data) > 0)
+	}
+	wall, err := c.wall(req, p)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case req.MetaOff:
@@ -224,7 +231,7 @@ func (c *Composer) Compose(ctx context.Context, req *query.Request, key string, 
 	if req.MetaOff {
 		mode = "skipped"
 	}
-	return &Result{Body: body, Embeds: embeds, Texts: texts, FetchMode: mode, CutShort: p.CutShort, Degraded: degraded}, nil
+	return &Result{Body: body, Embeds: embeds, Texts: texts, FetchMode: mode, CutShort: p.CutShort, Degraded: degraded, Wall: wall}, nil
 }
 
 // metadata is the fields of req in API order, with image and logo probed.

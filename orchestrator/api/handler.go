@@ -187,6 +187,9 @@ func readsMarkdown(rules []query.DataRule) bool {
 // never reaches a browser.
 func (s *Server) checkTarget(ctx context.Context, req *query.Request) error {
 	err := query.CheckTarget(ctx, s.deps.Policy, s.deps.Resolver, req.Target)
+	if err == nil {
+		err = query.CheckProxy(ctx, s.deps.Policy, s.deps.Resolver, req.Proxy)
+	}
 	if err != nil && s.asError(err).Code == apierr.CodeForbiddenURL {
 		s.m.GuardRefusals.WithLabelValues("request").Inc()
 	}
@@ -203,18 +206,17 @@ func (s *Server) produce(ctx context.Context, req *query.Request, key string) (*
 	if err != nil {
 		return nil, err
 	}
-	var res *answer.Result
-	err = s.renderer.Render(ctx, req, func(ctx context.Context, p *render.Page) error {
-		var err error
-		res, err = s.composer.Compose(ctx, req, key, p, pre)
-		return err
-	})
+	res, err := s.renderAnswer(ctx, req, key, pre)
 	if err != nil {
 		return nil, err
 	}
 	e := s.entry(req, key, res)
 	e.FetchTime = s.now().Sub(start)
-	s.cache.Put(e)
+	if e.Wall = res.Wall; e.Wall == "" {
+		// A wall's picture is not the page's: the next caller gets a
+		// render of its own, which may pass.
+		s.cache.Put(e)
+	}
 	return e, nil
 }
 
@@ -373,6 +375,10 @@ func (s *Server) answer(c echo.Context, req *query.Request, e *cache.Entry, stat
 	// x-cache-ttl, when it expires), and how long its render took.
 	h.Set("x-timestamp", strconv.FormatInt(e.Created.UnixMilli(), 10))
 	h.Set("x-fetch-time", formatResponseTime(e.FetchTime))
+	if e.Wall != "" {
+		h.Set("x-glimpse-wall", e.Wall)
+		h.Set("cache-control", "no-store")
+	}
 
 	if req.Embed != "" {
 		return s.embed(c, req, e)
@@ -475,7 +481,7 @@ func (s *Server) streamAsset(c echo.Context, req *query.Request, raw string) err
 	if err := s.checkTarget(ctx, &query.Request{Target: u}); err != nil {
 		return err
 	}
-	body, header, err := s.renderer.Assets(req.Target, req.Headers).Open(ctx, u.String())
+	body, header, err := s.renderer.AssetsOf(req).Open(ctx, u.String())
 	if err != nil {
 		var re *render.Error
 		if errors.As(err, &re) || errors.Is(err, render.ErrEgress) {

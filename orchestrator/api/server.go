@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ type Config struct {
 	// `more` links to with the code as its anchor; empty: the page glimpse
 	// serves itself at apierr.DocsPath, on the address the caller reached.
 	DocsURL string
+	// NoProxy refuses the `proxy` parameter (GLIMPSE_ALLOW_PROXY=false).
+	NoProxy bool
+	// WallProxy, when set, is the operator's proxy that a render a bot
+	// wall answered is tried once more through (GLIMPSE_WALL_PROXY).
+	WallProxy *url.URL
 }
 
 // Deps are the parts a Server is built from; the root package wires them.
@@ -138,7 +144,7 @@ func NewServer(cfg Config, d Deps) *Server {
 		log:     d.Logger,
 		m:       d.Metrics,
 		limiter: d.Limiter,
-		limits:  query.Limits{MaxTimeout: cfg.MaxTimeout}.WithDefaults(),
+		limits:  query.Limits{MaxTimeout: cfg.MaxTimeout, NoProxy: cfg.NoProxy}.WithDefaults(),
 		now:     time.Now,
 	}
 	if s.m == nil {

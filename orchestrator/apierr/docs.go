@@ -43,6 +43,7 @@ var codeDocs = []CodeDoc{
 	{CodeTooLarge, 0, "The request line and headers exceed 256 KiB.", "No: send a shorter request."},
 	{CodeNotFound, 0, "A path other than the API's own.", "No: the API answers at `/?url=…`."},
 	{CodeMethod, 0, "A method other than GET or HEAD on `/`.", "No: use GET or HEAD."},
+	{CodeProxyNeeded, 0, "A bot wall (a challenge, a CAPTCHA or a block by a bot-management vendor) answered instead of the page; the message names the vendor. The status is 403, or 429 when the wall answered 429.", "Yes, with a proxy the site lets through, or later."},
 	{CodeClient, 0, "The caller went away before its answer. It is never sent; logs and metrics count it apart from failures.", "Not applicable."},
 }
 

@@ -44,6 +44,10 @@ const (
 	// CodeClient is a caller that went away before its answer: it is
 	// never sent, but logs and metrics count it apart from failures.
 	CodeClient = "ECLIENT"
+	// CodeProxyNeeded is a bot wall (a challenge, a CAPTCHA, a block)
+	// that answered instead of the page, as Microlink names it: reaching
+	// the page takes another way out, a `proxy`.
+	CodeProxyNeeded = "EPROXYNEEDED"
 )
 
 // StatusClientClosed is the status logged for ECLIENT, after nginx's 499.
@@ -71,6 +75,8 @@ var codeStatus = map[string]int{
 	CodeStorage:  http.StatusServiceUnavailable,
 	CodeTooLarge: http.StatusRequestHeaderFieldsTooLarge,
 	CodeClient:   StatusClientClosed,
+	// 403 as most walls answer; ProxyNeeded keeps a wall's 429.
+	CodeProxyNeeded: http.StatusForbidden,
 }
 
 // ClientRetried are the statuses that got, and so @microlink/mql and the
@@ -126,6 +132,9 @@ type Error struct {
 	Data       map[string]any // the envelope's "data", such as {"url": "no"}
 	RetryAfter time.Duration  // for ERATE and EBUSY: when trying again makes sense
 	Err        error          // internal cause
+	// HTTPStatus, when set, replaces the code's status: EPROXYNEEDED
+	// answers 429 when the wall did.
+	HTTPStatus int
 }
 
 // New makes an error of the given code.
@@ -134,7 +143,26 @@ func New(code, message string) *Error {
 }
 
 // Status is the HTTP status of the error's code.
-func (e *Error) Status() int { return Status(e.Code) }
+func (e *Error) Status() int {
+	if e.HTTPStatus != 0 {
+		return e.HTTPStatus
+	}
+	return Status(e.Code)
+}
+
+// ProxyNeeded is EPROXYNEEDED for a target whose bot wall, of the vendor
+// named, answered with status instead of the page.
+func ProxyNeeded(target, vendor string, status int) *Error {
+	e := New(CodeProxyNeeded, fmt.Sprintf(
+		"The URL %s answered with a bot wall of %s instead of the page; glimpse does not pass off a challenge as the page. Give a `proxy` (http://user:pass@host:port) that the site lets through, or try again later.",
+		Show(target), vendor))
+	e.Param = "proxy"
+	e.Data = map[string]any{"url": Clip(target, MaxDataValue)}
+	if status == http.StatusTooManyRequests {
+		e.HTTPStatus = status
+	}
+	return e
+}
 
 // Fatal wraps an unexpected failure. The caller sees a generic message with
 // the request id; the cause stays in Err for the log.

@@ -34,6 +34,9 @@ type Entry struct {
 	// CutShortAt is the request timeout that cut the render short, the
 	// page still loading; 0 for a render that finished.
 	CutShortAt time.Duration `json:"cut_short_at,omitempty"`
+	// Wall is the vendor of the bot wall a screenshot or PDF shows instead
+	// of the page. Such an entry is answered, never stored.
+	Wall string `json:"-"`
 
 	enc encoded // compressed bodies, made on first use
 }

@@ -121,6 +121,13 @@ func Key(r *Request) string {
 			fmt.Fprintf(h, "header %s=%q\n", k, r.Headers[k])
 		}
 	}
+	if r.Proxy != nil {
+		// Another way out may get another answer (a wall passed, another
+		// country's page). Only a digest goes in: the URL holds the
+		// caller's proxy credentials.
+		sum := sha256.Sum256([]byte(r.Proxy.String()))
+		fmt.Fprintf(h, "proxy=%x\n", sum)
+	}
 	return hex.EncodeToString(h.Sum(nil)[:20])
 }
 

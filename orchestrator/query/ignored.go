@@ -40,11 +40,9 @@ var ignoredOptions = []ignoredOption{
 	// which no answer's budget holds; `insights.technologies` is applied
 	// (see parseExtras).
 	{"insights.lighthouse", nil, checkFlag},
-	// A caller's proxy is never used: every request leaves through the
-	// egress guard. Like `function` and `modules` (code run beside the
-	// page), `filename` (a name for stored files) and `retry` (the client's
-	// own retries, which the CLI sends), the value is not checked.
-	{"proxy", nil, nil},
+	// Like `function` and `modules` (code run beside the page), `filename`
+	// (a name for stored files) and `retry` (the client's own retries,
+	// which the CLI sends), the value is not checked.
 	{"function", nil, nil},
 	{"modules", nil, nil},
 	{"filename", nil, nil},

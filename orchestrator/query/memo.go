@@ -41,7 +41,7 @@ func (pm *Memo) Parse(raw string, limits Limits) (*Request, string, error) {
 		return nil, "", err
 	}
 	key := Key(req)
-	if len(req.Headers) == 0 && len(raw) <= parseMemoMaxQuery {
+	if len(req.Headers) == 0 && req.Proxy == nil && len(raw) <= parseMemoMaxQuery {
 		pm.mu.Lock()
 		if pm.m == nil || len(pm.m) >= parseMemoSize {
 			pm.m = make(map[string]parsed, 256)

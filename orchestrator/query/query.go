@@ -41,6 +41,10 @@ type Request struct {
 	// not apply, in the caller's spelling (see ignoredOptions). They do
 	// not change the answer, so the cache key leaves them out.
 	Ignored []string
+	// Proxy is the upstream HTTP(S) proxy the request's traffic leaves
+	// through (`proxy`), credentials included; nil: none. Never log it:
+	// use ProxyHost.
+	Proxy *url.URL
 }
 
 // Limits are the bounds the service sets on requests. Zero fields take the
@@ -49,6 +53,8 @@ type Limits struct {
 	DefaultTimeout time.Duration // timeout when the caller gives none
 	MaxTimeout     time.Duration // largest timeout a caller may ask for
 	MaxURLLength   int           // longest target, in bytes, as given
+	// NoProxy refuses `proxy` (GLIMPSE_ALLOW_PROXY=false).
+	NoProxy bool
 }
 
 // DefaultLimits are the limits of docs/api.md#parameters: a 28s default
@@ -92,6 +98,7 @@ var topLevelNames = map[string]string{
 	"mediaType": "mediaType", "media_type": "mediaType",
 	"timeout": "timeout", "force": "force", "ttl": "ttl", "ping": "ping",
 	"prerender": "prerender", "staleTtl": "staleTtl", "stale_ttl": "staleTtl",
+	"proxy": "proxy",
 }
 
 // param is one known parameter of the query: its canonical name, the
@@ -194,6 +201,9 @@ func Parse(rawQuery string, lim Limits) (*Request, error) {
 		return nil, err
 	}
 	if req.Headers, err = parseHeaders(q); err != nil {
+		return nil, err
+	}
+	if req.Proxy, err = parseProxy(q, lim); err != nil {
 		return nil, err
 	}
 	return req, nil

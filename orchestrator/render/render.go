@@ -77,6 +77,7 @@ type Page struct {
 	CutShort  bool              // the request's time ran out while the page was loading
 	Response  *Response         // what the target's server answered; nil when unknown
 	File      *File             // the target is a file, not a page; nil for a page
+	Wall      *Wall             // a bot wall answered instead of the page; nil for the page itself
 	// Evaluated holds the result of each `evaluate` script of the data
 	// rules, by its source, run while the page was held.
 	Evaluated map[string]Evaluation
@@ -191,7 +192,7 @@ var errStaticSlow = errors.New("the plain fetch used its share of the budget")
 
 func (r *Renderer) renderOnce(ctx context.Context, req *query.Request, unfiltered bool, use func(context.Context, *Page) error) error {
 	start := time.Now()
-	lease, err := r.leases.Lease(ctx, pool.LeaseOptions{Unfiltered: unfiltered})
+	lease, err := r.leases.Lease(ctx, pool.LeaseOptions{Unfiltered: unfiltered, Upstream: leaseUpstream(req)})
 	r.m.LeaseWait.Observe(time.Since(start).Seconds())
 	r.m.Phase.WithLabelValues("lease_wait").Observe(time.Since(start).Seconds())
 	if err != nil {

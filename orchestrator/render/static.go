@@ -34,8 +34,9 @@ var errNeedsBrowser = errors.New("the page needs a browser")
 // sidecar's egress guard (the same address rule as the browser, enforced at
 // connect time), with the same redirect limit and forwarded headers.
 type staticFetcher struct {
-	client *http.Client
-	proxy  func() (*url.URL, bool) // a sidecar's egress proxy, with its token
+	client   *http.Client
+	proxy    func() (*url.URL, bool) // a sidecar's egress proxy, with its token
+	upstream string                  // the caller's proxy after the guard; "" for none
 }
 
 func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
@@ -174,6 +175,9 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		for _, ck := range jar.Cookies(u) {
 			req.AddCookie(ck)
 		}
+		if f.upstream != "" && u.Scheme == "http" {
+			req.Header.Set(upstreamHeader, f.upstream)
+		}
 		resp, err := f.client.Do(req)
 		if err != nil {
 			if egressFailure(err) {
@@ -212,7 +216,8 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, error) {
 	start := time.Now()
 	site := siteOf(req.Target)
-	resp, final, chain, err := r.static.get(ctx, req.Target.String(), site, req.Headers,
+	static := r.fetcher(req)
+	resp, final, chain, err := static.get(ctx, req.Target.String(), site, req.Headers,
 		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	if err != nil {
 		var e *Error
@@ -226,7 +231,12 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	if resp.StatusCode < 300 && isFileType(mt) {
 		// A file: this one fetch is all the answer needs, and a browser
 		// would only download it again.
-		return r.staticFile(req, resp, final, chain, site, start)
+		return r.staticFile(req, resp, final, chain, site, start, static)
+	}
+	if resp.StatusCode >= 300 && req.Prerender == "false" && (mt == "text/html" || mt == "application/xhtml+xml") {
+		if p := r.staticWall(req, resp, final, chain, static); p != nil {
+			return p, nil
+		}
 	}
 	if resp.StatusCode < 300 && isJSONType(mt) {
 		return r.staticJSON(req, resp, final, chain, site, start)
@@ -255,15 +265,17 @@ func (r *Renderer) fetchStatic(ctx context.Context, req *query.Request) (*Page, 
 	}
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
+	answered := answeredBy(resp, chain)
 	return &Page{
-		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),
-		Assets: httpSource{f: r.static, site: site, headers: req.Headers},
+		URL: final, Doc: doc, Meta: &res, FetchMode: "fetch", log: r.log, m: r.m, Response: answered,
+		Assets: httpSource{f: static, site: site, headers: req.Headers},
+		Wall:   DetectWall(answered, setCookieNames(resp.Header.Values("Set-Cookie")...), doc),
 	}, nil
 }
 
 // staticFile answers a file target from the plain fetch: its headers and
 // its first bytes, read within the fetch's own deadline.
-func (r *Renderer) staticFile(req *query.Request, resp *http.Response, final *url.URL, chain []Redirect, site site, start time.Time) (*Page, error) {
+func (r *Renderer) staticFile(req *query.Request, resp *http.Response, final *url.URL, chain []Redirect, site site, start time.Time, static *staticFetcher) (*Page, error) {
 	f := fileOf(resp.Header.Get("Content-Type"), resp.Header.Get)
 	limit := maxFileHead
 	if document.FormatOf(f.MediaType, meta.FileName(final, f.Disposition)) != "" {
@@ -279,7 +291,7 @@ func (r *Renderer) staticFile(req *query.Request, resp *http.Response, final *ur
 	r.m.Phase.WithLabelValues("navigate").Observe(time.Since(start).Seconds())
 	final.Fragment = req.Target.Fragment
 	return &Page{URL: final, File: f, FetchMode: "fetch", log: r.log, m: r.m, Response: answeredBy(resp, chain),
-		Assets: httpSource{f: r.static, site: site, headers: req.Headers}}, nil
+		Assets: httpSource{f: static, site: site, headers: req.Headers}}, nil
 }
 
 // answeredBy is what the target's server answered, as the payload repeats

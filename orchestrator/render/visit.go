@@ -60,6 +60,7 @@ type navigation struct {
 	response    Response    // the main document's status, headers and redirects
 	mimeType    string      // the main document's media type, as the browser read it
 	download    bool        // the browser took the target for a download: a file
+	cookies     []string    // names of the cookies the main document's answer set
 }
 
 type navOutcome struct {
@@ -88,7 +89,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	n.events, stop = n.sess.Listen(
 		"Page.loadEventFired", "Page.domContentEventFired", "Inspector.targetCrashed",
 		"Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFailed",
-		"Network.loadingFinished",
+		"Network.loadingFinished", "Network.responseReceivedExtraInfo",
 	)
 	defer stop()
 
@@ -113,7 +114,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		// page itself, with the caller's headers for the target's own site
 		// only: Network.loadNetworkResource would skip the header
 		// forwarding, and a probe need not hold the page.
-		Assets: httpSource{f: r.static, site: siteOf(req.Target), headers: req.Headers}}
+		Assets: httpSource{f: r.fetcher(req), site: siteOf(req.Target), headers: req.Headers}}
 	if u, err := url.Parse(n.finalURL); err == nil {
 		p.URL = u
 	}
@@ -130,6 +131,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		return nil, err
 	}
 	if !req.ReadsPage() {
+		p.Wall = DetectWall(p.Response, n.cookies, nil)
 		return p, nil
 	}
 	if err := n.read(ctx, p); err != nil {
@@ -138,6 +140,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	if req.Extras.Technologies {
 		pageCookies(ctx, n.sess, p.Response)
 	}
+	p.Wall = DetectWall(p.Response, n.cookies, p.Doc)
 	if scripts := query.Evaluations(req.Data); len(scripts) > 0 {
 		ev, err := evaluateScripts(ctx, n.sess, string(lease.TargetID()), scripts)
 		if err != nil {
@@ -301,6 +304,9 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		if n.listedDocument(o.res.ErrorText) {
 			return fmt.Errorf("%w: %s", errListedDocument, n.finalURL)
 		}
+		if err := proxyNavigationError(n.req, o.res.ErrorText); err != nil {
+			return err
+		}
 		return navigationError(o.res.ErrorText)
 	}
 	n.navigated = true
@@ -373,6 +379,8 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			if g := guardHeader(e.Response.URL, headerValue(e.Response.Headers, "x-glimpse-guard")); g == "blocked" {
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
 				return false, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
+			} else if err := proxyGuardError(n.req, g); err != nil {
+				return false, err
 			} else if g != "" {
 				return false, guardError(e.Response.URL, g)
 			}
@@ -380,6 +388,9 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			n.mimeType = e.Response.MimeType
 			n.response.StatusCode = int(e.Response.Status)
 			n.response.Headers = map[string]string{}
+			if c := setCookieNames(headerValue(e.Response.Headers, "set-cookie")); len(c) > 0 {
+				n.cookies = c
+			}
 			for k, v := range e.Response.Headers {
 				if s, ok := v.(string); ok {
 					// Chromium joins repeated headers with newlines.
@@ -390,6 +401,10 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 				}
 			}
 		}
+	case "Network.responseReceivedExtraInfo":
+		// Chromium gives a document's Set-Cookie here only; the wall
+		// detector reads the cookies' names.
+		n.cookies = append(n.cookies, extraInfoCookies(ev.Params, n.mainReq)...)
 	case "Network.loadingFinished", "Network.loadingFailed":
 		var e struct {
 			RequestID network.RequestID `json:"requestId"`
@@ -474,7 +489,7 @@ func (n *navigation) downloaded() (*Page, error) {
 	}
 	p := &Page{URL: n.req.Target, FetchMode: "prerender", lease: n.lease, log: n.r.log, m: n.r.m,
 		Response: n.answered(), File: fileOf(n.mediaType(), n.header),
-		Assets: httpSource{f: n.r.static, site: siteOf(n.req.Target), headers: n.req.Headers}}
+		Assets: httpSource{f: n.r.fetcher(n.req), site: siteOf(n.req.Target), headers: n.req.Headers}}
 	if u, err := url.Parse(n.finalURL); err == nil {
 		u.Fragment = n.req.Target.Fragment
 		p.URL = u
@@ -506,6 +521,9 @@ func (n *navigation) confirm(ctx context.Context) error {
 			return timeoutError(ctx, "The target did not answer within the `timeout`")
 		}
 		if o.res.ErrorText != "" {
+			if err := proxyNavigationError(n.req, o.res.ErrorText); err != nil {
+				return err
+			}
 			return navigationError(o.res.ErrorText)
 		}
 		return nil

@@ -93,6 +93,12 @@ func (p *Proxy) Blocked() int64 { return p.blocked.Load() }
 // browser's connections already pass, costs the browser nothing; blocking
 // inside Chromium costs it CPU on every request of the page.
 func (p *Proxy) Filter(blocks func(host string) bool) http.Handler {
+	return p.FilterHandler(p, blocks)
+}
+
+// FilterHandler is Filter in front of next, which is the proxy or one of
+// its Via handlers.
+func (p *Proxy) FilterHandler(next http.Handler, blocks func(host string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.URL.Hostname()
 		if r.Method == http.MethodConnect {
@@ -104,7 +110,7 @@ func (p *Proxy) Filter(blocks func(host string) bool) http.Handler {
 			answer(w, http.StatusForbidden, "blocked", host+" is on the ad-block list; glimpse renders with adblock=false to load it")
 			return
 		}
-		p.ServeHTTP(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 
