@@ -379,17 +379,29 @@ func TestAnAnswerCutShortByItsTimeoutServesNoCallerWithMoreTime(t *testing.T) {
 func TestAnImageHostThatNeverAnswersCostsOneWaitNotOnePerRequest(t *testing.T) {
 	t.Parallel()
 	app := e2e.Shared(t)
+	// givenUp counts, per image, the requests that ended: the probe's
+	// budget ran out and it hung up.
+	var imageGivenUp, iconGivenUp atomic.Int64
+	silent := func(n *atomic.Int64) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+			n.Add(1)
+		}
+	}
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/": e2e.HTML(`<!doctype html><html lang="en"><head><title>Stalling images</title>
 <meta property="og:image" content="/silent.png"><link rel="icon" href="/silent-icon.png"></head><body><p>Words.</p></body></html>`),
-		"/silent.png":      func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
-		"/silent-icon.png": func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+		"/silent.png":      silent(&imageGivenUp),
+		"/silent-icon.png": silent(&iconGivenUp),
 	})
 	first := app.Get(ps.URL+"/", "force=true")
 	if first.HTTP != 200 || first.Field("title") != "Stalling images" {
 		t.Fatalf("first: %d %s", first.HTTP, first.Raw)
 	}
-	time.Sleep(5 * time.Second) // the probes finish within their own budget
+	// The probes finish within their own budget.
+	e2e.PollUntil(t, 20*time.Second, "the probes of both silent images to give up", func() bool {
+		return imageGivenUp.Load() > 0 && iconGivenUp.Load() > 0
+	})
 	for i := range 3 {
 		start := time.Now()
 		a := app.Get(ps.URL+"/", "force=true")
