@@ -395,6 +395,20 @@ func stateOf(p *Pool, addr string) (s sidecarView, ok bool) {
 	return sidecarView{}, false
 }
 
+// waitForTeardowns waits until the sidecar has no lease in use and no
+// released browser context still being disposed. Release frees the slot at
+// once and disposes the context in the background, so a free slot alone
+// says nothing of the pages the browser still has.
+func waitForTeardowns(t *testing.T, p *Pool, addr string) {
+	t.Helper()
+	waitFor(t, 2*teardownTimeout, "every lease returned and its browser context disposed", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		sc, ok := p.sidecars[addr]
+		return ok && sc.inUse == 0 && sc.disposing == 0
+	})
+}
+
 // sidecarView is the part of a snapshot entry tests compare.
 type sidecarView struct {
 	State    string
@@ -814,6 +828,7 @@ func TestSnapshotCountsLeasesQueueAndWarmContexts(t *testing.T) {
 		s, _ := stateOf(p, sc.addr)
 		return s == sidecarView{"healthy", 0, 2, 2} && p.Snapshot().Queued == 0
 	})
+	waitForTeardowns(t, p, sc.addr)
 	// Warm contexts are real: two pages in two contexts, nothing more.
 	if pages, contexts := sc.browserCounts(t); pages != 2 || contexts != 2 {
 		t.Fatalf("an idle sidecar with two warm contexts has %d pages and %d contexts in its browser", pages, contexts)

@@ -17,7 +17,8 @@ import (
 // something it does not hold: a plain e2e.Answer keeps no rule's value for
 // `embed`, so `embed=<rule>` after it renders its own.
 func TestEmbedOfARuleAfterThePlainQueryIsNotServedFromItsEntry(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t) // the page server's own address keeps its entries apart
 	pages := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/": e2e.HTML(`<!doctype html><title>Kept apart</title><main><p>The body text.</p></main>`),
 	})
@@ -40,7 +41,8 @@ func TestEmbedOfARuleAfterThePlainQueryIsNotServedFromItsEntry(t *testing.T) {
 // its own is not read as a refusal, a time-out or a listing, and the page
 // is visited once and answered as the page it is.
 func TestATargetSendingTheGuardsHeaderIsAnsweredAsItself(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	t.Parallel()
+	app := e2e.Shared(t)
 	values := []string{"refused", "blocked", "unreachable", "timeout", "unresolvable", "closing"}
 	routes := map[string]http.HandlerFunc{}
 	for _, v := range values {
@@ -70,7 +72,9 @@ func TestATargetSendingTheGuardsHeaderIsAnsweredAsItself(t *testing.T) {
 // page's whole answer: a caller with more time gets it rendered again,
 // not the image-less one from the cache.
 func TestAnAnswerDegradedByItsDeadlineServesNoCallerWithMoreTime(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	// Not parallel: the first answer must come within its 3 s while the
+	// image takes 3.5 s, a margin that renders beside it would eat into.
+	app := e2e.Shared(t)
 	var pic bytes.Buffer
 	if err := png.Encode(&pic, image.NewRGBA(image.Rect(0, 0, 400, 200))); err != nil {
 		t.Fatal(err)

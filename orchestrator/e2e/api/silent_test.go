@@ -57,7 +57,9 @@ func (h *silentHost) URL() string { return "http://" + h.ln.Addr().String() + "/
 // caller's budget twice. A target that answers late, but within the
 // budget, is still read from that one fetch.
 func TestASilentTargetCostsOneRequestNotABrowserToo(t *testing.T) {
-	app := e2e.StartApp(t, nil)
+	// The hosts count their own connections, so the shared glimpse does;
+	// not parallel, as the answers are timed against their timeouts.
+	app := e2e.Shared(t)
 
 	t.Run("a host that never answers is asked once and answers ETIMEOUT", func(t *testing.T) {
 		host := newSilentHost(t)

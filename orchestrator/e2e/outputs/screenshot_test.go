@@ -421,9 +421,15 @@ func TestScreenshots(t *testing.T) {
 			t.Fatalf("the app stores in %T, not the local directory", env.app.Store)
 		}
 		// A file where the screenshots' folder belongs makes every write
-		// under it fail, while the rest of storage keeps working.
+		// under it fail, while the rest of storage keeps working. The
+		// service logs that write's "mkdirat files/shot: file exists":
+		// this case's doing, not a race of concurrent writes. The parent
+		// folder is made here, so that the case also runs alone.
 		shots := filepath.Join(local.Dir(), filepath.FromSlash(storage.PublicPrefix+"shot"))
 		if err := os.RemoveAll(shots); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(shots), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(shots, []byte("in the way"), 0o600); err != nil {

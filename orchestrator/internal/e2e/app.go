@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,13 +113,19 @@ func launch(dir string, log *slog.Logger, plans string, mutate func(*orchestrato
 		sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		_ = a.Shutdown(sctx)
+		warmTargets.Delete(a)
 	}
 	if err := a.Pool.WaitReady(ctx); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("waiting for the embedded sidecar: %w", err)
 	}
+	warmTargets.Store(a, max(cfg.Warm, 0))
 	return a, stop, nil
 }
+
+// warmTargets holds each launched app's warm contexts per sidecar, which
+// Settled waits for when it reads a baseline.
+var warmTargets sync.Map // *orchestrator.App → int
 
 // Answer is a decoded API answer.
 type Answer struct {
@@ -224,17 +231,48 @@ func (ta *App) BrowserCounts() (pages, contexts int) {
 }
 
 // Settled waits until no lease is out and the warm pages are back, and
-// returns the browser's counts then.
+// returns the browser's counts then: once they are wantPages and
+// wantContexts, or after 10 s whatever they are. With wantPages < 0 it
+// reads a baseline: the counts once no lease is out and they have held
+// still for half a second, each page in a context of its own.
 func (ta *App) Settled(wantPages, wantContexts int) (pages, contexts int) {
 	ta.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
+	var steadySince time.Time
+	lastPages, lastContexts := -1, -1
 	for {
 		pages, contexts = ta.BrowserCounts()
-		if (pages == wantPages && contexts == wantContexts) || time.Now().After(deadline) {
+		if wantPages >= 0 && pages == wantPages && contexts == wantContexts {
+			return
+		}
+		if wantPages < 0 {
+			if pages != lastPages || contexts != lastContexts || pages != contexts || !ta.poolAtRest() {
+				steadySince = time.Time{}
+			} else if steadySince.IsZero() {
+				steadySince = time.Now()
+			} else if time.Since(steadySince) >= 500*time.Millisecond {
+				return
+			}
+			lastPages, lastContexts = pages, contexts
+		}
+		if time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// poolAtRest reports whether no sidecar of the pool has a lease out and
+// every healthy one holds its warm contexts.
+func (ta *App) poolAtRest() bool {
+	warm, _ := warmTargets.Load(ta.App)
+	want, _ := warm.(int)
+	for _, s := range ta.Pool.Snapshot().Sidecars {
+		if s.InUse > 0 || (s.State == "healthy" && s.Warm != min(want, s.Capacity)) {
+			return false
+		}
+	}
+	return true
 }
 
 // QuietPages waits until the sidecar has created no page for half a
