@@ -125,6 +125,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 	deps := api.Deps{
 		Pool: p, Store: store, Files: files, Plans: plans, Limiter: limiter, Registry: a.Registry, Metrics: m,
 		Policy: policy, Resolver: net.DefaultResolver, Logger: log,
+		// What the sidecars' guards refuse with adblock on: a failed
+		// tunnel to any other host is the host's, not the list's.
+		Listed: adblockListed(cfg.AdblockHosts),
 	}
 	if cfg.Playground {
 		deps.Playground = playground.New(playground.Config{FilesOrigin: store.URL(storage.PublicPrefix + "playground")})

@@ -70,6 +70,10 @@ type Deps struct {
 	// Playground is the page a browser gets at / when it asks without a
 	// `url`; nil: none.
 	Playground Page
+	// Listed reports the hosts the sidecars' egress guard refuses for
+	// pages rendered with the ad-block list (render.Config.Listed); nil:
+	// any host may be.
+	Listed func(host string) bool
 }
 
 // Page is a page served at / to browsers, with the files it loads.
@@ -175,7 +179,7 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Pool != nil {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
 	}
-	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log, Full: cfg.FullRenders})
+	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log, Full: cfg.FullRenders, Listed: d.Listed})
 	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes,
 		MaxFileBytes: cfg.MaxFileBytes, FileVersion: cfg.FileVersion})
 

@@ -37,6 +37,12 @@ type Config struct {
 	// Leases, when set, hands out the pages instead of Pool: a scripted
 	// browser in tests.
 	Leases Leaser
+	// Listed reports whether the egress guard refuses host for pages
+	// rendered with the ad-block list: a failed tunnel to the page's own
+	// host is rendered again without the list only when the list names
+	// it. nil: any host may be listed, and every failed tunnel is tried
+	// again.
+	Listed func(host string) bool
 }
 
 // Renderer turns a request into a visited page: a plain fetch when that is
@@ -49,11 +55,12 @@ type Renderer struct {
 	log      *slog.Logger
 	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
 	full     bool           // no lean renders
+	listed   func(host string) bool
 }
 
 // New builds a Renderer.
 func New(c Config) *Renderer {
-	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full}
+	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full, listed: c.Listed}
 	if r.log == nil {
 		r.log = slog.Default()
 	}

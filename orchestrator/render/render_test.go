@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/glimpse/glimpse/orchestrator/query"
@@ -22,19 +23,27 @@ func TestCapturesOfAPageReadWithoutABrowserAreTheServicesFault(t *testing.T) {
 }
 
 func TestAFailedTunnelIsTriedWithoutTheListOnlyWhenTheListApplied(t *testing.T) {
+	onlyAds := func(host string) bool {
+		return host == "ads.example.test" || strings.HasSuffix(host, ".ads.example.test")
+	}
 	cases := []struct {
 		name       string
 		unfiltered bool
+		listed     func(string) bool
+		finalURL   string
 		errorText  string
 		want       bool
 	}{
-		{"a refused tunnel through the list may be the list", false, "net::ERR_TUNNEL_CONNECTION_FAILED", true},
-		{"a refused tunnel without the list is not the list", true, "net::ERR_TUNNEL_CONNECTION_FAILED", false},
-		{"another failure is never the list", false, "net::ERR_CONNECTION_REFUSED", false},
+		{"a refused tunnel through the list may be the list", false, nil, "https://example.test/", "net::ERR_TUNNEL_CONNECTION_FAILED", true},
+		{"a refused tunnel without the list is not the list", true, nil, "https://example.test/", "net::ERR_TUNNEL_CONNECTION_FAILED", false},
+		{"another failure is never the list", false, nil, "https://example.test/", "net::ERR_CONNECTION_REFUSED", false},
+		{"a refused tunnel to a listed host is the list", false, onlyAds, "https://www.ads.example.test/landing", "net::ERR_TUNNEL_CONNECTION_FAILED", true},
+		{"a refused tunnel to a host the list does not name is the host's own failure", false, onlyAds, "https://example.test/", "net::ERR_TUNNEL_CONNECTION_FAILED", false},
+		{"a redirect into a listed host is judged by where it led", false, onlyAds, "https://ads.example.test/", "net::ERR_TUNNEL_CONNECTION_FAILED", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			n := &navigation{unfiltered: tc.unfiltered}
+			n := &navigation{r: &Renderer{listed: tc.listed}, unfiltered: tc.unfiltered, finalURL: tc.finalURL}
 			if got := n.listedDocument(tc.errorText); got != tc.want {
 				t.Errorf("listedDocument = %t, want %t", got, tc.want)
 			}

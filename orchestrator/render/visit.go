@@ -605,9 +605,17 @@ const maxDocumentWait = 3 * time.Second
 // listedDocument reports whether a failed navigation may be the egress
 // guard refusing the page's own https host for the ad-block list: the
 // browser sees only a tunnel that failed, and the render without the list
-// tells the two apart.
+// tells the two apart. A host the list does not name failed for its own
+// reasons, and is not rendered a second time.
 func (n *navigation) listedDocument(errorText string) bool {
-	return !n.unfiltered && strings.Contains(errorText, "ERR_TUNNEL_CONNECTION_FAILED")
+	if n.unfiltered || !strings.Contains(errorText, "ERR_TUNNEL_CONNECTION_FAILED") {
+		return false
+	}
+	if n.r == nil || n.r.listed == nil {
+		return true
+	}
+	u, err := url.Parse(n.finalURL)
+	return err != nil || n.r.listed(u.Hostname())
 }
 
 // checkHop applies the address rule to a redirect target, so the caller
