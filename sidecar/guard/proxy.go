@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -233,6 +234,15 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, host, err)
 		return
 	}
+	p.join(w, upstream, nil, "host", r.Host, "upstream", upstream.RemoteAddr().String())
+}
+
+// join takes over the client's connection behind an accepted CONNECT,
+// says the tunnel is established and splices it with upstream until
+// either side ends or the proxy stops. fromUpstream holds what upstream
+// already sent past its own CONNECT exchange (nil when it had none);
+// logArgs name the tunnel in the log.
+func (p *Proxy) join(w http.ResponseWriter, upstream net.Conn, fromUpstream *bufio.Reader, logArgs ...any) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		upstream.Close()
@@ -242,7 +252,7 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	client, brw, err := hj.Hijack()
 	if err != nil {
 		upstream.Close()
-		p.logger.Warn("the egress proxy could not take over a CONNECT connection", "host", host, "error", err)
+		p.logger.Warn("the egress proxy could not take over a CONNECT connection", append([]any{"error", err}, logArgs...)...)
 		return
 	}
 
@@ -257,14 +267,23 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 		return
 	}
-	// Bytes the client sent right behind its CONNECT are already buffered.
+	// What either side sent right behind the CONNECT exchange is already
+	// buffered.
+	if fromUpstream != nil {
+		if n := fromUpstream.Buffered(); n > 0 {
+			early, _ := fromUpstream.Peek(n)
+			if _, err := c.Write(early); err != nil {
+				return
+			}
+		}
+	}
 	if n := brw.Reader.Buffered(); n > 0 {
 		early, _ := brw.Reader.Peek(n)
 		if _, err := u.Write(early); err != nil {
 			return
 		}
 	}
-	p.logger.Debug("the egress proxy opened a tunnel", "host", r.Host, "upstream", upstream.RemoteAddr().String())
+	p.logger.Debug("the egress proxy opened a tunnel", logArgs...)
 
 	done := make(chan struct{})
 	go func() {

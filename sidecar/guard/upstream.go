@@ -235,49 +235,7 @@ func (p *Proxy) tunnelVia(w http.ResponseWriter, r *http.Request, up *Upstream, 
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		conn.Close()
-		answer(w, http.StatusInternalServerError, "unsupported", "this connection cannot carry a CONNECT tunnel")
-		return
-	}
-	client, brw, err := hj.Hijack()
-	if err != nil {
-		conn.Close()
-		p.logger.Warn("the egress proxy could not take over a CONNECT connection", "host", host, "error", err)
-		return
-	}
-	act := new(activity)
-	c := newIdleConn(client, idle, act)
-	u := newIdleConn(conn, idle, act)
-	stop := context.AfterFunc(p.ctx, func() { c.Close(); u.Close() })
-	defer stop()
-	defer c.Close()
-	defer u.Close()
-	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
-		return
-	}
-	// What either side sent past the CONNECT exchange is already buffered.
-	if n := br.Buffered(); n > 0 {
-		early, _ := br.Peek(n)
-		if _, err := c.Write(early); err != nil {
-			return
-		}
-	}
-	if n := brw.Reader.Buffered(); n > 0 {
-		early, _ := brw.Reader.Peek(n)
-		if _, err := u.Write(early); err != nil {
-			return
-		}
-	}
-	p.logger.Debug("the egress proxy opened a tunnel through the caller's proxy", "host", hostport, "proxy", up.String())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		splice(u, c)
-	}()
-	splice(c, u)
-	<-done
+	p.join(w, conn, br, "host", hostport, "proxy", up.String())
 }
 
 // failVia answers a failure on the way through a caller's proxy: the
