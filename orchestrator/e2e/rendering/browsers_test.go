@@ -2,15 +2,10 @@ package rendering_test
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 
 	"github.com/glimpse/glimpse/internal/testtool"
@@ -52,25 +47,12 @@ func TestTheHeadlessShellAnswersLikeTheFullBrowser(t *testing.T) {
 	if md := markdownCorpus(); md != "" {
 		sets["markdown"] = md
 	}
-	type page struct{ set, name string }
-	var pages []page
-	for set, dir := range sets {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			if _, err := os.Stat(filepath.Join(dir, e.Name(), "page.html")); err == nil {
-				pages = append(pages, page{set, e.Name()})
-			}
-		}
-	}
+	pages := devPages(t, sets)
 	// Every page takes two renders: by default a fixed eighth of the
 	// pages, spread over the sets, keeps the suite quick;
 	// GLIMPSE_EVAL_BROWSERS=1 compares them all.
-	slices.SortFunc(pages, func(a, b page) int { return cmp.Or(cmp.Compare(a.set, b.set), cmp.Compare(a.name, b.name)) })
 	if os.Getenv("GLIMPSE_EVAL_BROWSERS") == "" {
-		var some []page
+		var some []devPage
 		for i, p := range pages {
 			if i%8 == 0 {
 				some = append(some, p)
@@ -78,53 +60,22 @@ func TestTheHeadlessShellAnswersLikeTheFullBrowser(t *testing.T) {
 		}
 		pages = some
 	}
-	// The pages' own requests stay on the page server, as in the bench.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		parts := bytesSplitPath(r.URL.Path)
-		if len(parts) != 2 || sets[parts[0]] == "" {
-			http.NotFound(w, r)
-			return
-		}
-		body, err := os.ReadFile(filepath.Join(sets[parts[0]], filepath.Base(parts[1]), "page.html"))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Security-Policy", "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:")
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-
+	srv := serveDevPages(t, sets)
 	shell := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = headlessShell })
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = fullBrowser })
-	type result struct {
-		p           page
-		shell, full e2e.Answer
-	}
-	results := make([]result, len(pages))
-	var wg sync.WaitGroup
-	jobs := make(chan int)
-	for range 4 {
-		wg.Go(func() {
-			for i := range jobs {
-				target := srv.URL + "/" + pages[i].set + "/" + url.PathEscape(pages[i].name) + "/"
-				q := "prerender=true&ping=false&force=true"
-				if pages[i].set == "markdown" {
-					q += "&data.content.attr=markdown&meta=false"
-				}
-				results[i] = result{p: pages[i], shell: shell.Get(target, q), full: full.Get(target, q)}
-			}
-		})
-	}
-	for i := range pages {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	fromShell, fromFull := renderOnBoth(srv, pages, shell, full, func(p devPage) string {
+		if p.set == "markdown" {
+			return "prerender=true&ping=false&force=true&data.content.attr=markdown&meta=false"
+		}
+		return "prerender=true&ping=false&force=true"
+	})
 
 	differ := 0
-	for _, r := range results {
+	for i, p := range pages {
+		r := struct {
+			p           devPage
+			shell, full e2e.Answer
+		}{p, fromShell[i], fromFull[i]}
 		if r.shell.HTTP != http.StatusOK || r.full.HTTP != http.StatusOK {
 			t.Errorf("%s/%s: shell %d %s, full %d %s", r.p.set, r.p.name, r.shell.HTTP, r.shell.Code, r.full.HTTP, r.full.Code)
 			continue

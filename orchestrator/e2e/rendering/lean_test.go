@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -228,66 +227,18 @@ func evalSets(t *testing.T) map[string]string {
 // lean render answers exactly what a full render does, field by field.
 func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 	sets := evalSets(t)
-	type page struct{ set, name string }
-	var pages []page
-	for set, dir := range sets {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			if _, err := os.Stat(filepath.Join(dir, e.Name(), "page.html")); err == nil {
-				pages = append(pages, page{set, e.Name()})
-			}
-		}
-	}
-	// The pages' own requests stay on the page server, as in the bench: a
-	// request to the open internet would fail here after a time that
-	// differs between the two renders.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		parts := bytesSplitPath(r.URL.Path)
-		if len(parts) < 2 || sets[parts[0]] == "" {
-			http.NotFound(w, r)
-			return
-		}
-		set, name := parts[0], parts[1]
-		body, err := os.ReadFile(filepath.Join(sets[set], filepath.Base(name), "page.html"))
-		if err != nil || len(parts) > 2 {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Security-Policy", "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:")
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-
+	pages := devPages(t, sets)
+	srv := serveDevPages(t, sets)
 	lean := e2e.Shared(t)
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })
-	type result struct {
-		p          page
-		lean, full e2e.Answer
-	}
-	results := make([]result, len(pages))
-	var wg sync.WaitGroup
-	jobs := make(chan int)
-	for range 4 {
-		wg.Go(func() {
-			for i := range jobs {
-				target := srv.URL + "/" + pages[i].set + "/" + url.PathEscape(pages[i].name) + "/"
-				q := "prerender=true&ping=false&force=true"
-				results[i] = result{p: pages[i], lean: lean.Get(target, q), full: full.Get(target, q)}
-			}
-		})
-	}
-	for i := range pages {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	fromLean, fromFull := renderOnBoth(srv, pages, lean, full, func(devPage) string { return "prerender=true&ping=false&force=true" })
 
 	differ := 0
-	for _, r := range results {
+	for i, p := range pages {
+		r := struct {
+			p          devPage
+			lean, full e2e.Answer
+		}{p, fromLean[i], fromFull[i]}
 		if r.lean.HTTP != http.StatusOK || r.full.HTTP != http.StatusOK {
 			t.Errorf("%s/%s: lean %d %s, full %d %s", r.p.set, r.p.name, r.lean.HTTP, r.lean.Code, r.full.HTTP, r.full.Code)
 			continue
