@@ -327,6 +327,11 @@ func (s *Server) refresh(req *query.Request, key string) {
 		ctx, cancel := context.WithTimeout(context.Background(), req.Timeout)
 		defer cancel()
 		if _, _, err := s.flight.Do(ctx, key, req.Timeout, func(rctx context.Context) (*cache.Entry, error) {
+			// A caller who read the stale entry just before an earlier
+			// refresh stored its answer asks for a refresh that is done.
+			if e, _ := s.cache.Lookup(rctx, key, s.now()); e != nil && s.now().Before(e.FreshUntil(req.TTL).Add(-req.StaleTTL)) {
+				return e, nil
+			}
 			return s.produce(rctx, req, key)
 		}); err != nil {
 			s.log.Warn("refreshing a stale cache entry failed; the stale one stays until it expires", "err", err)
