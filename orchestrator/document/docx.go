@@ -11,16 +11,7 @@ import (
 // readDOCX reads a Word document: headings by their style's outline
 // level, paragraphs, lists by their numbering, tables, links.
 func readDOCX(ctx context.Context, body []byte, lim Limits) (*Document, error) {
-	a, err := openArchive(body, lim)
-	if err != nil {
-		return nil, err
-	}
-	b := &budget{ctx: ctx, lim: lim}
-	main := ooxmlMain(a, b, "word/document.xml")
-	if !a.has(main) {
-		return nil, malformed("it is no Word document: its archive has no %s", main)
-	}
-	rels, err := ooxmlRels(a, b, relsOf(main), main)
+	a, b, main, rels, err := openOOXML(ctx, body, lim, "Word document", "word/document.xml")
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,30 @@
 package document
 
 import (
+	"context"
 	"encoding/xml"
 	"io"
 	"strings"
 	"time"
 )
+
+// openOOXML opens an Office Open XML package of the kind named (as in "a
+// Word document") whose main part is usually fallback: its archive, the
+// budget its reading spends, its main part and that part's relations.
+func openOOXML(ctx context.Context, body []byte, lim Limits, kind, fallback string) (a *archive, b *budget, main string, rels map[string]rel, err error) {
+	if a, err = openArchive(body, lim); err != nil {
+		return nil, nil, "", nil, err
+	}
+	b = &budget{ctx: ctx, lim: lim}
+	main = ooxmlMain(a, b, fallback)
+	if !a.has(main) {
+		return nil, nil, "", nil, malformed("it is no %s: its archive has no %s", kind, main)
+	}
+	if rels, err = ooxmlRels(a, b, relsOf(main), main); err != nil {
+		return nil, nil, "", nil, err
+	}
+	return a, b, main, rels, nil
+}
 
 // ooxmlMain is the main part of an Office Open XML package, from its
 // package relationships, else the usual name.

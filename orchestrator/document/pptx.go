@@ -11,16 +11,7 @@ import (
 // title a heading, its text boxes paragraphs, its tables tables, slides
 // apart by a page break.
 func readPPTX(ctx context.Context, body []byte, lim Limits) (*Document, error) {
-	a, err := openArchive(body, lim)
-	if err != nil {
-		return nil, err
-	}
-	b := &budget{ctx: ctx, lim: lim}
-	main := ooxmlMain(a, b, "ppt/presentation.xml")
-	if !a.has(main) {
-		return nil, malformed("it is no PowerPoint presentation: its archive has no %s", main)
-	}
-	rels, err := ooxmlRels(a, b, relsOf(main), main)
+	a, b, main, rels, err := openOOXML(ctx, body, lim, "PowerPoint presentation", "ppt/presentation.xml")
 	if err != nil {
 		return nil, err
 	}

@@ -13,16 +13,7 @@ import (
 // reference, so a sheet whose few cells name far-apart places costs what
 // it holds, not the grid between them.
 func readXLSX(ctx context.Context, body []byte, lim Limits) (*Document, error) {
-	a, err := openArchive(body, lim)
-	if err != nil {
-		return nil, err
-	}
-	b := &budget{ctx: ctx, lim: lim}
-	main := ooxmlMain(a, b, "xl/workbook.xml")
-	if !a.has(main) {
-		return nil, malformed("it is no Excel workbook: its archive has no %s", main)
-	}
-	rels, err := ooxmlRels(a, b, relsOf(main), main)
+	a, b, main, rels, err := openOOXML(ctx, body, lim, "Excel workbook", "xl/workbook.xml")
 	if err != nil {
 		return nil, err
 	}
