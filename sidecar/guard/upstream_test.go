@@ -1,94 +1,37 @@
 package guard
 
 import (
+	"github.com/glimpse/glimpse/sidecar/guard/guardtest"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// recordingProxy is a caller's forward proxy on loopback: it tunnels
-// CONNECT, forwards absolute-form requests, and records each request with
-// the credentials it carried. With wantAuth set it answers 407 to
-// requests without them.
+// recordingProxy is guardtest's recording proxy as these tests read it:
+// each request as "CONNECT host:port auth" or "GET http://… auth".
 type recordingProxy struct {
-	ln       *countingListener
-	wantAuth string
-	mu       sync.Mutex
-	seen     []string // "CONNECT host:port auth" or "GET http://… auth"
+	*guardtest.RecordingProxy
+	ln *countingListener
 }
 
-func newRecordingProxy(t *testing.T, ip, wantAuth string) *recordingProxy {
+func newRecordingProxy(t *testing.T, ip, wantAuth string) recordingProxy {
 	t.Helper()
-	rp := &recordingProxy{ln: listen(t, net.JoinHostPort(ip, "0")), wantAuth: wantAuth}
-	tr := &http.Transport{Proxy: nil, DisableKeepAlives: true}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		auth := r.Header.Get("Proxy-Authorization")
-		rp.mu.Lock()
-		if r.Method == http.MethodConnect {
-			rp.seen = append(rp.seen, "CONNECT "+r.Host+" "+auth)
-		} else {
-			rp.seen = append(rp.seen, r.Method+" "+r.URL.String()+" "+auth)
-		}
-		rp.mu.Unlock()
-		if rp.wantAuth != "" && auth != rp.wantAuth {
-			w.Header().Set("Proxy-Authenticate", `Basic realm="test"`)
-			http.Error(w, "credentials, please", http.StatusProxyAuthRequired)
-			return
-		}
-		if r.Method == http.MethodConnect {
-			up, err := net.Dial("tcp", r.Host)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadGateway)
-				return
-			}
-			client, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				up.Close()
-				return
-			}
-			io.WriteString(client, "HTTP/1.1 200 OK\r\n\r\n")
-			go func() { io.Copy(up, client); up.Close() }()
-			io.Copy(client, up)
-			client.Close()
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		out.Header.Del("Proxy-Authorization")
-		res, err := tr.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		for k, vs := range res.Header {
-			w.Header()[k] = vs
-		}
-		w.Header().Set("X-Through", "recording-proxy")
-		w.WriteHeader(res.StatusCode)
-		io.Copy(w, res.Body)
-	})}
-	go srv.Serve(rp.ln)
-	t.Cleanup(func() { srv.Close() })
-	return rp
+	ln := listen(t, net.JoinHostPort(ip, "0"))
+	return recordingProxy{guardtest.NewRecordingProxy(t, ln, wantAuth), ln}
 }
 
-func (rp *recordingProxy) url(user string) string {
-	if user == "" {
-		return "http://" + rp.ln.Addr().String()
+func (rp recordingProxy) url(user string) string { return rp.URL(user) }
+
+func (rp recordingProxy) requests() []string {
+	var out []string
+	for _, r := range rp.Requests() {
+		out = append(out, r.Line+" "+r.Auth)
 	}
-	return "http://" + user + "@" + rp.ln.Addr().String()
-}
-
-func (rp *recordingProxy) requests() []string {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	return append([]string(nil), rp.seen...)
+	return out
 }
 
 // startVia serves the fixture's proxy through up on a port of its own.

@@ -14,77 +14,31 @@ import (
 
 	"github.com/glimpse/glimpse/orchestrator"
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
+	"github.com/glimpse/glimpse/sidecar/guard/guardtest"
 )
 
 // upstreamProxy is a caller's forward proxy on loopback that records what
 // passes through it: each request's method, URL (or CONNECT authority)
 // and credentials. It tells the target so with a Via header, as proxies
 // do, on the plain http requests it forwards.
-type upstreamProxy struct {
-	addr string
-	mu   sync.Mutex
-	seen []string
-	auth []string
-}
+type upstreamProxy struct{ *guardtest.RecordingProxy }
 
-func newUpstreamProxy(t *testing.T) *upstreamProxy {
+func newUpstreamProxy(t *testing.T) upstreamProxy {
 	t.Helper()
-	up := &upstreamProxy{}
-	tr := &http.Transport{Proxy: nil, DisableKeepAlives: true}
-	ts := e2e.NewMuxServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		up.mu.Lock()
-		if r.Method == http.MethodConnect {
-			up.seen = append(up.seen, "CONNECT "+r.Host)
-		} else {
-			up.seen = append(up.seen, r.Method+" "+r.URL.String())
-		}
-		up.auth = append(up.auth, r.Header.Get("Proxy-Authorization"))
-		up.mu.Unlock()
-		if r.Method == http.MethodConnect {
-			conn, err := net.Dial("tcp", r.Host)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadGateway)
-				return
-			}
-			client, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				conn.Close()
-				return
-			}
-			io.WriteString(client, "HTTP/1.1 200 OK\r\n\r\n")
-			go func() { io.Copy(conn, client); conn.Close() }()
-			io.Copy(client, conn)
-			client.Close()
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		out.Header.Del("Proxy-Authorization")
-		out.Header.Set("Via", "1.1 upstream-test-proxy")
-		res, err := tr.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		for k, vs := range res.Header {
-			w.Header()[k] = vs
-		}
-		w.WriteHeader(res.StatusCode)
-		io.Copy(w, res.Body)
-	}))
-	up.addr = ts.Listener.Addr().String()
-	return up
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return upstreamProxy{guardtest.NewRecordingProxy(t, ln, "")}
 }
 
-func (up *upstreamProxy) url(userinfo string) string {
-	return "http://" + userinfo + "@" + up.addr
-}
+func (up upstreamProxy) url(userinfo string) string { return up.URL(userinfo) }
 
-func (up *upstreamProxy) requests() (seen, auth []string) {
-	up.mu.Lock()
-	defer up.mu.Unlock()
-	return append([]string(nil), up.seen...), append([]string(nil), up.auth...)
+func (up upstreamProxy) requests() (seen, auth []string) {
+	for _, r := range up.Requests() {
+		seen, auth = append(seen, r.Line), append(auth, r.Auth)
+	}
+	return seen, auth
 }
 
 // syncBuffer is a log destination tests read while the app writes.
