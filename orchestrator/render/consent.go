@@ -119,7 +119,7 @@ func (r *Renderer) dismissConsent(ctx context.Context, lease Lease) {
 	cctx, cancel := context.WithTimeout(ctx, consentWait)
 	defer cancel()
 	var out consentResult
-	if err := runInReaderWorld(cctx, lease, "glimpse-consent", fmt.Sprintf("(%s)(%s)", consentJS, opts), &out); err != nil {
+	if err := evaluate(cctx, lease.Page(), fmt.Sprintf("(%s)(%s)", consentJS, opts), &out); err != nil {
 		r.log.Debug("consent banners could not be looked for", "err", err)
 		return
 	}

@@ -109,7 +109,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) 
 	cctx, cancel := context.WithTimeout(ctx, budget+time.Second)
 	defer cancel()
 	var out revealed
-	if err := runInReaderWorld(cctx, lease, "glimpse-reveal", fmt.Sprintf("(%s)(%s)", revealJS, opts), &out); err != nil {
+	if err := evaluate(cctx, lease.Page(), fmt.Sprintf("(%s)(%s)", revealJS, opts), &out); err != nil {
 		r.log.Debug("the page could not be scrolled through before the capture", "err", err)
 		return
 	}
