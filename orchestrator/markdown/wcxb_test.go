@@ -19,6 +19,7 @@ import (
 	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/glimpse/glimpse/orchestrator/internal/evalhalf"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
@@ -37,7 +38,8 @@ import (
 //
 // with GLIMPSE_EVAL_WCXB_DIR naming the cases folder when it is not in its
 // usual place, GLIMPSE_EVAL_WCXB_ONLY a comma-separated list of kinds or
-// case-name parts, and GLIMPSE_EVAL_WCXB_SAVE a folder to keep each answer
+// case-name parts, GLIMPSE_EVAL_HALF=even or odd one half of the set (see
+// evalhalf), and GLIMPSE_EVAL_WCXB_SAVE a folder to keep each answer
 // in as <name>.md (score.py --answers reads the same folder, and the two
 // agree). A fixed small sample of the set runs by default, with floors.
 
@@ -314,6 +316,9 @@ func TestWCXBMainContent(t *testing.T) {
 		only = strings.Split(v, ",")
 	}
 	cases := loadWCXB(t, dir, func(name string, _ int) bool {
+		if !evalhalf.Keep(name) {
+			return false
+		}
 		if len(only) == 0 {
 			return true
 		}
