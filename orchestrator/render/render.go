@@ -43,6 +43,10 @@ type Config struct {
 	// it. nil: any host may be listed, and every failed tunnel is tried
 	// again.
 	Listed func(host string) bool
+	// GuardMarks checks the marks of the egress guard's answers
+	// (guard.NewMarks of the sidecar token); nil: no answer counts as the
+	// guard's.
+	GuardMarks *guard.Marks
 }
 
 // Renderer turns a request into a visited page: a plain fetch when that is
@@ -56,11 +60,12 @@ type Renderer struct {
 	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
 	full     bool           // no lean renders
 	listed   func(host string) bool
+	marks    *guard.Marks // the egress guard's marks; nil reads no word of the guard
 }
 
 // New builds a Renderer.
 func New(c Config) *Renderer {
-	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full, listed: c.Listed}
+	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full, listed: c.Listed, marks: c.GuardMarks}
 	if r.log == nil {
 		r.log = slog.Default()
 	}
@@ -68,7 +73,7 @@ func New(c Config) *Renderer {
 		if r.leases == nil {
 			r.leases = poolLeaser{c.Pool}
 		}
-		r.static = newStaticFetcher(c.Pool.EgressProxyURL)
+		r.static = newStaticFetcher(c.Pool.EgressProxyURL, c.GuardMarks)
 	}
 	return r
 }
