@@ -38,10 +38,11 @@ type Config struct {
 	// browser in tests.
 	Leases Leaser
 	// Listed reports whether the egress guard refuses host for pages
-	// rendered with the ad-block list: a failed tunnel to the page's own
-	// host is rendered again without the list only when the list names
-	// it. nil: any host may be listed, and every failed tunnel is tried
-	// again.
+	// rendered with the ad-block list, when no guard can be asked (the
+	// guard's own answer decides otherwise): a failed tunnel to the page's
+	// own host is rendered again without the list only when the list
+	// names it. nil: any host may be listed, and every failed tunnel is
+	// tried again.
 	Listed func(host string) bool
 	// GuardMarks checks the marks of the egress guard's answers
 	// (guard.NewMarks of the sidecar token); nil: no answer counts as the

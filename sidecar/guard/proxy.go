@@ -26,8 +26,10 @@ const DefaultIdleTimeout = 2 * time.Minute
 // connection), "timeout" (504), "bad-request" (400, not a proxy request),
 // "closing" (503, the proxy is shutting down), "unsupported" (500, the
 // server cannot hand over the connection for a tunnel), "blocked" (403, the
-// host is on the list of a Filter). The sidecar's front sets "unauthorized"
-// (407) on a proxy request without the sidecar token. The header is taken
+// host is on the list of a Filter), "unlisted" (200, AnswerAsk's answer
+// for a host the list does not name). Each comes with its MarkHeader when
+// the proxy has Marks. The sidecar's front sets "unauthorized" (407,
+// unmarked) on a proxy request without the sidecar token. The header is taken
 // off every answer the proxy forwards, so on this hop it is only ever the
 // guard's; inside a CONNECT tunnel the guard never answers, so there it is
 // only ever the target's.
