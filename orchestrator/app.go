@@ -128,6 +128,8 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (app *App, err err
 		// What the sidecars' guards refuse with adblock on: a failed
 		// tunnel to any other host is the host's, not the list's.
 		Listed: adblockListed(cfg.AdblockHosts),
+		// The guards mark their answers under a key of the token.
+		GuardMarks: guard.NewMarks(a.token),
 	}
 	if cfg.Playground {
 		deps.Playground = playground.New(playground.Config{FilesOrigin: store.URL(storage.PublicPrefix + "playground")})

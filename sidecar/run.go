@@ -121,6 +121,9 @@ func NewServer(cfg RunConfig) (*Server, error) {
 		logger.Warn("The egress guard resolves some names to fixed addresses (GLIMPSE_DEV_HOSTS); use this for development and benchmarks only.", "names", len(cfg.Hosts))
 	}
 	proxy := guard.NewProxy(dialer, logger.With("component", "guard"))
+	// The guard's answers are marked under a key derived from the token,
+	// so the orchestrator tells them from a target's that copies them.
+	proxy.Marks = guard.NewMarks(cfg.Sidecar.Token)
 	cfg.Sidecar.ProxyAddr = ln.Addr().String()
 	cfg.Sidecar.UnfilteredProxyAddr = plain.Addr().String()
 	cfg.Sidecar.BackgroundProxyAddr = quiet.Addr().String()
@@ -187,6 +190,12 @@ func (srv *Server) Handler() http.Handler {
 				w.Header().Set("Proxy-Authenticate", `Basic realm="glimpse-sidecar"`)
 				w.Header().Set(guard.Header, "unauthorized")
 				http.Error(w, "This sidecar's egress proxy needs the sidecar token: send Proxy-Authorization: Bearer <token>, or Basic credentials whose password is the token (GLIMPSE_SIDECAR_TOKEN).", http.StatusProxyAuthRequired)
+				return
+			}
+			// The orchestrator's nonce binds the guard's marks to this
+			// request, and goes no further either.
+			r = guard.WithNonce(r)
+			if srv.guard.AnswerAsk(w, r, srv.cfg.Blocks) {
 				return
 			}
 			if srv.serveUpstream(w, r) {

@@ -74,6 +74,9 @@ type Deps struct {
 	// pages rendered with the ad-block list (render.Config.Listed); nil:
 	// any host may be.
 	Listed func(host string) bool
+	// GuardMarks checks that an answer of the sidecars' egress guard is
+	// the guard's own (render.Config.GuardMarks); nil: none is.
+	GuardMarks *guard.Marks
 }
 
 // Page is a page served at / to browsers, with the files it loads.
@@ -179,7 +182,8 @@ func NewServer(cfg Config, d Deps) *Server {
 	if d.Pool != nil {
 		metrics.RegisterPool(d.Registry, d.Pool.Snapshot)
 	}
-	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log, Full: cfg.FullRenders, Listed: d.Listed})
+	s.renderer = render.New(render.Config{Pool: d.Pool, Policy: d.Policy, Resolver: d.Resolver, Metrics: s.m, Logger: s.log, Full: cfg.FullRenders, Listed: d.Listed,
+		GuardMarks: d.GuardMarks})
 	s.composer = answer.New(answer.Config{Store: d.Store, Metrics: s.m, Logger: s.log, MaxDataBytes: cfg.MaxDataBytes,
 		MaxFileBytes: cfg.MaxFileBytes, FileVersion: cfg.FileVersion})
 

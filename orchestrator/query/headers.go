@@ -43,6 +43,13 @@ func parseHeaders(q *query) (http.Header, error) {
 				"`%s` cannot be forwarded: `%s` concerns the connection, which glimpse manages itself; remove it.",
 				p.given, strings.TrimPrefix(p.given, "headers."))
 		}
+		// glimpse's own headers speak to the sidecar's egress guard on
+		// the way out (the caller's proxy, a question, a nonce): from a
+		// caller they would steer glimpse's hop, not reach the target.
+		if strings.HasPrefix(lower, "x-glimpse-") {
+			return nil, apierr.Query(p.given, p.value,
+				"`%s` cannot be forwarded: headers named `X-Glimpse-…` are glimpse's own; remove it, and name a proxy with `proxy`.", p.given)
+		}
 		value := strings.Trim(p.value, " \t")
 		if !httpguts.ValidHeaderFieldValue(value) {
 			return nil, apierr.Query(p.given, p.value,

@@ -526,6 +526,21 @@ func TestEveryPaperFormatHasPuppeteersSize(t *testing.T) {
 	}
 }
 
+func TestGlimpsesOwnHeadersAreNotForwarded(t *testing.T) {
+	for _, name := range []string{"X-Glimpse-Upstream", "x-glimpse-guard-ask", "X-Glimpse-Guard-Nonce", "x-glimpse-guard"} {
+		t.Run("headers."+name+" is refused", func(t *testing.T) {
+			_, err := Parse(exampleTarget+"&headers."+name+"=http%3A%2F%2Fproxy.example%3A3128", Limits{})
+			e := apierr.From(err)
+			if e == nil || e.Code != apierr.CodeInvalidQuery || e.Param != "headers."+name || !strings.Contains(e.Message, "glimpse's own") {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+	if _, err := Parse(exampleTarget+"&headers.x-glimpsed=1", Limits{}); err != nil {
+		t.Errorf("a header that only starts like glimpse's was refused: %v", err)
+	}
+}
+
 func TestHopByHopAndHostHeadersAreRefused(t *testing.T) {
 	for _, name := range []string{"connection", "Keep-Alive", "te", "trailer", "transfer-encoding", "upgrade",
 		"proxy-authorization", "Proxy-Connection", "host", "content-length"} {

@@ -305,14 +305,15 @@ func (r *Renderer) waitForSelector(ctx context.Context, sess *cdp.Session, sel s
 }
 
 // runScript runs one of `scripts` in the page, awaiting the promise it
-// ends with, if any. An exception is the caller's to fix.
+// ends with, if any; what it returned stays in the page (callerScript). An
+// exception is the caller's to fix.
 func (r *Renderer) runScript(ctx context.Context, sess *cdp.Session, js, name string) error {
 	dl := deadlineOf(ctx, time.Hour).Add(-answerMargin)
 	sctx, cancel := context.WithDeadline(ctx, dl)
 	defer cancel()
 	t := true
 	res, err := cdp.Execute(sctx, sess, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: js, AwaitPromise: &t, UserGesture: &t, Silent: &t,
+		Expression: callerScript(js), AwaitPromise: &t, UserGesture: &t, Silent: &t,
 		// V8 stops a script that runs past the request's time, so an
 		// endless loop does not hold the page until it is disposed.
 		Timeout: runtime.TimeDelta(max(time.Until(dl).Milliseconds(), 1)),
@@ -331,6 +332,9 @@ func (r *Renderer) runScript(ctx context.Context, sess *cdp.Session, js, name st
 		if ex.Exception != nil && ex.Exception.Description != "" {
 			what, _, _ = strings.Cut(ex.Exception.Description, "\n")
 		}
+		return badInput(name, js, "The script in `%s` failed in the page: %s; fix the script, or drop it.", name, apierr.Show(what))
+	}
+	if what, failed := scriptFailure(res.Result); failed {
 		return badInput(name, js, "The script in `%s` failed in the page: %s; fix the script, or drop it.", name, apierr.Show(what))
 	}
 	return nil

@@ -201,7 +201,7 @@ func TestTheCallersActionsRunOnTheLoadedPage(t *testing.T) {
 				var ran []string
 				for _, m := range run.browsers[0].sent("Runtime.evaluate") {
 					if p := paramsOf[evalParams](t, m); p.UserGesture {
-						ran = append(ran, p.Expression)
+						ran = append(ran, callerSource(t, p.Expression))
 					}
 				}
 				if strings.Join(ran, ";") != "window.a=1;window.b=2" {
@@ -214,6 +214,17 @@ func TestTheCallersActionsRunOnTheLoadedPage(t *testing.T) {
 			serve: served{Eval: answer("window.b", func(c *cdptest.Call) { _ = c.Reply(exception("TypeError: x is undefined\n    at <anonymous>:1:1")) })},
 			query: "&scripts.0=window.a%3D1&scripts.1=window.b.x()",
 			kind:  BadInput, err: "The script in `scripts.1` failed in the page: `TypeError: x is undefined`;",
+		},
+		{
+			name:  "a script that threw is told by the bounded description the page gives back",
+			serve: served{Eval: answer("window.b", func(c *cdptest.Call) { _ = c.Reply(stringValue("!TypeError: x is undefined")) })},
+			query: "&scripts.0=window.a%3D1&scripts.1=window.b.x()",
+			kind:  BadInput, err: "The script in `scripts.1` failed in the page: `TypeError: x is undefined`;",
+		},
+		{
+			name:  "a script's own value is not an exception, whatever it says",
+			serve: served{Eval: answer("window.a", func(c *cdptest.Call) { _ = c.Reply(stringValue("TypeError: a value, not a failure")) })},
+			query: "&scripts=window.a",
 		},
 		{
 			name:  "a script that never ends runs into the timeout",
@@ -329,4 +340,22 @@ func TestAPageThatTookTheWholeTimeoutToLoad(t *testing.T) {
 			kind: TimedOut, err: "leaving no time for",
 		},
 	})
+}
+
+// callerSource is the caller's script inside the expression that runs it
+// (callerScript), which it ends as a string literal.
+func callerSource(t *testing.T, expr string) string {
+	t.Helper()
+	i := strings.LastIndex(expr, "})(")
+	var src string
+	if i < 0 || !strings.HasSuffix(expr, ")") || json.Unmarshal([]byte(expr[i+3:len(expr)-1]), &src) != nil {
+		t.Fatalf("the expression does not end with the caller's script as a literal: %q", expr)
+	}
+	return src
+}
+
+// stringValue is Runtime.evaluate's answer for an expression that gave the
+// string s.
+func stringValue(s string) map[string]any {
+	return map[string]any{"result": map[string]any{"type": "string", "value": s}}
 }

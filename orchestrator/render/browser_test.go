@@ -441,7 +441,7 @@ var testNames = names{
 // newRenderer builds a Renderer that leases from leases.
 func newRenderer(leases Leaser) (*Renderer, *metrics.Orchestrator) {
 	m := metrics.NewOrchestrator(prometheus.NewRegistry())
-	r := New(Config{Leases: leases, Policy: guard.NewPolicy(nil), Resolver: testNames, Metrics: m,
+	r := New(Config{Leases: leases, Policy: guard.NewPolicy(nil), Resolver: testNames, Metrics: m, GuardMarks: testMarks,
 		Logger: slog.New(slog.DiscardHandler)})
 	return r, m
 }

@@ -26,13 +26,12 @@ func (r *Renderer) fetcher(req *query.Request) *staticFetcher {
 // caller's proxy up. It keeps no connection: none made for one caller's
 // proxy serves another request.
 func (f *staticFetcher) through(up *url.URL) *staticFetcher {
-	g := newStaticFetcher(f.proxy)
+	g := newStaticFetcher(f.proxy, f.marks)
 	tr := g.client.Transport.(*http.Transport)
 	tr.DisableKeepAlives = true
 	// A tunnel's CONNECT goes to the guard, which reads the header; a
 	// plain http request carries it itself (staticFetcher.get), and an
 	// https one must not, or the target would read it.
-	tr.ProxyConnectHeader = http.Header{upstreamHeader: {up.String()}}
 	g.upstream = up.String()
 	return g
 }

@@ -38,11 +38,16 @@ type Config struct {
 	// browser in tests.
 	Leases Leaser
 	// Listed reports whether the egress guard refuses host for pages
-	// rendered with the ad-block list: a failed tunnel to the page's own
-	// host is rendered again without the list only when the list names
-	// it. nil: any host may be listed, and every failed tunnel is tried
-	// again.
+	// rendered with the ad-block list, when no guard can be asked (the
+	// guard's own answer decides otherwise): a failed tunnel to the page's
+	// own host is rendered again without the list only when the list
+	// names it. nil: any host may be listed, and every failed tunnel is
+	// tried again.
 	Listed func(host string) bool
+	// GuardMarks checks the marks of the egress guard's answers
+	// (guard.NewMarks of the sidecar token); nil: no answer counts as the
+	// guard's.
+	GuardMarks *guard.Marks
 }
 
 // Renderer turns a request into a visited page: a plain fetch when that is
@@ -56,11 +61,12 @@ type Renderer struct {
 	static   *staticFetcher // prerender=auto's plain fetch; nil without a pool
 	full     bool           // no lean renders
 	listed   func(host string) bool
+	marks    *guard.Marks // the egress guard's marks; nil reads no word of the guard
 }
 
 // New builds a Renderer.
 func New(c Config) *Renderer {
-	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full, listed: c.Listed}
+	r := &Renderer{leases: c.Leases, policy: c.Policy, resolver: c.Resolver, m: c.Metrics, log: c.Logger, full: c.Full, listed: c.Listed, marks: c.GuardMarks}
 	if r.log == nil {
 		r.log = slog.Default()
 	}
@@ -68,7 +74,7 @@ func New(c Config) *Renderer {
 		if r.leases == nil {
 			r.leases = poolLeaser{c.Pool}
 		}
-		r.static = newStaticFetcher(c.Pool.EgressProxyURL)
+		r.static = newStaticFetcher(c.Pool.EgressProxyURL, c.GuardMarks)
 	}
 	return r
 }

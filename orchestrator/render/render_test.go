@@ -44,7 +44,7 @@ func TestAFailedTunnelIsTriedWithoutTheListOnlyWhenTheListApplied(t *testing.T) 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			n := &navigation{r: &Renderer{listed: tc.listed}, unfiltered: tc.unfiltered, finalURL: tc.finalURL}
-			if got := n.listedDocument(tc.errorText); got != tc.want {
+			if got := n.listedDocument(t.Context(), tc.errorText); got != tc.want {
 				t.Errorf("listedDocument = %t, want %t", got, tc.want)
 			}
 		})

@@ -20,6 +20,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/document"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 	"github.com/glimpse/glimpse/orchestrator/query"
+	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
 // maxStaticBytes bounds a page read by the plain fetch; the head, where
@@ -37,10 +38,11 @@ type staticFetcher struct {
 	client   *http.Client
 	proxy    func() (*url.URL, bool) // a sidecar's egress proxy, with its token
 	upstream string                  // the caller's proxy after the guard; "" for none
+	marks    *guard.Marks            // the guard's marks; nil reads no word of the guard
 }
 
-func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
-	f := &staticFetcher{proxy: proxy}
+func newStaticFetcher(proxy func() (*url.URL, bool), marks *guard.Marks) *staticFetcher {
+	f := &staticFetcher{proxy: proxy, marks: marks}
 	f.client = &http.Client{
 		Transport: &http.Transport{
 			Proxy: func(*http.Request) (*url.URL, error) {
@@ -53,12 +55,21 @@ func newStaticFetcher(proxy func() (*url.URL, bool)) *staticFetcher {
 			// An https URL goes through the proxy as a CONNECT tunnel,
 			// whose refusal the client reports without its headers: the
 			// guard's word is read here so that it means what it means
-			// for a plain http URL.
+			// for a plain http URL. Each CONNECT carries a nonce of its
+			// own, which the guard's mark is bound to.
+			GetProxyConnectHeader: func(context.Context, *url.URL, string) (http.Header, error) {
+				h := http.Header{guard.NonceHeader: {newNonce()}}
+				if f.upstream != "" {
+					h.Set(upstreamHeader, f.upstream)
+				}
+				return h, nil
+			},
 			OnProxyConnectResponse: func(_ context.Context, _ *url.URL, req *http.Request, res *http.Response) error {
 				if res.StatusCode == http.StatusOK {
 					return nil
 				}
-				return guardAnswer(&url.URL{Scheme: "https", Host: strings.TrimSuffix(req.Host, ":443")}, res.Header.Get("X-Glimpse-Guard"))
+				word := f.marks.Word(res.Header.Get, req.Host, req.Header.Get(guard.NonceHeader))
+				return guardAnswer(&url.URL{Scheme: "https", Host: strings.TrimSuffix(req.Host, ":443")}, word)
 			},
 			MaxIdleConns:          64,
 			MaxIdleConnsPerHost:   16,
@@ -90,18 +101,6 @@ func guardAnswer(u *url.URL, reason string) error {
 		return guardError(u.String(), reason)
 	}
 	return fmt.Errorf("%w: the egress guard could not reach %s: %q", ErrEgress, u.Host, reason)
-}
-
-// guardHeader is the egress guard's word on a response for target: the
-// X-Glimpse-Guard value, read only where the guard can have set it. The
-// guard answers a plain http request itself and drops the header from
-// whatever it forwards; an https answer comes through a tunnel, from the
-// target alone, so its header is the target's and means nothing.
-func guardHeader(target, value string) string {
-	if value == "" || !strings.HasPrefix(strings.ToLower(target), "http:") {
-		return ""
-	}
-	return value
 }
 
 // egressFailure reports whether a failed request never reached the egress
@@ -178,6 +177,14 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 		if f.upstream != "" && u.Scheme == "http" {
 			req.Header.Set(upstreamHeader, f.upstream)
 		}
+		// A plain http request goes to the guard as it is, so it carries
+		// the nonce itself; the sidecar takes it off. An https one must
+		// not: the target would read it inside the tunnel.
+		nonce := ""
+		if u.Scheme == "http" {
+			nonce = newNonce()
+			req.Header.Set(guard.NonceHeader, nonce)
+		}
 		resp, err := f.client.Do(req)
 		if err != nil {
 			if egressFailure(err) {
@@ -186,7 +193,7 @@ func (f *staticFetcher) get(ctx context.Context, raw string, site site, hdr http
 			return nil, nil, nil, err
 		}
 		jar.SetCookies(u, resp.Cookies())
-		if g := guardHeader(u.String(), resp.Header.Get("X-Glimpse-Guard")); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
+		if g := guardWord(f.marks, u.String(), resp.Header.Get, nonce); g != "" && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway) {
 			resp.Body.Close()
 			return nil, nil, nil, guardAnswer(u, g)
 		}

@@ -47,7 +47,7 @@ func egressStandIn(t *testing.T) *url.URL {
 			case <-time.After(5 * time.Second):
 			}
 		case "/refused":
-			w.Header().Set("X-Glimpse-Guard", "refused")
+			markAnswer(w, r, "refused")
 			w.WriteHeader(http.StatusForbidden)
 		}
 	}))
@@ -123,7 +123,7 @@ func TestAPlainFetchAnswersWhenThePageAllowsIt(t *testing.T) {
 			t.Parallel()
 			leases := &browsers{next: []*scriptedBrowser{newBrowser(t, served{})}}
 			r, _ := newRenderer(leases)
-			r.static = newStaticFetcher(func() (*url.URL, bool) { return proxy, tc.egress })
+			r.static = newStaticFetcher(func() (*url.URL, bool) { return proxy, tc.egress }, testMarks)
 			limit := tc.limit
 			if limit == 0 {
 				limit = renderLimit

@@ -18,8 +18,12 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 			// An https URL's tunnel: the host's first label is the
 			// guard's answer.
 			reason, _, _ := strings.Cut(r.Host, ".")
-			if reason != "noheader" {
-				w.Header().Set("X-Glimpse-Guard", reason)
+			switch reason {
+			case "noheader":
+			case "unmarked":
+				w.Header().Set("X-Glimpse-Guard", "refused")
+			default:
+				markAnswer(w, r, reason)
 			}
 			w.WriteHeader(http.StatusForbidden)
 			return
@@ -27,8 +31,11 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 		switch r.URL.Path {
 		case "/missing.png":
 			http.NotFound(w, r)
+		case "/unmarked.png":
+			w.Header().Set("X-Glimpse-Guard", "refused")
+			w.WriteHeader(http.StatusForbidden)
 		default:
-			w.Header().Set("X-Glimpse-Guard", r.URL.Query().Get("guard"))
+			markAnswer(w, r, r.URL.Query().Get("guard"))
 			w.WriteHeader(http.StatusBadGateway)
 		}
 	}))
@@ -58,10 +65,12 @@ func TestAFailedWayOutIsTheServicesNotTheTargets(t *testing.T) {
 		{"an https tunnel to a host that does not resolve is the target's", proxyURL, "https://unresolvable.test/a.png", false, Unresolvable},
 		{"an https tunnel to a target that drops it is the target's", proxyURL, "https://unreachable.test/a.png", false, Unreadable},
 		{"an https tunnel the guard refuses without a reason is the service's", proxyURL, "https://noheader.test/a.png", true, 0},
+		{"an https tunnel refused with a word but no mark is the service's", proxyURL, "https://unmarked.test/a.png", true, 0},
+		{"a plain answer with a word but no mark is the target's error status", proxyURL, "http://site.test/unmarked.png", false, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newStaticFetcher(func() (*url.URL, bool) { return tc.proxy, tc.proxy != nil })
+			f := newStaticFetcher(func() (*url.URL, bool) { return tc.proxy, tc.proxy != nil }, testMarks)
 			_, _, err := httpSource{f: f}.Open(t.Context(), tc.target)
 			if err == nil {
 				t.Fatal("the fetch succeeded")

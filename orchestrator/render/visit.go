@@ -301,7 +301,7 @@ func (n *navigation) onNavigated(ctx context.Context, o navOutcome) error {
 		if n.hops > MaxRedirects {
 			return tooManyRedirects(n.hops)
 		}
-		if n.listedDocument(o.res.ErrorText) {
+		if n.listedDocument(ctx, o.res.ErrorText) {
 			return fmt.Errorf("%w: %s", errListedDocument, n.finalURL)
 		}
 		if err := proxyNavigationError(n.req, o.res.ErrorText); err != nil {
@@ -376,7 +376,8 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 			return false, nil
 		}
 		if e.RequestID == n.mainReq && e.Type == network.ResourceTypeDocument {
-			if g := guardHeader(e.Response.URL, headerValue(e.Response.Headers, "x-glimpse-guard")); g == "blocked" {
+			word := func(name string) string { return headerValue(e.Response.Headers, name) }
+			if g := guardWord(n.r.marks, e.Response.URL, word, ""); g == "blocked" {
 				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
 				return false, fmt.Errorf("%w: %s", errListedDocument, e.Response.URL)
 			} else if err := proxyGuardError(n.req, g); err != nil {
@@ -602,20 +603,33 @@ func (n *navigation) awaitDocument(ctx context.Context) {
 // being read.
 const maxDocumentWait = 3 * time.Second
 
-// listedDocument reports whether a failed navigation may be the egress
-// guard refusing the page's own https host for the ad-block list: the
-// browser sees only a tunnel that failed, and the render without the list
-// tells the two apart. A host the list does not name failed for its own
-// reasons, and is not rendered a second time.
-func (n *navigation) listedDocument(errorText string) bool {
+// listedDocument reports whether a failed navigation is the egress guard
+// refusing the page's own https host for the ad-block list. The browser
+// sees only a tunnel that failed, whatever the reason, so the guard is
+// asked, and says in a marked answer of its own whether its list names
+// the host; a host it does not name failed for its own reasons, and is
+// not rendered a second time. When no guard can be asked, the list
+// glimpse was given decides, and without one the render without the list
+// tells the two apart.
+func (n *navigation) listedDocument(ctx context.Context, errorText string) bool {
 	if n.unfiltered || !strings.Contains(errorText, "ERR_TUNNEL_CONNECTION_FAILED") {
 		return false
+	}
+	u, err := url.Parse(n.finalURL)
+	if err != nil {
+		return true
+	}
+	if n.r != nil && n.r.static != nil {
+		listed, err := n.r.static.askListed(ctx, u.Hostname())
+		if err == nil {
+			return listed
+		}
+		n.r.log.Debug("the egress guard could not say whether a host is on its list", "host", u.Hostname(), "err", err)
 	}
 	if n.r == nil || n.r.listed == nil {
 		return true
 	}
-	u, err := url.Parse(n.finalURL)
-	return err != nil || n.r.listed(u.Hostname())
+	return n.r.listed(u.Hostname())
 }
 
 // checkHop applies the address rule to a redirect target, so the caller

@@ -13,6 +13,7 @@ import (
 
 	"github.com/glimpse/glimpse/cdp/cdptest"
 	"github.com/glimpse/glimpse/metrics"
+	"github.com/glimpse/glimpse/sidecar/guard"
 )
 
 func TestAPageThatLoadsIsReadWithItsAnswer(t *testing.T) {
@@ -257,7 +258,11 @@ func TestNavigationFailuresBecomeTheirErrors(t *testing.T) {
 func TestTheEgressGuardsWordOnTheDocumentIsTheCallersError(t *testing.T) {
 	t.Parallel()
 	guarded := func(word string) served {
-		return served{Headers: map[string]string{"Content-Type": "text/html", "X-Glimpse-Guard": word}}
+		return served{Headers: map[string]string{"Content-Type": "text/html", "X-Glimpse-Guard": word,
+			guard.MarkHeader: testMarks.Mark(word, "example.test", "")}}
+	}
+	forged := func(word, mark string) served {
+		return served{Headers: map[string]string{"Content-Type": "text/html", "X-Glimpse-Guard": word, guard.MarkHeader: mark}}
 	}
 	// The guard answers plain http itself; an https answer comes through a
 	// tunnel from the target alone, so its header means nothing.
@@ -269,6 +274,11 @@ func TestTheEgressGuardsWordOnTheDocumentIsTheCallersError(t *testing.T) {
 		{name: "a target that does not accept in time is ETIMEOUT", target: plain, serve: guarded("timeout"), kind: TimedOut, err: "in time"},
 		{name: "a word the guard never says is the service's failure", target: plain, serve: guarded("overloaded"), err: "egress guard could not fetch"},
 		{name: "an https target's own guard header is only a header", serve: guarded("refused")},
+		{name: "a target's word without a mark is only a header", target: plain, serve: forged("refused", "")},
+		{name: "a target's word with a mark it made up is only a header", target: plain, serve: forged("timeout", "bm90IGEgbWFyaw")},
+		{name: "a mark for another host is only a header", target: plain, serve: forged("refused", testMarks.Mark("refused", "elsewhere.test", ""))},
+		{name: "a listing without a mark is not rendered again", target: plain, serve: forged("blocked", ""),
+			check: func(t *testing.T, _ rendered, run *navRun) { leasedWith(t, run, false) }},
 		{
 			name:   "a document on the ad-block list is rendered again without the list",
 			target: plain, serve: guarded("blocked"), then: &served{},

@@ -26,8 +26,10 @@ const DefaultIdleTimeout = 2 * time.Minute
 // connection), "timeout" (504), "bad-request" (400, not a proxy request),
 // "closing" (503, the proxy is shutting down), "unsupported" (500, the
 // server cannot hand over the connection for a tunnel), "blocked" (403, the
-// host is on the list of a Filter). The sidecar's front sets "unauthorized"
-// (407) on a proxy request without the sidecar token. The header is taken
+// host is on the list of a Filter), "unlisted" (200, AnswerAsk's answer
+// for a host the list does not name). Each comes with its MarkHeader when
+// the proxy has Marks. The sidecar's front sets "unauthorized" (407,
+// unmarked) on a proxy request without the sidecar token. The header is taken
 // off every answer the proxy forwards, so on this hop it is only ever the
 // guard's; inside a CONNECT tunnel the guard never answers, so there it is
 // only ever the target's.
@@ -41,6 +43,10 @@ type Proxy struct {
 	// IdleTimeout bounds silence on a tunnel or an upstream connection;
 	// zero means DefaultIdleTimeout. Set it before the first request.
 	IdleTimeout time.Duration
+	// Marks, when set, marks every answer the proxy makes itself
+	// (MarkHeader), so the orchestrator can tell it from a target's. Set
+	// it before the first request.
+	Marks *Marks
 
 	dialer  *Dialer
 	logger  *slog.Logger
@@ -108,7 +114,7 @@ func (p *Proxy) FilterHandler(next http.Handler, blocks func(host string) bool) 
 		if host != "" && blocks(host) {
 			p.blocked.Add(1)
 			p.logger.Debug("the egress guard blocked a listed host", "host", host)
-			answer(w, http.StatusForbidden, "blocked", host+" is on the ad-block list; glimpse renders with adblock=false to load it")
+			p.answer(w, r, http.StatusForbidden, "blocked", host+" is on the ad-block list; glimpse renders with adblock=false to load it")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -164,6 +170,7 @@ func (p *Proxy) init() {
 			Rewrite: func(pr *httputil.ProxyRequest) {
 				pr.Out.URL.Scheme = upstreamScheme(pr.In.URL.Scheme)
 				pr.Out.URL.User = nil
+				pr.Out.Header.Del(NonceHeader)
 			},
 			Transport:     p.transport,
 			FlushInterval: -1,
@@ -172,6 +179,7 @@ func (p *Proxy) init() {
 			// time-out or a failure into a page that answered.
 			ModifyResponse: func(res *http.Response) error {
 				res.Header.Del(Header)
+				res.Header.Del(MarkHeader)
 				return nil
 			},
 			ErrorLog: slog.NewLogLogger(p.logger.Handler(), slog.LevelDebug),
@@ -185,7 +193,7 @@ func (p *Proxy) init() {
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.init()
 	if p.ctx.Err() != nil {
-		answer(w, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
+		p.answer(w, r, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
@@ -198,14 +206,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !r.URL.IsAbs() || r.URL.Host == "" {
-		answer(w, http.StatusBadRequest, "bad-request",
+		p.answer(w, r, http.StatusBadRequest, "bad-request",
 			"this is the glimpse egress proxy: send absolute-form requests (GET http://host/path) or CONNECT host:port")
 		return
 	}
 	switch r.URL.Scheme {
 	case "http", "https", "ws", "wss":
 	default:
-		p.refuse(w, r.URL.Hostname(), fmt.Sprintf("glimpse only fetches http, https, ws and wss URLs; %s: is refused", r.URL.Scheme))
+		p.refuse(w, r, r.URL.Hostname(), fmt.Sprintf("glimpse only fetches http, https, ws and wss URLs; %s: is refused", r.URL.Scheme))
 		return
 	}
 	p.forward.ServeHTTP(w, r)
@@ -226,7 +234,7 @@ func upstreamScheme(s string) string {
 func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	host, _, err := net.SplitHostPort(r.Host)
 	if err != nil {
-		answer(w, http.StatusBadRequest, "bad-request", "CONNECT needs host:port, as in CONNECT example.com:443")
+		p.answer(w, r, http.StatusBadRequest, "bad-request", "CONNECT needs host:port, as in CONNECT example.com:443")
 		return
 	}
 	upstream, err := p.dialer.DialContext(r.Context(), "tcp", r.Host)
@@ -234,7 +242,7 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, host, err)
 		return
 	}
-	p.join(w, upstream, nil, "host", r.Host, "upstream", upstream.RemoteAddr().String())
+	p.join(w, r, upstream, nil, "host", r.Host, "upstream", upstream.RemoteAddr().String())
 }
 
 // join takes over the client's connection behind an accepted CONNECT,
@@ -242,11 +250,11 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 // either side ends or the proxy stops. fromUpstream holds what upstream
 // already sent past its own CONNECT exchange (nil when it had none);
 // logArgs name the tunnel in the log.
-func (p *Proxy) join(w http.ResponseWriter, upstream net.Conn, fromUpstream *bufio.Reader, logArgs ...any) {
+func (p *Proxy) join(w http.ResponseWriter, r *http.Request, upstream net.Conn, fromUpstream *bufio.Reader, logArgs ...any) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		upstream.Close()
-		answer(w, http.StatusInternalServerError, "unsupported", "this connection cannot carry a CONNECT tunnel")
+		p.answer(w, r, http.StatusInternalServerError, "unsupported", "this connection cannot carry a CONNECT tunnel")
 		return
 	}
 	client, brw, err := hj.Hijack()
@@ -312,27 +320,36 @@ func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, host string, err er
 	var lookup *LookupError
 	switch {
 	case errors.As(err, &refused):
-		p.refuse(w, host, refused.Error())
+		p.refuse(w, r, host, refused.Error())
 	case errors.As(err, &lookup):
 		p.logger.Info("the egress proxy could not resolve a host the browser asked for", "host", host, "error", lookup.Err)
-		answer(w, http.StatusBadGateway, "unresolvable", lookup.Error())
+		p.answer(w, r, http.StatusBadGateway, "unresolvable", lookup.Error())
 	case p.ctx.Err() != nil:
-		answer(w, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
+		p.answer(w, r, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
 	case r.Context().Err() != nil:
 		// The browser gave up on this request; nobody reads an answer.
 		p.logger.Debug("the browser cancelled a request before it was answered", "host", host)
 	case isTimeout(err):
-		answer(w, http.StatusGatewayTimeout, "timeout", fmt.Sprintf("%s did not answer in time: %v", host, err))
+		p.answer(w, r, http.StatusGatewayTimeout, "timeout", fmt.Sprintf("%s did not answer in time: %v", host, err))
 	default:
 		p.logger.Debug("the egress proxy could not reach a host", "host", host, "error", err)
-		answer(w, http.StatusBadGateway, "unreachable", fmt.Sprintf("glimpse could not connect to %s: %v", host, err))
+		p.answer(w, r, http.StatusBadGateway, "unreachable", fmt.Sprintf("glimpse could not connect to %s: %v", host, err))
 	}
 }
 
-func (p *Proxy) refuse(w http.ResponseWriter, host, reason string) {
+func (p *Proxy) refuse(w http.ResponseWriter, r *http.Request, host, reason string) {
 	p.refused.Add(1)
 	p.logger.Info("the egress guard refused a connection the browser asked for", "host", host, "reason", reason)
-	answer(w, http.StatusForbidden, "refused", reason)
+	p.answer(w, r, http.StatusForbidden, "refused", reason)
+}
+
+// answer is the proxy's own answer to r, marked as the guard's when the
+// proxy has Marks.
+func (p *Proxy) answer(w http.ResponseWriter, r *http.Request, status int, kind, msg string) {
+	if p.Marks != nil {
+		w.Header().Set(MarkHeader, p.Marks.Mark(kind, requestHost(r), nonceOf(r)))
+	}
+	answer(w, status, kind, msg)
 }
 
 func answer(w http.ResponseWriter, status int, kind, msg string) {

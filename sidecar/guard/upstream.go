@@ -141,6 +141,7 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme = upstreamScheme(pr.In.URL.Scheme)
 			pr.Out.URL.User = nil
+			pr.Out.Header.Del(NonceHeader)
 		},
 		Transport:     transport,
 		FlushInterval: -1,
@@ -151,6 +152,7 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 				return &upstreamError{up: up, err: errors.New("it answered 407 Proxy Authentication Required")}
 			}
 			res.Header.Del(Header)
+			res.Header.Del(MarkHeader)
 			return nil
 		},
 		ErrorLog: p.forward.ErrorLog,
@@ -160,7 +162,7 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p.ctx.Err() != nil {
-			answer(w, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
+			p.answer(w, r, http.StatusServiceUnavailable, "closing", "the glimpse egress proxy is shutting down")
 			return
 		}
 		ctx, cancel := context.WithCancel(r.Context())
@@ -171,12 +173,12 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 		hostport := r.Host
 		if r.Method != http.MethodConnect {
 			if !r.URL.IsAbs() || r.URL.Host == "" {
-				answer(w, http.StatusBadRequest, "bad-request",
+				p.answer(w, r, http.StatusBadRequest, "bad-request",
 					"this is the glimpse egress proxy: send absolute-form requests (GET http://host/path) or CONNECT host:port")
 				return
 			}
 			if r.URL.Scheme != "http" && r.URL.Scheme != "ws" {
-				p.refuse(w, r.URL.Hostname(), fmt.Sprintf("glimpse sends plain http and ws through a proxy; %s: goes through CONNECT", r.URL.Scheme))
+				p.refuse(w, r, r.URL.Hostname(), fmt.Sprintf("glimpse sends plain http and ws through a proxy; %s: goes through CONNECT", r.URL.Scheme))
 				return
 			}
 			hostport = r.URL.Host
@@ -187,7 +189,7 @@ func (p *Proxy) Via(up *Upstream) http.Handler {
 		host, portText, err := net.SplitHostPort(hostport)
 		port, perr := strconv.ParseUint(portText, 10, 16)
 		if err != nil || perr != nil || port == 0 {
-			answer(w, http.StatusBadRequest, "bad-request", "CONNECT needs host:port, as in CONNECT example.com:443")
+			p.answer(w, r, http.StatusBadRequest, "bad-request", "CONNECT needs host:port, as in CONNECT example.com:443")
 			return
 		}
 		if err := p.dialer.checkTarget(ctx, host, uint16(port)); err != nil {
@@ -231,11 +233,11 @@ func (p *Proxy) tunnelVia(w http.ResponseWriter, r *http.Request, up *Upstream, 
 		res.Body.Close()
 		conn.Close()
 		p.logger.Info("the caller's proxy refused a tunnel", "proxy", up.String(), "host", host, "status", res.StatusCode)
-		answer(w, http.StatusBadGateway, "proxy-failed", fmt.Sprintf("the proxy %s answered %s to CONNECT %s", up, res.Status, hostport))
+		p.answer(w, r, http.StatusBadGateway, "proxy-failed", fmt.Sprintf("the proxy %s answered %s to CONNECT %s", up, res.Status, hostport))
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
-	p.join(w, conn, br, "host", hostport, "proxy", up.String())
+	p.join(w, r, conn, br, "host", hostport, "proxy", up.String())
 }
 
 // failVia answers a failure on the way through a caller's proxy: the
@@ -252,11 +254,11 @@ func (p *Proxy) failVia(w http.ResponseWriter, r *http.Request, host string, err
 	case errors.As(err, &refused):
 		p.refused.Add(1)
 		p.logger.Info("the egress guard refused a caller's proxy", "proxy", ue.up.String(), "reason", refused.Reason)
-		answer(w, http.StatusForbidden, "proxy-refused", fmt.Sprintf("glimpse does not connect to the proxy %s: %s", ue.up, refused.Error()))
+		p.answer(w, r, http.StatusForbidden, "proxy-refused", fmt.Sprintf("glimpse does not connect to the proxy %s: %s", ue.up, refused.Error()))
 	case r.Context().Err() != nil:
 		p.logger.Debug("the browser cancelled a request before the proxy answered", "host", host)
 	default:
 		p.logger.Info("the caller's proxy could not be reached", "proxy", ue.up.String(), "error", ue.err)
-		answer(w, http.StatusBadGateway, "proxy-unreachable", ue.Error())
+		p.answer(w, r, http.StatusBadGateway, "proxy-unreachable", ue.Error())
 	}
 }
