@@ -22,7 +22,10 @@ import (
 //     publisher wrote titles for several places, and the visible one is the
 //     article's own;
 //   - the declared title is the headline with search keywords after it
-//     (", Tested & Reviewed", "[2025]: Costs and Fees", " Archives").
+//     (", Tested & Reviewed", "[2025]: Costs and Fees", " Archives");
+//   - the declared title is the start of the headline, shortened for
+//     search results or cut at a length ("Networking" for "Networking in
+//     Compose", "How to set up your k…").
 // A declared title that carries the headline whole, with a site name or a
 // section around it, stays as declared.
 
@@ -106,7 +109,7 @@ func (p *page) headlineOver(declared, publisher string) string {
 	if hk == "" || dk == "" || hk == dk {
 		return ""
 	}
-	if keywordTail(declared, h) {
+	if keywordTail(declared, h) || extendsTitle(stripSiteSuffix(declared, publisher, p.url), h) {
 		return h
 	}
 	if strings.Contains(dk, hk) {
@@ -208,4 +211,35 @@ func keywordTail(declared, headline string) bool {
 	tail := declared[len(h):]
 	return strings.HasPrefix(tail, ", ") || yearTailRe.MatchString(tail) ||
 		strings.EqualFold(strings.TrimSpace(tail), "archives")
+}
+
+// bracketedRe finds a bracketed aside: "(example.com)", "[video]".
+var bracketedRe = regexp.MustCompile(`\([^()]*\)|\[[^\[\]]*\]`)
+
+// extendsTitle reports a headline that begins with the whole of a declared
+// title (site name and a closing ellipsis taken off) and goes on in words:
+// the declared one is the headline shortened. What a headline adds only in
+// brackets or numbers ("(example.com) 87", a source and a comment count)
+// does not make it longer.
+func extendsTitle(declared, headline string) bool {
+	d := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(declared), "…"), "...")
+	dk := foldKey(d)
+	if dk == "" || !strings.HasPrefix(foldKey(headline), dk) {
+		return false
+	}
+	rest := afterFolded(headline, len(dk))
+	return strings.IndexFunc(bracketedRe.ReplaceAllString(rest, ""), isLetter) >= 0
+}
+
+// afterFolded is what follows the part of s whose folded form (foldKey) is
+// n bytes long.
+func afterFolded(s string, n int) string {
+	seen := 0
+	for i, r := range s {
+		if seen >= n {
+			return s[i:]
+		}
+		seen += len(foldKey(string(r)))
+	}
+	return ""
 }

@@ -38,10 +38,10 @@ func TestHeadlineOverDeclaredTitle(t *testing.T) {
 			<body><article><h1>After Ten Years of Debate the River Finally Gets Its Crossing</h1></article></body>`,
 			"Council Approves the New Bridge"},
 		{"a headline that only rewords the declared title leaves it standing",
-			article + `<meta property="og:title" content="Group Lessons vs Private Lessons - Which Is Best?">
+			article + `<meta property="og:title" content="Group or Private Lessons - Which Is Best for You">
 			<title>Group lessons or private lessons: which is best for you</title>
 			<body><article><h1>Group Lessons vs. Private Lessons: Which Is Best for You?</h1></article></body>`,
-			"Group Lessons vs Private Lessons - Which Is Best?"},
+			"Group or Private Lessons - Which Is Best for You"},
 		{"a page that does not say it is an article keeps its declared title",
 			`<meta property="og:title" content="Accounting Software for Small Teams">
 			<title>Invoices, Payroll and Taxes in One Place | Ledgerly</title>
@@ -152,5 +152,47 @@ func TestHostileHeadlines(t *testing.T) {
 		`<meta property="og:title" content="ÿ, ÿ"><h1>ÿ</h1>`,
 	} {
 		_ = extractHTML(t, html)
+	}
+}
+
+// TestHeadlineThatExtendsTheDeclaredTitle covers a declared title that is
+// the headline shortened.
+func TestHeadlineThatExtendsTheDeclaredTitle(t *testing.T) {
+	tests := []struct {
+		name, html, want string
+	}{
+		{"a declared title that is the start of the headline gives way to it",
+			`<meta property="og:title" content="Caching"><title>Caching | Widget Docs</title>
+			<body><main><h1>Caching in the Widget Server</h1></main></body>`,
+			"Caching in the Widget Server"},
+		{"the site name after a shortened title does not hide that it is shortened",
+			`<meta property="og:site_name" content="Tutor Finder"><meta property="og:title" content="Best Piano Tutors in 2025 | Tutor Finder">
+			<body><h1>Best Piano Tutors in 2025, Reviewed by a Parent</h1></body>`,
+			"Best Piano Tutors in 2025, Reviewed by a Parent"},
+		{"a title cut in the middle of a word gives way to the whole headline",
+			`<meta property="og:site_name" content="Desk Shop"><meta property="og:title" content="How to set up your monitor, laptop, and k | Desk Shop">
+			<body><h1>How to set up your monitor, laptop, and keyboard</h1></body>`,
+			"How to set up your monitor, laptop, and keyboard"},
+		{"a title cut with an ellipsis gives way to the headline it was cut from",
+			`<meta property="og:title" content="Garden Planning: A Printable…">
+			<body><h1>Garden Planning: A Printable Calendar</h1></body>`,
+			"Garden Planning: A Printable Calendar"},
+		{"a title cut with an ellipsis from something else than the headline stays",
+			`<meta property="og:title" content="Garden Planning Checklists Garden…">
+			<body><h1>A Printable Calendar for Gardeners</h1></body>`,
+			"Garden Planning Checklists Garden…"},
+		{"a source and a comment count after the headline do not make it longer",
+			`<meta property="og:title" content="Rivers Are Warming Faster Than Expected">
+			<body><h1>Rivers Are Warming Faster Than Expected <span>(example.org)</span> <a href="#c">87</a></h1></body>`,
+			"Rivers Are Warming Faster Than Expected"},
+		{"a headline equal to the declared title changes nothing",
+			`<meta property="og:title" content="Caching"><body><h1>Caching</h1></body>`, "Caching"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := value(extractHTML(t, tt.html).Title); got != tt.want {
+				t.Errorf("title = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
