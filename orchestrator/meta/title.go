@@ -132,11 +132,15 @@ func (p *page) documentTitle() string {
 }
 
 // titleSeparators split a document title from the site name appended to it.
-var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " ~ "}
+// A colon with a space on both sides is one ("Guide : Site"); "Title:
+// Subtitle" is not.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " : ", " » ", " / ", " ~ "}
 
 // stripSiteSuffix removes a trailing "| Site" from a document title when Site
-// is the publisher or the site's domain name; other suffixes may be part of
-// the title ("Part 1 - Introduction") and stay.
+// is the publisher or the site's domain name, with or without a leading
+// "The", or a brand the domain's name starts with ("Acme" on
+// acmecorp.com); other suffixes may be part of the title ("Part 1 -
+// Introduction") and stay.
 func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 	names := map[string]bool{}
 	if k := foldKey(publisher); k != "" {
@@ -158,12 +162,30 @@ func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 				cut, sepLen = i, len(sep)
 			}
 		}
-		if cut <= 0 || !names[foldKey(title[cut+sepLen:])] {
+		if cut <= 0 || !namesSiteByKey(foldKey(title[cut+sepLen:]), names) {
 			break
 		}
 		title = strings.TrimSpace(title[:cut])
 	}
 	return title
+}
+
+// namesSiteByKey reports a folded title part that is one of the folded site
+// names: equal to one, or to one after "the", or the start of one that is
+// at most twice as long (a brand the domain's name begins with).
+func namesSiteByKey(k string, names map[string]bool) bool {
+	if k == "" {
+		return false
+	}
+	if names[k] || names[strings.TrimPrefix(k, "the")] {
+		return true
+	}
+	for n := range names {
+		if len(k) >= 4 && strings.HasPrefix(n, k) && 2*len(k) >= len(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstText is the text of the first element matching selector that has
