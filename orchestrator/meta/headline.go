@@ -155,16 +155,16 @@ func (p *page) isArticle() bool {
 }
 
 // declaredTitles counts the different titles the page declares: for shares,
-// in JSON-LD, in Dublin Core and the like, and in <title> without the site
-// name.
+// in JSON-LD, in Dublin Core and the like, and in <title>, each without a
+// site name after it ("Story | Site" and "Story" are one title).
 func (p *page) declaredTitles(publisher string) int {
 	seen := map[string]bool{}
 	for _, s := range []string{
 		p.meta("og:title"), p.meta("twitter:title"), p.ldTitle(),
 		p.meta("dc.title", "dcterms.title", "citation_title", "parsely-title", "sailthru.title", "title"),
-		stripSiteSuffix(cleanText(p.documentTitle()), publisher, p.url),
+		p.documentTitle(),
 	} {
-		if k := foldKey(s); k != "" {
+		if k := foldKey(stripSiteSuffix(cleanText(s), publisher, p.url)); k != "" {
 			seen[k] = true
 		}
 	}

@@ -37,6 +37,11 @@ func TestHeadlineOverDeclaredTitle(t *testing.T) {
 			<title>Council Approves the New Bridge</title>
 			<body><article><h1>After Ten Years of Debate the River Finally Gets Its Crossing</h1></article></body>`,
 			"Council Approves the New Bridge"},
+		{"a site name after one copy of the declared title does not make it a second title",
+			article + `<meta property="og:site_name" content="Money Pages"><meta property="og:title" content="Best Index Funds of 2026 | Money Pages">
+			<title>Best Index Funds of 2026 | Money Pages</title><meta name="twitter:title" content="Best Index Funds of 2026">
+			<body><article><h1>Why Index Funds Beat Most Managers Over Time</h1></article></body>`,
+			"Best Index Funds of 2026 | Money Pages"},
 		{"a headline that only rewords the declared title leaves it standing",
 			article + `<meta property="og:title" content="Group or Private Lessons - Which Is Best for You">
 			<title>Group lessons or private lessons: which is best for you</title>
