@@ -106,8 +106,8 @@ func isPermalink(n *html.Node) bool {
 func (p *page) headlineOver(declared, publisher string) string {
 	h := p.headline()
 	hk, dk := foldKey(h), foldKey(declared)
-	if hk == "" || dk == "" || hk == dk {
-		return ""
+	if hk == "" || dk == "" || hk == dk || strings.HasSuffix(h, ":") {
+		return "" // a heading ending in a colon introduces what follows it
 	}
 	if keywordTail(declared, h) || extendsTitle(stripSiteSuffix(declared, publisher, p.url), h) {
 		return h

@@ -42,6 +42,11 @@ func TestHeadlineOverDeclaredTitle(t *testing.T) {
 			<title>Best Index Funds of 2026 | Money Pages</title><meta name="twitter:title" content="Best Index Funds of 2026">
 			<body><article><h1>Why Index Funds Beat Most Managers Over Time</h1></article></body>`,
 			"Best Index Funds of 2026 | Money Pages"},
+		{"a heading that ends in a colon introduces something and is no headline",
+			article + `<meta property="og:title" content="How Ports Are Automating Their Cranes">
+			<meta name="twitter:title" content="Ports and the automated crane">
+			<body><article><h1>A note from the founder of this publication:</h1></article></body>`,
+			"How Ports Are Automating Their Cranes"},
 		{"a headline that only rewords the declared title leaves it standing",
 			article + `<meta property="og:title" content="Group or Private Lessons - Which Is Best for You">
 			<title>Group lessons or private lessons: which is best for you</title>
