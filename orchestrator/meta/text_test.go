@@ -77,6 +77,20 @@ func TestCleanText(t *testing.T) {
 	}
 }
 
+func TestStripSiteSuffixCutsABrandTheDomainStartsWith(t *testing.T) {
+	u := mustURL(t, "https://shop.acmecorp.com/a")
+	for in, want := range map[string]string{
+		"Story | Acme":          "Story",
+		"Story – Acme Corp":     "Story",
+		"Story | Ac":            "Story | Ac",
+		"Story | Acmecorporate": "Story | Acmecorporate",
+	} {
+		if got := stripSiteSuffix(in, "", u); got != want {
+			t.Errorf("stripSiteSuffix(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestStripSiteSuffixLeavesTitlesWithoutOneAlone(t *testing.T) {
 	u := mustURL(t, "https://www.example.co.uk/a")
 	for in, want := range map[string]string{
@@ -85,6 +99,10 @@ func TestStripSiteSuffixLeavesTitlesWithoutOneAlone(t *testing.T) {
 		"Story | Other Site":    "Story | Other Site",
 		"Example":               "Example",
 		"A - B - C":             "A - B - C",
+		"Story | The Example":   "Story",
+		"Story : Example":       "Story",
+		"Story: A Subtitle":     "Story: A Subtitle",
+		"Story | Exa":           "Story | Exa",
 		strings.Repeat("x ", 3): "x x x ",
 	} {
 		if got := stripSiteSuffix(in, "", u); got != want {

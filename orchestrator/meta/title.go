@@ -2,7 +2,10 @@ package meta
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -15,19 +18,42 @@ import (
 //   - <title> outside <svg>, minus a trailing "| Publisher" or "- Publisher";
 //   - microdata or RDFa headline;
 //   - the first <h1>.
+//
+// A declared title (the first five) that names no page, a bare "Home" or
+// one whose first part a template left empty ("| Site"), is passed over.
+// The page's visible headline replaces the declared title when the page
+// shows it is the better one (see headlineOver).
 func (p *page) title(publisher string) string {
-	sources := []func() string{
+	declared := []func() string{
 		func() string { return p.meta("og:title") },
 		func() string { return p.meta("twitter:title") },
 		p.ldTitle,
 		func() string {
 			return p.meta("dc.title", "dcterms.title", "citation_title", "parsely-title", "sailthru.title", "title")
 		},
-		func() string { return stripSiteSuffix(cleanText(p.documentTitle()), publisher, p.url) },
+		func() string {
+			whole := cleanText(p.documentTitle())
+			if t := stripSiteSuffix(whole, publisher, p.url); !namesNoPage(t) {
+				return t
+			}
+			return whole // "Home - Site" names the site at least
+		},
+	}
+	for _, source := range declared {
+		raw := cleanText(source())
+		t := normTitle(raw)
+		if t == "" || namesNoPage(raw) {
+			continue
+		}
+		if h := normTitle(p.headlineOver(t, publisher)); h != "" {
+			return h
+		}
+		return t
+	}
+	for _, source := range []func() string{
 		func() string { return p.microdata("headline") },
 		func() string { return p.firstText("h1") },
-	}
-	for _, source := range sources {
+	} {
 		if t := normTitle(source()); t != "" {
 			return t
 		}
@@ -35,8 +61,36 @@ func (p *page) title(publisher string) string {
 	return ""
 }
 
+// namesNoPage reports a declared title that says nothing of the page: the
+// name of a role every site has ("Home", "Index"), or a title whose first
+// part is missing ("| Site", "- Site"), left so by a template that had no
+// name to put there.
+func namesNoPage(t string) bool {
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "home", "homepage", "home page", "index", "untitled", "untitled document":
+		return true
+	}
+	t = strings.TrimSpace(t)
+	first, size := utf8.DecodeRuneInString(t)
+	next, _ := utf8.DecodeRuneInString(t[size:])
+	return strings.ContainsRune("|-–—·•»/:~", first) && unicode.IsSpace(next)
+}
+
+// titleMarkdownRe, titleDecorationRe and titleEmptyRe find what a title
+// carries that is no part of its words: the "#" marks of a Markdown heading
+// in front, a lone star at either end ("Title ⋆"), and empty brackets a
+// template left ("Product () - Shop").
+var (
+	titleMarkdownRe   = regexp.MustCompile(`^#{1,6}\s+`)
+	titleDecorationRe = regexp.MustCompile(`^[⋆★☆✦✧]+\s+|\s+[⋆★☆✦✧]+$`)
+	titleEmptyRe      = regexp.MustCompile(`\s*(?:\(\s*\)|\[\s*\])`)
+)
+
 func normTitle(s string) string {
 	s = cleanText(s)
+	s = titleMarkdownRe.ReplaceAllString(s, "")
+	s = titleDecorationRe.ReplaceAllString(s, "")
+	s = titleEmptyRe.ReplaceAllString(s, "")
 	if foldKey(s) == "" {
 		return "" // only punctuation or symbols
 	}
@@ -78,11 +132,15 @@ func (p *page) documentTitle() string {
 }
 
 // titleSeparators split a document title from the site name appended to it.
-var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " ~ "}
+// A colon with a space on both sides is one ("Guide : Site"); "Title:
+// Subtitle" is not.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " : ", " » ", " / ", " ~ "}
 
 // stripSiteSuffix removes a trailing "| Site" from a document title when Site
-// is the publisher or the site's domain name; other suffixes may be part of
-// the title ("Part 1 - Introduction") and stay.
+// is the publisher or the site's domain name, with or without a leading
+// "The", or a brand the domain's name starts with ("Acme" on
+// acmecorp.com); other suffixes may be part of the title ("Part 1 -
+// Introduction") and stay.
 func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 	names := map[string]bool{}
 	if k := foldKey(publisher); k != "" {
@@ -104,12 +162,30 @@ func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 				cut, sepLen = i, len(sep)
 			}
 		}
-		if cut <= 0 || !names[foldKey(title[cut+sepLen:])] {
+		if cut <= 0 || !namesSiteByKey(foldKey(title[cut+sepLen:]), names) {
 			break
 		}
 		title = strings.TrimSpace(title[:cut])
 	}
 	return title
+}
+
+// namesSiteByKey reports a folded title part that is one of the folded site
+// names: equal to one, or to one after "the", or the start of one that is
+// at most twice as long (a brand the domain's name begins with).
+func namesSiteByKey(k string, names map[string]bool) bool {
+	if k == "" {
+		return false
+	}
+	if names[k] || names[strings.TrimPrefix(k, "the")] {
+		return true
+	}
+	for n := range names {
+		if len(k) >= 4 && strings.HasPrefix(n, k) && 2*len(k) >= len(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstText is the text of the first element matching selector that has
