@@ -39,7 +39,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		return nil, nil
 	}
 	revealNoscript(page)
+	dropDialogs(page)
 	pruneBoilerplate(page)
+	product := declaresProduct(page) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node
 	if r := mainRegion(page, textLengths(page)); r != nil {
@@ -59,7 +61,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && chooseRegion(art, region, kind) {
+	if region != nil && (chooseRegion(art, region, kind) || product && missesSpecs(art, region)) {
 		art = region
 	}
 	if art != nil {
