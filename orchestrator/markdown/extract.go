@@ -47,6 +47,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
+		if kind != kindMany && threadShape(region) {
+			kind = kindMany // a thread that declares nothing, or calls itself an article
+		}
 		if kind != kindMany {
 			pruneComments(region)
 		}
