@@ -47,8 +47,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
+		thread := declaresThread(page)
 		if kind != kindMany && threadShape(region) {
-			kind = kindMany // a thread that declares nothing, or calls itself an article
+			kind, thread = kindMany, true // a thread that declares nothing, or calls itself an article
+		}
+		if thread {
+			dropPostStats(region)
 		}
 		if kind != kindMany {
 			pruneComments(region)

@@ -1,6 +1,9 @@
 package markdown
 
 import (
+	"encoding/json"
+	"strings"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -133,4 +136,116 @@ func proseBefore(root, at *html.Node) int {
 		return true
 	})
 	return total
+}
+
+// threadTypes are the schema.org types of a thread or a question with its
+// answers. In JSON-LD a Question counts only at the top of a document: an
+// FAQPage lists its questions as Question too.
+var threadTypes = map[string]bool{"qapage": true, "discussionforumposting": true}
+
+// declaresThread reports a page that declares itself a thread or a
+// question: a QAPage or DiscussionForumPosting anywhere in its JSON-LD, a
+// Question at the top of it, or an item of microdata of those types that
+// no other item holds.
+func declaresThread(page *html.Node) bool {
+	found := false
+	walk(page, func(n *html.Node) bool {
+		if found || n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+			var v any
+			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
+				ldTypes(v, 0, func(t string) { found = found || threadTypes[schemaType(t)] })
+				topLevelTypes(v, 0, func(t string) { found = found || t == "question" })
+			}
+			return false
+		}
+		if hasAttr(n, "itemscope") {
+			t := schemaType(attr(n, "itemtype"))
+			found = threadTypes[t] || t == "question"
+			return false // an item inside another is a part of it
+		}
+		return true
+	})
+	return found
+}
+
+// maxStatText is the longest text, in bytes, of a post's figure: its
+// author's count of messages, reactions or points, a post's number.
+const maxStatText = 40
+
+// dropPostStats removes the figures around the posts of a thread: blocks
+// whose text is numbers and at most two words ("Messages 1,204", "Posts:
+// 75", "#12", "4.7K"). They describe the member, not what the member
+// wrote; a post's date (named by its month) stays.
+func dropPostStats(region *html.Node) {
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Table, atom.Tbody, atom.Thead, atom.Tr, atom.Td, atom.Th, atom.Pre, atom.Code:
+			return n.DataAtom != atom.Pre && n.DataAtom != atom.Code
+		}
+		if collapsedText(n) > maxStatText {
+			return true
+		}
+		if postStat(spacedText(n)) {
+			n.Parent.RemoveChild(n)
+		}
+		return false
+	})
+}
+
+// postStat reports a short text of numbers and at most two words, none of
+// them a month.
+func postStat(text string) bool {
+	figures, words := 0, 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !wordRune(r) || r == '_' }) {
+		switch {
+		case figure(w):
+			figures++
+		case months[strings.ToLower(w)]:
+			return false
+		default:
+			words++
+		}
+	}
+	return figures > 0 && words <= 2
+}
+
+// figure reports a number as forums write counts: digits, perhaps with a
+// K or M after them.
+func figure(w string) bool {
+	w = strings.TrimRight(w, "kKmM")
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// months are the names of months and their abbreviations in English.
+var months = map[string]bool{
+	"jan": true, "feb": true, "mar": true, "apr": true, "may": true, "jun": true, "jul": true, "aug": true, "sep": true,
+	"sept": true, "oct": true, "nov": true, "dec": true, "january": true, "february": true, "march": true, "april": true,
+	"june": true, "july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+}
+
+// spacedText is the text under n with a space between its text nodes, so
+// that a term and its value in separate cells read as two words.
+func spacedText(n *html.Node) string {
+	var parts []string
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode {
+			parts = append(parts, k.Data)
+		}
+		return true
+	})
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }

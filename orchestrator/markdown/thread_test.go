@@ -101,3 +101,78 @@ func TestThreadShape(t *testing.T) {
 		})
 	}
 }
+
+func TestPostStatTellsAMembersFiguresFromWhatTheyWrote(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"1,204", true},
+		{"Messages 1,204", true},
+		{"Posts: 75", true},
+		{"Reaction score 10", true},
+		{"#12", true},
+		{"4.7K", true},
+		{"12 gold badges 40 silver badges", false},
+		{"Jun 29, 2016", false},
+		{"Joined Jun 29, 2016", false},
+		{"I rode 24 miles today", false},
+		{"Member", false},
+		{"", false},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := postStat(tc.text); got != tc.want {
+				t.Errorf("postStat(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAThreadLosesItsMembersFiguresAndKeepsItsPosts(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Sharpening a chisel - Workshop Forum</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Sharpening a chisel"}</script>
+</head><body>` + pageHeader + `<main>`)
+	for i := range 3 {
+		fmt.Fprintf(&sb, `<article class="message"><div class="user"><a href="/u/%d">carver%d</a><dl><dt>Messages</dt><dd>%d,204</dd></dl>`+
+			`<dl><dt>Reaction score</dt><dd>9%d</dd></dl><div class="joined">Joined Mar 3, 2019</div></div>`+
+			`<div class="body"><time>May 2, 2024</time><p>Message %d: flatten the back on a coarse stone first, then hone the bevel at `+
+			`thirty degrees until a burr forms along the whole edge, and strop it off on leather.</p><p>It took me 24 minutes the first time.</p></div></article>`,
+			i, i, i+1, i, i)
+	}
+	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	for _, w := range []string{"Message 0: flatten", "Message 2: flatten", "May 2, 2024", "24 minutes", "carver1", "Joined Mar 3, 2019"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the answer lost %q:\n%s", w, md)
+		}
+	}
+	for _, u := range []string{"1,204", "Reaction score", "Messages"} {
+		if strings.Contains(md, u) {
+			t.Errorf("the answer holds the member's figure %q:\n%s", u, md)
+		}
+	}
+}
+
+func TestDeclaresThread(t *testing.T) {
+	for _, tc := range []struct {
+		name, head, body string
+		want             bool
+	}{
+		{"a QAPage in JSON-LD", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, "", true},
+		{"a forum posting inside a graph", `<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":"DiscussionForumPosting"}]}</script>`, "", true},
+		{"a Question item of microdata", "", `<div itemscope itemtype="https://schema.org/Question">Why?</div>`, true},
+		{"an article with comments", `<script type="application/ld+json">{"@type":"NewsArticle","comment":[{"@type":"Comment"}]}</script>`, "", false},
+		{"the questions of an FAQ", `<script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question"}]}</script>`, "", false},
+		{"a Question item of microdata inside an FAQ item", "",
+			`<div itemscope itemtype="https://schema.org/FAQPage"><div itemscope itemtype="https://schema.org/Question">Why?</div></div>`, false},
+		{"nothing", "", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><head>`+tc.head+`</head><body>`+tc.body+`<p>text</p></body></html>`)
+			if got := declaresThread(doc.Nodes[0]); got != tc.want {
+				t.Errorf("declaresThread = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
