@@ -41,7 +41,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	revealNoscript(page)
 	dropDialogs(page)
 	pruneBoilerplate(page)
-	product := declaresProduct(page) && pruneProduct(page)
+	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node
 	if r := mainRegion(page, textLengths(page)); r != nil {

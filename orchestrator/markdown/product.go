@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -318,4 +319,68 @@ func missesSpecs(art, region *html.Node) bool {
 		return false
 	})
 	return missed
+}
+
+// maxBuyBoxShare is the largest share of a page's text that the block
+// holding both the product's heading and its buying form may hold: a
+// product's box, not the whole page around a basket in the site's header.
+const maxBuyBoxShare = 0.8
+
+// sellsOne reports a page whose structure shows one product for sale,
+// whatever it declares: one or two forms that put something in a cart or
+// basket, in the same box as the page's first heading.
+func sellsOne(page *html.Node) bool {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return false
+	}
+	h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+	if h1 == nil {
+		return false
+	}
+	var forms []*html.Node
+	walk(body, func(n *html.Node) bool {
+		if n.DataAtom == atom.Form {
+			if cartForm(n) {
+				forms = append(forms, n)
+			}
+			return false
+		}
+		return n.Type == html.ElementNode
+	})
+	if len(forms) == 0 || len(forms) > 2 {
+		return false
+	}
+	holds := map[*html.Node]bool{}
+	for p := h1; p != nil; p = p.Parent {
+		holds[p] = true
+	}
+	box := forms[0]
+	for box != nil && !holds[box] {
+		box = box.Parent
+	}
+	if box == nil || box == body || box.DataAtom == atom.Main {
+		return false
+	}
+	return float64(collapsedText(box)) <= maxBuyBoxShare*float64(collapsedText(body))
+}
+
+// cartForm reports a form that adds to a cart or basket, by its action,
+// id, class or name.
+func cartForm(n *html.Node) bool {
+	for _, a := range []string{"action", "id", "class", "name"} {
+		v := attr(n, a)
+		if a == "action" {
+			if u, err := url.Parse(v); err == nil {
+				v = u.Path
+			}
+		}
+		for _, w := range meta.ClassWords(v) {
+			switch w {
+			case "cart", "basket", "addtocart", "addtobasket":
+				return true
+			}
+		}
+	}
+	return false
 }

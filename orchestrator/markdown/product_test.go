@@ -20,7 +20,7 @@ func productPage(declare, item string, others int) string {
 		pageHeader + `<main><div class="product"` + item + `><h1>Stovetop Kettle 1.7 l</h1>
 <div class="price-box"><span class="price">$49.00</span> <s>$59.00</s></div>
 <ul class="currencies"><li>EUR 45,10</li><li>GBP 38.90</li><li>AUD 75.20</li></ul>
-<form action="/cart"><label>Quantity</label><input name="q"><button>Add to cart</button></form>
+<form action="/basket/add"><label>Quantity</label><input name="q"><button>Add to cart</button></form>
 <div class="description"><h2>Description</h2><p>A kettle of brushed steel that boils a litre and a half on gas, electric and
 induction hobs, with a whistle that sounds when the water boils and a handle that stays cool.</p>
 <p>The spout opens with a thumb lever, so it pours without a cloth, and the base is thick enough to spread the heat evenly.</p></div>
@@ -60,8 +60,10 @@ func TestArticleKeepsTheProductAndNotWhatSellsIt(t *testing.T) {
 			productPage("", ` itemscope itemtype="https://schema.org/Product"`, 5), description, selling},
 		{"an og:type of product declares it too",
 			productPage(`<meta property="og:type" content="product">`, "", 5), description, selling},
-		{"a page declaring nothing keeps what the shop puts around the product",
-			productPage("", "", 5), description, []string{}},
+		{"a page declaring nothing but selling one product in its box is a product page",
+			productPage("", "", 5), description, selling},
+		{"a page declaring nothing without a buying form keeps what the shop puts around the product",
+			strings.Replace(productPage("", "", 5), `action="/basket/add"`, `action="/search"`, 1), description, []string{}},
 		{"a page declaring a product but listing many priced cards is a list, and keeps its prices",
 			productPage(`<meta property="og:type" content="product">`, "", 20), append(description, "$49.00", "EUR 45,10"), []string{}},
 	} {
@@ -176,6 +178,31 @@ func TestDialogsAreNotThePageUnlessTheyHoldIt(t *testing.T) {
 				if strings.Contains(md, u) {
 					t.Errorf("the answer holds %q, from a dialog:\n%s", u, md)
 				}
+			}
+		})
+	}
+}
+
+func TestSellsOneReadsTheBuyingFormBesideTheHeading(t *testing.T) {
+	story := `<p>` + strings.Repeat("A long story about the history of kettles and the people who made them in the valley. ", 10) + `</p>`
+	for _, tc := range []struct {
+		name, body string
+		want       bool
+	}{
+		{"a form adding to the cart in the product's box",
+			`<header><a href="/">Shop</a></header><div class="box"><h1>Kettle</h1><form action="/cart/add"><label>Qty</label></form></div>` + story, true},
+		{"a form named add-to-basket", `<div><h1>Kettle</h1><form id="add-to-basket"><label>Qty</label></form></div>` + story, true},
+		{"a basket form in the site's header, far from the heading of a story",
+			`<header><form action="/cart"><label>Basket</label></form></header><article><h1>Kettles</h1>` + story + `</article>`, false},
+		{"a grid of products, each with its own form",
+			`<h1>Kettles</h1>` + strings.Repeat(`<div><form action="/cart/add"><label>Kettle</label></form></div>`, 3) + story, false},
+		{"a search form", `<div><h1>Kettle</h1><form action="/search"><label>Find</label></form></div>` + story, false},
+		{"no heading", `<div><form action="/cart/add"><label>Qty</label></form></div>` + story, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><body>`+tc.body+`</body></html>`)
+			if got := sellsOne(doc.Nodes[0]); got != tc.want {
+				t.Errorf("sellsOne = %v, want %v", got, tc.want)
 			}
 		})
 	}
