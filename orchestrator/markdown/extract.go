@@ -39,12 +39,21 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		return nil, nil
 	}
 	revealNoscript(page)
+	dropDialogs(page)
 	pruneBoilerplate(page)
+	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
+		thread := declaresThread(page)
+		if kind != kindMany && threadShape(region) {
+			kind, thread = kindMany, true // a thread that declares nothing, or calls itself an article
+		}
+		if thread {
+			dropPostStats(region)
+		}
 		if kind != kindMany {
 			pruneComments(region)
 		}
@@ -59,7 +68,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && chooseRegion(art, region, kind) {
+	if region != nil && (chooseRegion(art, region, kind) || product && missesSpecs(art, region)) {
 		art = region
 	}
 	if art != nil {

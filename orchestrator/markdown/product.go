@@ -1,0 +1,386 @@
+package markdown
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
+)
+
+// A product page's content is the product: its name, its description, its
+// features, its specifications and its questions answered. Around it the
+// page sells: a price and its currencies, the buying form, the shoppers'
+// reviews and a carousel of other products, each a block of its own that a
+// reader of the product's text does not need. These rules remove them, on
+// a page that declares one product, by what the blocks are (their
+// microdata, their words, a series of priced links) rather than by what
+// one shop calls them.
+
+// productTypes are the schema.org types of a page about one product.
+var productTypes = map[string]bool{"product": true, "productgroup": true, "individualproduct": true,
+	"productmodel": true, "someproducts": true}
+
+// declaresProduct reports a page about one product: one JSON-LD Product
+// at the top of a document (not the subject of a review or an item of a
+// list, as an article or a listing names one), or one Product item of
+// microdata that no other item holds, or else an og:type of product. A
+// page that declares several products is a list of them, and one that
+// declares an article at the top of its JSON-LD is an article about one.
+func declaresProduct(page *html.Node) bool {
+	ld, items, og, article := 0, 0, false, false
+	walk(page, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch {
+		case n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json"):
+			var v any
+			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
+				topLevelTypes(v, 0, func(t string) {
+					switch {
+					case productTypes[t]:
+						ld++
+					case articleTypes[t]:
+						article = true
+					}
+				})
+			}
+			return false
+		case n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type"):
+			t := strings.ToLower(strings.TrimSpace(attr(n, "content")))
+			og = og || t == "product" || strings.HasPrefix(t, "product.") || t == "og:product"
+			return false
+		case hasAttr(n, "itemscope"):
+			if productTypes[schemaType(attr(n, "itemtype"))] {
+				items++
+			}
+			return false // an item inside another is a part of it
+		}
+		return true
+	})
+	if article {
+		return false
+	}
+	if ld > 0 || items > 0 {
+		return max(ld, items) == 1
+	}
+	return og
+}
+
+// topLevelTypes calls found with the lower-cased local @type names of a
+// JSON-LD document, of each document of an array, and of each node of a
+// @graph: what the page says it is, not what it mentions.
+func topLevelTypes(v any, depth int, found func(string)) {
+	if depth > 2 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			topLevelTypes(e, depth+1, found)
+		}
+	case map[string]any:
+		switch t := x["@type"].(type) {
+		case string:
+			found(schemaType(t))
+		case []any:
+			for _, e := range t {
+				if s, ok := e.(string); ok {
+					found(schemaType(s))
+				}
+			}
+		}
+		if g, ok := x["@graph"]; ok {
+			topLevelTypes(g, depth+1, found)
+		}
+	}
+}
+
+// schemaType is the lower-cased local name of a schema.org type or
+// itemtype URL ("https://schema.org/Product" is "product").
+func schemaType(t string) string {
+	t = strings.TrimSpace(t)
+	if i := strings.IndexByte(t, ' '); i >= 0 {
+		t = t[:i] // an itemtype may list several types
+	}
+	return strings.ToLower(strings.TrimRight(t[strings.LastIndexAny(t, "/:#")+1:], "/"))
+}
+
+// pruneProduct removes what sells the product rather than describes it
+// from a product page the package owns: the cards of other products, the
+// reviews and the price tags. The block that holds the page's first
+// heading (the product's name) and the page's <main> stay. A page whose
+// cards show it lists products is left as it is, and pruneProduct
+// reports false.
+func pruneProduct(page *html.Node) bool {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return false
+	}
+	keep := map[*html.Node]bool{}
+	if h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 }); h1 != nil {
+		for p := h1; p != nil; p = p.Parent {
+			keep[p] = true
+		}
+	}
+	if dropOtherProducts(body, keep) {
+		return false // a list of products, whatever the page declares
+	}
+	walk(body, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || n.DataAtom == atom.Main {
+			return n.Type == html.ElementNode
+		}
+		if !keep[n] && reviews(n) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+	dropPrices(body, keep)
+	return true
+}
+
+// reviews reports the shoppers' reviews and ratings of a product: a
+// review or rating item of microdata, or a block named for reviews,
+// ratings or testimonials.
+func reviews(n *html.Node) bool {
+	switch strings.ToLower(attr(n, "itemprop")) {
+	case "review", "reviews", "aggregaterating":
+		return true
+	}
+	switch schemaType(attr(n, "itemtype")) {
+	case "review", "aggregaterating":
+		return true
+	}
+	switch n.DataAtom {
+	case atom.A, atom.Span, atom.Em, atom.Strong, atom.B, atom.I, atom.Img, atom.Label, atom.Body, atom.Html:
+		return false
+	}
+	words := meta.ClassWords(attr(n, "class"))
+	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
+		words = append(words, id...)
+	}
+	for _, w := range words {
+		switch {
+		case w == "ratings", w == "testimonial", w == "testimonials":
+			return true
+		case strings.HasPrefix(w, "review"),
+			strings.HasSuffix(w, "reviews") && !strings.HasSuffix(w, "previews"):
+			return true
+		}
+	}
+	return false
+}
+
+// A price: a currency sign or code next to an amount.
+var priceRE = regexp.MustCompile(`(?i)(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|cad|aud|nzd|chf|jpy|sek|nok|dkk|inr|aed|sar|qar|kwd|omr|sgd|zar|rs|kr)\b)\s?\d[\d.,\s]*\d?|\d[\d.,]*\s?(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|cad|aud|nzd|chf|jpy|sek|nok|dkk|inr|aed|sar|qar|kwd|omr|sgd|zar|kr|zł|kč)\b)`)
+
+// Another product is a card: a link to it, its price, and a name of a
+// few words.
+const (
+	// minOtherProducts is the fewest priced cards that make a carousel.
+	minOtherProducts = 3
+	// maxCardText is the most text, in bytes, a card holds.
+	maxCardText = 400
+)
+
+// dropOtherProducts removes series of cards of other products: at least
+// minOtherProducts siblings of the same tag, each short, with a link and a
+// price. When the cards hold more than maxOtherProductsShare of the text
+// of root, or one series has more than maxOtherProducts, they are what the
+// page lists: they stay, and list is true.
+func dropOtherProducts(root *html.Node, keep map[*html.Node]bool) (list bool) {
+	var cards []*html.Node
+	text, grid := 0, false
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		groups := map[string][]*html.Node{}
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.ElementNode && !keep[k] && productCard(k) {
+				groups[k.Data] = append(groups[k.Data], k)
+			}
+		}
+		found := false
+		for _, g := range groups {
+			if len(g) < minOtherProducts {
+				continue
+			}
+			if len(g) > maxOtherProducts {
+				grid = true
+			}
+			for _, k := range g {
+				cards = append(cards, k)
+				text += collapsedText(k)
+			}
+			found = true
+		}
+		return !found
+	})
+	if grid || float64(text) > maxOtherProductsShare*float64(collapsedText(root)) {
+		return true
+	}
+	for _, k := range cards {
+		k.Parent.RemoveChild(k)
+	}
+	return false
+}
+
+// maxOtherProducts is the most cards a carousel of other products shows;
+// a series of more is a page's list of products, whatever the page says
+// it is, and the page is left whole.
+const maxOtherProducts = 16
+
+// maxOtherProductsShare is the largest share of a product page's text
+// that cards of other products hold; past it the page is a list.
+const maxOtherProductsShare = 0.3
+
+// productCard reports a short block with a link and a price.
+func productCard(n *html.Node) bool {
+	text := strings.Join(strings.Fields(textOf(n)), " ")
+	if len(text) == 0 || len(text) > maxCardText || !priceRE.MatchString(text) {
+		return false
+	}
+	return n.DataAtom == atom.A || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A && hasAttr(k, "href") }) != nil
+}
+
+// maxPriceWords is the most words besides its amounts a block may say
+// and still be a price tag ("Sale price", "from", "or 4 payments of").
+const maxPriceWords = 4
+
+// dropPrices removes price tags: blocks whose text is prices and a few
+// words. A description that mentions a price says more.
+func dropPrices(root *html.Node, keep map[*html.Node]bool) {
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if keep[n] || headingLevel(n) > 0 {
+			return keep[n]
+		}
+		switch n.DataAtom {
+		case atom.Body, atom.Main, atom.Table, atom.Thead, atom.Tbody, atom.Tr, atom.Td, atom.Th:
+			return true // a specifications table may list prices
+		}
+		text := strings.Join(strings.Fields(textOf(n)), " ")
+		if text == "" || len(text) > 200 {
+			return true
+		}
+		rest := priceRE.ReplaceAllString(text, " ")
+		if rest == text {
+			return true
+		}
+		if len(strings.FieldsFunc(rest, func(r rune) bool { return !wordRune(r) })) <= maxPriceWords {
+			n.Parent.RemoveChild(n)
+			return false
+		}
+		return true
+	})
+}
+
+func wordRune(r rune) bool {
+	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127
+}
+
+// minSpecRows is the fewest rows (or terms) a table or definition list
+// has to be a product's specifications.
+const minSpecRows = 3
+
+// missesSpecs reports whether the block art, chosen from a product page,
+// leaves out a table or definition list of region: the specifications,
+// which an article scorer takes for furniture beside the description.
+func missesSpecs(art, region *html.Node) bool {
+	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	missed := false
+	walk(region, func(n *html.Node) bool {
+		if missed || n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom != atom.Table && n.DataAtom != atom.Dl {
+			return true
+		}
+		rows := 0
+		walk(n, func(k *html.Node) bool {
+			if k.DataAtom == atom.Tr || k.DataAtom == atom.Dt {
+				rows++
+			}
+			return k.DataAtom != atom.Table || k == n
+		})
+		text := strings.Join(strings.Fields(textOf(n)), " ")
+		if rows >= minSpecRows && text != "" && !strings.Contains(chosen, text[:min(len(text), 60)]) {
+			missed = true
+		}
+		return false
+	})
+	return missed
+}
+
+// maxBuyBoxShare is the largest share of a page's text that the block
+// holding both the product's heading and its buying form may hold: a
+// product's box, not the whole page around a basket in the site's header.
+const maxBuyBoxShare = 0.8
+
+// sellsOne reports a page whose structure shows one product for sale,
+// whatever it declares: one or two forms that put something in a cart or
+// basket, in the same box as the page's first heading.
+func sellsOne(page *html.Node) bool {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return false
+	}
+	h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+	if h1 == nil {
+		return false
+	}
+	var forms []*html.Node
+	walk(body, func(n *html.Node) bool {
+		if n.DataAtom == atom.Form {
+			if cartForm(n) {
+				forms = append(forms, n)
+			}
+			return false
+		}
+		return n.Type == html.ElementNode
+	})
+	if len(forms) == 0 || len(forms) > 2 {
+		return false
+	}
+	holds := map[*html.Node]bool{}
+	for p := h1; p != nil; p = p.Parent {
+		holds[p] = true
+	}
+	box := forms[0]
+	for box != nil && !holds[box] {
+		box = box.Parent
+	}
+	if box == nil || box == body || box.DataAtom == atom.Main {
+		return false
+	}
+	return float64(collapsedText(box)) <= maxBuyBoxShare*float64(collapsedText(body))
+}
+
+// cartForm reports a form that adds to a cart or basket, by its action,
+// id, class or name.
+func cartForm(n *html.Node) bool {
+	for _, a := range []string{"action", "id", "class", "name"} {
+		v := attr(n, a)
+		if a == "action" {
+			if u, err := url.Parse(v); err == nil {
+				v = u.Path
+			}
+		}
+		for _, w := range meta.ClassWords(v) {
+			switch w {
+			case "cart", "basket", "addtocart", "addtobasket":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,209 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// productPage is the page of one kettle in a made-up shop: the product's
+// name, price and buying form, its description and specifications, then
+// what a shop puts around them: shoppers' reviews, a carousel of other
+// products and a newsletter box. declare is markup for the head (JSON-LD,
+// og:type) and item the attributes of the product's box (microdata).
+func productPage(declare, item string, others int) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Stovetop Kettle 1.7 l - Example Shop</title>` + declare + `</head><body>` +
+		pageHeader + `<main><div class="product"` + item + `><h1>Stovetop Kettle 1.7 l</h1>
+<div class="price-box"><span class="price">$49.00</span> <s>$59.00</s></div>
+<ul class="currencies"><li>EUR 45,10</li><li>GBP 38.90</li><li>AUD 75.20</li></ul>
+<form action="/basket/add"><label>Quantity</label><input name="q"><button>Add to cart</button></form>
+<div class="description"><h2>Description</h2><p>A kettle of brushed steel that boils a litre and a half on gas, electric and
+induction hobs, with a whistle that sounds when the water boils and a handle that stays cool.</p>
+<p>The spout opens with a thumb lever, so it pours without a cloth, and the base is thick enough to spread the heat evenly.</p></div>
+<h2>Specifications</h2><table><tr><th>Capacity</th><td>1.7 litres</td></tr><tr><th>Weight</th><td>1.1 kg</td></tr>
+<tr><th>Hobs</th><td>gas, electric, induction</td></tr></table></div>
+<section id="reviews"><h2>Customer reviews</h2>
+<div class="review-item"><p>Bought it for the camper van, the whistle wakes the whole campsite.</p></div>
+<div class="review-item"><p>Heavier than it looks, but it has lasted three winters already.</p></div></section>`)
+	if others > 0 {
+		sb.WriteString(`<section><h2>You may also like</h2><ul class="carousel">`)
+		for i := range others {
+			fmt.Fprintf(&sb, `<li><a href="/p/%d"><img src="/i/%d.jpg" alt="">Teapot model %d</a> <span>$%d.00</span></li>`, i, i, i, 20+i)
+		}
+		sb.WriteString(`</ul></section>`)
+	}
+	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
+	return sb.String()
+}
+
+const productLD = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Stovetop Kettle"}</script>`
+
+func TestArticleKeepsTheProductAndNotWhatSellsIt(t *testing.T) {
+	description := []string{"boils a litre and a half", "thumb lever", "| Capacity | 1.7 litres |"}
+	selling := []string{"$49.00", "EUR 45,10", "whistle wakes", "three winters", "Teapot model 2", "$21.00"}
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{"a page declaring a Product in JSON-LD keeps the description and the specifications, without price, reviews or other products",
+			productPage(productLD, "", 5), description, selling},
+		{"a Product in a JSON-LD graph declares it too",
+			productPage(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"]}]}</script>`, "", 5),
+			description, selling},
+		{"a Product item of microdata declares it too",
+			productPage("", ` itemscope itemtype="https://schema.org/Product"`, 5), description, selling},
+		{"an og:type of product declares it too",
+			productPage(`<meta property="og:type" content="product">`, "", 5), description, selling},
+		{"a page declaring nothing but selling one product in its box is a product page",
+			productPage("", "", 5), description, selling},
+		{"a page declaring nothing without a buying form keeps what the shop puts around the product",
+			strings.Replace(productPage("", "", 5), `action="/basket/add"`, `action="/search"`, 1), description, []string{}},
+		{"a page declaring a product but listing many priced cards is a list, and keeps its prices",
+			productPage(`<meta property="og:type" content="product">`, "", 20), append(description, "$49.00", "EUR 45,10"), []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the answer lost %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the answer holds %q, which sells the product rather than describes it:\n%s", u, md)
+				}
+			}
+		})
+	}
+}
+
+func TestDeclaresProductReadsOnlyWhatThePageSaysItIs(t *testing.T) {
+	for _, tc := range []struct {
+		name, head, body string
+		want             bool
+	}{
+		{"one JSON-LD Product", productLD, "", true},
+		{"a ProductGroup with its variants", `<script type="application/ld+json">{"@type":"ProductGroup","hasVariant":[{"@type":"Product"},{"@type":"Product"}]}</script>`, "", true},
+		{"a review of a product is an article about it",
+			`<script type="application/ld+json">{"@type":"Review","itemReviewed":{"@type":"Product","name":"Kettle"}}</script>`, "", false},
+		{"a list of products is not one product",
+			`<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product"},{"@type":"Product"}]}</script>`, "", false},
+		{"several JSON-LD Products are a list of them",
+			productLD + productLD + productLD, "", false},
+		{"an article that also declares a product it is about",
+			`<script type="application/ld+json">[{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, "", false},
+		{"a Product item of microdata inside another item is a part of it",
+			"", `<div itemscope itemtype="https://schema.org/Review"><div itemscope itemtype="https://schema.org/Product">Kettle</div></div>`, false},
+		{"og:type product.item", `<meta property="og:type" content="product.item">`, "", true},
+		{"og:type website", `<meta property="og:type" content="website">`, "", false},
+		{"malformed JSON-LD declares nothing", `<script type="application/ld+json">{"@type":"Product",</script>`, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><head>`+tc.head+`</head><body>`+tc.body+`<p>text</p></body></html>`)
+			if got := declaresProduct(doc.Nodes[0]); got != tc.want {
+				t.Errorf("declaresProduct = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestProductRulesTellPricesAndReviewsFromTheDescription(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		price       bool
+		reviews     bool
+	}{
+		{"a price alone", `<span>$49.00</span>`, true, false},
+		{"a sale price and the former price", `<div>Sale price €45,10 Regular price €59,00</div>`, true, false},
+		{"an amount with its currency code after it", `<p>549.56 AED</p>`, true, false},
+		{"a sentence that mentions a price is a description", `<p>It costs $49.00 and boils a litre and a half on any hob.</p>`, false, false},
+		{"a block without an amount", `<p>Brushed steel</p>`, false, false},
+		{"a block named for reviews", `<div class="product-reviews">Great kettle</div>`, false, true},
+		{"a block named in one compound word", `<div id="productreviews">Great kettle</div>`, false, true},
+		{"a review item of microdata", `<div itemprop="review">Great kettle</div>`, false, true},
+		{"testimonials", `<section class="testimonials">Great kettle</section>`, false, true},
+		{"a preview is not a review", `<div class="image-previews">Front view</div>`, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><body><main><h1>Kettle</h1>`+tc.block+`</main></body></html>`)
+			block := findFirst(doc.Nodes[0], func(n *html.Node) bool {
+				return n.Type == html.ElementNode && n.Parent != nil && n.Parent.DataAtom == atom.Main && n.DataAtom != atom.H1
+			})
+			if got := reviews(block); got != tc.reviews {
+				t.Errorf("reviews = %v, want %v", got, tc.reviews)
+			}
+			main := block.Parent
+			dropPrices(main, map[*html.Node]bool{})
+			if gone := block.Parent == nil; gone != tc.price {
+				t.Errorf("removed as a price tag: %v, want %v", gone, tc.price)
+			}
+		})
+	}
+}
+
+func TestDialogsAreNotThePageUnlessTheyHoldIt(t *testing.T) {
+	terms := strings.Repeat("<p>The seller may change these terms of sale at any time, and the buyer agrees to them by ordering.</p>", 40)
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{"a long policy in a role=dialog box is left out",
+			`<html><head><title>Kettle</title></head><body><main><h1>Kettle</h1><p>A kettle of brushed steel that boils a litre and a half on any hob, with a whistle.</p></main>` +
+				`<footer><div role="dialog" id="terms"><h2>Terms of sale</h2>` + terms + `</div></footer></body></html>`,
+			[]string{"brushed steel"}, []string{"terms of sale", "Terms of sale"}},
+		{"a box marked aria-modal is left out, even with a first-rank heading of its own",
+			`<html><head><title>Kettle</title></head><body><main><h1>Kettle</h1><p>A kettle of brushed steel that boils a litre and a half on any hob, with a whistle.</p></main>` +
+				`<div aria-modal="true"><h1>Join our club</h1>` + terms + `</div></body></html>`,
+			[]string{"brushed steel"}, []string{"terms of sale", "Join our club"}},
+		{"a dialog that holds the page's main content is the page",
+			`<html><head><title>Kettle</title></head><body><div role="dialog"><main><h1>Kettle</h1><p>A kettle of brushed steel that boils a litre and a half on any hob, with a whistle.</p></main></div></body></html>`,
+			[]string{"brushed steel"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the answer lost %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the answer holds %q, from a dialog:\n%s", u, md)
+				}
+			}
+		})
+	}
+}
+
+func TestSellsOneReadsTheBuyingFormBesideTheHeading(t *testing.T) {
+	story := `<p>` + strings.Repeat("A long story about the history of kettles and the people who made them in the valley. ", 10) + `</p>`
+	for _, tc := range []struct {
+		name, body string
+		want       bool
+	}{
+		{"a form adding to the cart in the product's box",
+			`<header><a href="/">Shop</a></header><div class="box"><h1>Kettle</h1><form action="/cart/add"><label>Qty</label></form></div>` + story, true},
+		{"a form named add-to-basket", `<div><h1>Kettle</h1><form id="add-to-basket"><label>Qty</label></form></div>` + story, true},
+		{"a basket form in the site's header, far from the heading of a story",
+			`<header><form action="/cart"><label>Basket</label></form></header><article><h1>Kettles</h1>` + story + `</article>`, false},
+		{"a grid of products, each with its own form",
+			`<h1>Kettles</h1>` + strings.Repeat(`<div><form action="/cart/add"><label>Kettle</label></form></div>`, 3) + story, false},
+		{"a search form", `<div><h1>Kettle</h1><form action="/search"><label>Find</label></form></div>` + story, false},
+		{"no heading", `<div><form action="/cart/add"><label>Qty</label></form></div>` + story, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><body>`+tc.body+`</body></html>`)
+			if got := sellsOne(doc.Nodes[0]); got != tc.want {
+				t.Errorf("sellsOne = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

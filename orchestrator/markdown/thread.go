@@ -1,0 +1,251 @@
+package markdown
+
+import (
+	"encoding/json"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A thread is a series of posts of one shape, the opening post first:
+// each a block of its own (its author, perhaps a date, then its text),
+// siblings of the same tag and class. A story with readers' comments
+// under it has the same series, but after the story, which is a block of
+// another shape; a thread's series starts where its content starts. Many
+// forums declare nothing, or call every page an article, and only this
+// shape tells their replies from the comments under a story.
+
+// minThreadShare is the least share of the region's prose that the posts
+// of a thread hold together.
+const minThreadShare = 0.5
+
+// threadShape reports whether region is a thread: a series of at least
+// minRepeats posts holding minThreadShare of its prose, with no more prose
+// before the first post than the first post holds (its title, a line of
+// breadcrumbs).
+func threadShape(region *html.Node) bool {
+	total := proseLen(region)
+	if total == 0 {
+		return false
+	}
+	var first *html.Node
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		groups := map[string][]*html.Node{}
+		var order []string
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if !postShape(k) {
+				continue
+			}
+			key := k.Data + "." + attr(k, "class")
+			if groups[key] == nil {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], k)
+		}
+		for _, key := range order {
+			g := groups[key]
+			if len(g) < minRepeats {
+				continue
+			}
+			prose := 0
+			for _, k := range g {
+				prose += proseLen(k)
+			}
+			if float64(prose) >= minThreadShare*float64(total) {
+				first = g[0]
+				return
+			}
+		}
+		for k := n.FirstChild; k != nil && first == nil; k = k.NextSibling {
+			if k.Type == html.ElementNode {
+				visit(k)
+			}
+		}
+	}
+	visit(region)
+	return first != nil && proseBefore(region, first) <= min(proseLen(first), maxProseBeforeThread)
+}
+
+// maxProseBeforeThread is the most prose, in bytes, a thread's region
+// holds before its first post: a title, a count of replies, a line of
+// breadcrumbs. A story before its comments says more.
+const maxProseBeforeThread = 200
+
+// postShape reports a block shaped like a post: a container (not a
+// paragraph, a list or a table) of at least two blocks, such as the
+// author's line and the text, with prose of its own.
+func postShape(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.P, atom.Blockquote, atom.Pre, atom.Ul, atom.Ol, atom.Dl, atom.Table, atom.Figure, atom.A, atom.Span,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Img, atom.Picture:
+		return false
+	}
+	// A post says something of its own; a card of a listing is mostly
+	// its link.
+	if p := proseLen(n); p < minRepeatProse || float64(p) < minRepeatProseShare*float64(collapsedText(n)) {
+		return false
+	}
+	// An excerpt in a listing is headed by its title; a post is not.
+	if findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil {
+		return false
+	}
+	// Wrappers of one block each lead down to the post's parts.
+	for depth := 0; depth < maxPostWrappers; depth++ {
+		var only *html.Node
+		blocks := 0
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.ElementNode && collapsedText(k) > 0 {
+				blocks++
+				only = k
+			}
+		}
+		if blocks >= 2 {
+			return true
+		}
+		if blocks == 0 {
+			return false
+		}
+		n = only
+	}
+	return false
+}
+
+// maxPostWrappers is how many wrappers of one block each a post may be
+// nested in.
+const maxPostWrappers = 4
+
+// proseBefore is the prose of root that comes before the element at in
+// document order, outside it.
+func proseBefore(root, at *html.Node) int {
+	total, done := 0, false
+	walk(root, func(k *html.Node) bool {
+		switch {
+		case done || k == at:
+			done = true
+			return false
+		case k.Type == html.TextNode:
+			total += collapsedLen(k.Data)
+		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
+			return false
+		}
+		return true
+	})
+	return total
+}
+
+// threadTypes are the schema.org types of a thread or a question with its
+// answers. In JSON-LD a Question counts only at the top of a document: an
+// FAQPage lists its questions as Question too.
+var threadTypes = map[string]bool{"qapage": true, "discussionforumposting": true}
+
+// declaresThread reports a page that declares itself a thread or a
+// question: a QAPage or DiscussionForumPosting anywhere in its JSON-LD, a
+// Question at the top of it, or an item of microdata of those types that
+// no other item holds.
+func declaresThread(page *html.Node) bool {
+	found := false
+	walk(page, func(n *html.Node) bool {
+		if found || n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+			var v any
+			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
+				ldTypes(v, 0, func(t string) { found = found || threadTypes[schemaType(t)] })
+				topLevelTypes(v, 0, func(t string) { found = found || t == "question" })
+			}
+			return false
+		}
+		if hasAttr(n, "itemscope") {
+			t := schemaType(attr(n, "itemtype"))
+			found = threadTypes[t] || t == "question"
+			return false // an item inside another is a part of it
+		}
+		return true
+	})
+	return found
+}
+
+// maxStatText is the longest text, in bytes, of a post's figure: its
+// author's count of messages, reactions or points, a post's number.
+const maxStatText = 40
+
+// dropPostStats removes the figures around the posts of a thread: blocks
+// whose text is numbers and at most two words ("Messages 1,204", "Posts:
+// 75", "#12", "4.7K"). They describe the member, not what the member
+// wrote; a post's date (named by its month) stays.
+func dropPostStats(region *html.Node) {
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Table, atom.Tbody, atom.Thead, atom.Tr, atom.Td, atom.Th, atom.Pre, atom.Code:
+			return n.DataAtom != atom.Pre && n.DataAtom != atom.Code
+		}
+		if collapsedText(n) > maxStatText {
+			return true
+		}
+		if postStat(spacedText(n)) {
+			n.Parent.RemoveChild(n)
+		}
+		return false
+	})
+}
+
+// postStat reports a short text of numbers and at most two words, none of
+// them a month.
+func postStat(text string) bool {
+	figures, words := 0, 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !wordRune(r) || r == '_' }) {
+		switch {
+		case figure(w):
+			figures++
+		case months[strings.ToLower(w)]:
+			return false
+		default:
+			words++
+		}
+	}
+	return figures > 0 && words <= 2
+}
+
+// figure reports a number as forums write counts: digits, perhaps with a
+// K or M after them.
+func figure(w string) bool {
+	w = strings.TrimRight(w, "kKmM")
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// months are the names of months and their abbreviations in English.
+var months = map[string]bool{
+	"jan": true, "feb": true, "mar": true, "apr": true, "may": true, "jun": true, "jul": true, "aug": true, "sep": true,
+	"sept": true, "oct": true, "nov": true, "dec": true, "january": true, "february": true, "march": true, "april": true,
+	"june": true, "july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+}
+
+// spacedText is the text under n with a space between its text nodes, so
+// that a term and its value in separate cells read as two words.
+func spacedText(n *html.Node) string {
+	var parts []string
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode {
+			parts = append(parts, k.Data)
+		}
+		return true
+	})
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}
