@@ -40,6 +40,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	revealNoscript(page)
 	pruneBoilerplate(page)
+	dropCredits(page)
 	kind := declaredKind(page)
 	var region *html.Node
 	if r := mainRegion(page, textLengths(page)); r != nil {
