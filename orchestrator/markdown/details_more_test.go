@@ -85,3 +85,47 @@ func TestConvertLeavesOutRepeatsAndAdvertising(t *testing.T) {
 		})
 	}
 }
+
+func TestConvertLeavesOutLinksThatMoveAboutThePage(t *testing.T) {
+	for _, tc := range []struct {
+		name, html     string
+		want, unwanted []string
+	}{
+		{
+			name:     "a skip link leaves",
+			html:     `<a href="#main-content">Skip to main content</a><a href="https://example.com/blog/post.html#footer">Skip to footer</a><p>The story.</p>`,
+			want:     []string{"The story."},
+			unwanted: []string{"Skip to", "#main-content"},
+		},
+		{
+			name:     "jump, go and back links within the page leave",
+			html:     `<p><a href="#recipe">Jump to Recipe</a></p><p>The story.</p><p><a href="https://example.com/blog/post.html#top">Back to top</a> <a href="#search">Go to Product Search</a></p>`,
+			want:     []string{"The story."},
+			unwanted: []string{"Jump to", "Back to top", "Product Search"},
+		},
+		{
+			name: "a link of the same words to another page stays",
+			html: `<p>The story. <a href="https://example.com/guide#setup">Go to the setup guide</a>.</p>`,
+			want: []string{"[Go to the setup guide](https://example.com/guide#setup)"},
+		},
+		{
+			name: "a sentence that says skip to stays",
+			html: `<p>Readers in a hurry can <a href="#results">skip to the results</a> of the survey and come back to the method later.</p>`,
+			want: []string{"skip to the results"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := convertBody(t, tc.html)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the Markdown lacks %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the Markdown holds %q:\n%s", u, md)
+				}
+			}
+		})
+	}
+}

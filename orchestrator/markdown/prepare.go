@@ -111,7 +111,7 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		unwrap(n)
 		return
 	}
-	if permalink(n, href, pageURL, base) {
+	if permalink(n, href, pageURL, base) || skipLink(n, href, pageURL, base) {
 		n.Parent.RemoveChild(n)
 		return
 	}
