@@ -109,6 +109,9 @@ func furniture(n *html.Node) bool {
 	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
 		words = append(words, id...)
 	}
+	if authorBox(words) {
+		return true
+	}
 	for _, w := range words {
 		if boilerplateWords[w] {
 			return true

@@ -41,6 +41,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	revealNoscript(page)
 	dropDialogs(page)
 	pruneBoilerplate(page)
+	dropCredits(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node

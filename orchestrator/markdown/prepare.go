@@ -30,6 +30,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 		elems = append(elems, n)
 		return true
 	})
+	captions := map[string]bool{}
 	for _, n := range elems {
 		if n.Parent == nil {
 			continue // inside a subtree removed earlier
@@ -46,6 +47,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			dropEditLinks(n)
 		case atom.Figcaption:
 			spaceApart(n)
+			captionSeen(n, captions)
 		}
 		if n.Data == "math" { // in or out of the MathML namespace: see nonContent
 			prepareFormula(n)
@@ -109,7 +111,7 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		unwrap(n)
 		return
 	}
-	if permalink(n, href, pageURL, base) {
+	if permalink(n, href, pageURL, base) || skipLink(n, href, pageURL, base) {
 		n.Parent.RemoveChild(n)
 		return
 	}
@@ -274,6 +276,9 @@ func trackingImage(n *html.Node, src string) bool {
 		if strings.HasPrefix(host, p) {
 			return true
 		}
+	}
+	if adImage(u) {
+		return true
 	}
 	if placeholderNameRe.MatchString(path.Base(u.Path)) {
 		return true
