@@ -134,3 +134,29 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 		})
 	}
 }
+
+func TestMainRegionWeighsMainAgainstThePageWithoutItsChrome(t *testing.T) {
+	locator := `<footer><h2>Find a store</h2><ul>` + strings.Repeat(`<li><p>Example Store, 12 High Street, Springfield. `+
+		`Open Monday to Saturday from nine to six, Sunday from ten to four.</p></li>`, 60) + `</ul></footer>`
+	megaMenu := `<header><nav>` + strings.Repeat(`<div><p>Shop by room and by style, from the living room to the garden.</p>`+
+		`<a href="/a">Sofas</a> <a href="/b">Tables</a></div>`, 100) + `</nav></header>`
+	sidebar := `<div class="col"><p>` + strings.Repeat("A column of text beside the content that is not marked as chrome. ", 60) + `</p></div>`
+	content := `<main><h1>Side tables</h1>` + heroCopy + productCards(24) + `</main>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		wantMain bool
+	}{
+		{"a main outweighed by a store locator in the footer is the region", content + locator, true},
+		{"a main outweighed by a mega-menu in the header is the region", megaMenu + content, true},
+		{"a main outweighed by unmarked text beside it is not", `<div>` + content + sidebar + sidebar + `</div>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parse(t, `<!doctype html><html><body>`+tc.body+`</body></html>`).Nodes[0]
+			region := mainRegion(root, textLengths(root))
+			if got := region != nil && region.DataAtom == atom.Main; got != tc.wantMain {
+				t.Errorf("the region is <%s>, want <main>: %v", region.Data, tc.wantMain)
+			}
+		})
+	}
+}
