@@ -94,16 +94,21 @@ func siblingCards(n *html.Node) []cardGroup {
 	return out
 }
 
-// shapeKey is what siblings of one kind share: the tag and the class
-// without its digits (grids number their cells: "order-3", "col-4").
+// shapeKey is what siblings of one kind share: the tag and the first
+// word of the class, without its digits. Grids number their cells
+// ("order-3", "col-4") and blogs add a class per post and category
+// ("post-8812 category-baking"); the first word names the kind of block.
 func shapeKey(n *html.Node) string {
-	class := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return -1
-		}
-		return r
-	}, attr(n, "class"))
-	return n.Data + "." + strings.Join(strings.Fields(class), " ")
+	first := ""
+	if f := strings.Fields(attr(n, "class")); len(f) > 0 {
+		first = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, f[0])
+	}
+	return n.Data + "." + first
 }
 
 // card reports whether n is a card, and the length of its text: a linked
@@ -114,11 +119,11 @@ func card(n *html.Node) (int, bool) {
 	case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Option, atom.Input, atom.Select, atom.Button:
 		return 0, false
 	}
-	text := collapsedText(n)
+	text := textUpTo(n, maxCardText)
 	if text == 0 || text > maxCardText {
 		return text, false
 	}
-	title, picture, links := false, false, 0
+	title, picture, titleText := false, false, 0
 	targets := map[string]bool{}
 	walk(n, func(k *html.Node) bool {
 		if k.Type != html.ElementNode {
@@ -129,25 +134,32 @@ func card(n *html.Node) (int, bool) {
 			picture = true
 			return false
 		case k.DataAtom == atom.A:
-			links++
 			targets[attr(k, "href")] = true
-			if t := strings.TrimSpace(textOf(k)); len(t) >= minCardTitle && strings.ContainsRune(t, ' ') || headingLevel(k) > 0 {
-				title = true
+			t := strings.TrimSpace(textOf(k))
+			if h := findFirst(k, func(h *html.Node) bool { return headingLevel(h) > 0 }); h != nil {
+				t = strings.TrimSpace(textOf(h))
 			}
-			if findFirst(k, func(h *html.Node) bool { return headingLevel(h) > 0 }) != nil {
-				title = true
+			if len(t) >= minCardTitle && strings.ContainsRune(t, ' ') && !title {
+				title, titleText = true, collapsedLen(t)
 			}
 		case headingLevel(k) > 0 && findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil:
-			title = true
+			if !title {
+				title, titleText = true, collapsedText(k)
+			}
 		}
 		return true
 	})
-	if !title || links == 0 || len(targets) > maxCardLinks {
+	if !title || len(targets) > maxCardLinks {
 		return text, false
 	}
-	// A bare link in a list is a menu entry; a card says a little more.
-	return text, picture || proseLen(n) > 0
+	// A bare link in a list is a menu entry; a card says a little more
+	// than its title, or shows a picture.
+	return text, picture || text-titleText >= minCardBeside
 }
+
+// minCardBeside is the least text, in bytes, a card without a picture
+// holds beside its title: a price, a date, a count.
+const minCardBeside = 3
 
 // minMissedCardShare is the least share of the chosen block's text the
 // cards it leaves out must hold for the region to be the content.
@@ -183,4 +195,23 @@ func missedCards(art, region *html.Node) int {
 		largest = max(largest, missed)
 	}
 	return largest
+}
+
+// textUpTo is the length of the text under n, each run of white space
+// counted once, counted only until it passes limit: a large block is
+// not a card, and how large does not matter.
+func textUpTo(n *html.Node, limit int) int {
+	total := 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		for k := n.FirstChild; k != nil && total <= limit; k = k.NextSibling {
+			if k.Type == html.TextNode {
+				total += collapsedLen(k.Data)
+			} else {
+				count(k)
+			}
+		}
+	}
+	count(n)
+	return total
 }

@@ -51,6 +51,13 @@ func TestCardGroupsFindGridsByTheirShape(t *testing.T) {
 		{"a grid of products with pictures and prices is one grid", productCards(8), []int{8}},
 		{"the rows of an index, each a linked headline with counts, are one grid", storyRows(6), []int{6}},
 		{"three products are too few to make a grid", productCards(3), nil},
+		{"posts whose classes name each post and its category, each one link around a heading and a count, are one grid",
+			`<div class="carousel">` +
+				`<article class="cell post-1201 category-soup"><a href="/r/1"><h3>Roasted tomato soup</h3>12 reviews</a></article>` +
+				`<article class="cell post-1388 category-salad"><a href="/r/2"><h3>Crunchy rice salad</h3>8 reviews</a></article>` +
+				`<article class="cell post-1407 category-soup"><a href="/r/3"><h3>Green pea and mint soup</h3>31 reviews</a></article>` +
+				`<article class="cell post-1533 category-bread"><a href="/r/4"><h3>Seeded rye loaf</h3>4 reviews</a></article>` +
+				`</div>`, []int{4}},
 		{"a menu of one-word links is not a grid",
 			`<ul><li><a href="/a">Tables</a></li><li><a href="/b">Chairs</a></li><li><a href="/c">Lamps</a></li>` +
 				`<li><a href="/d">Rugs</a></li><li><a href="/e">Beds</a></li></ul>`, nil},
