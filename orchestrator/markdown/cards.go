@@ -28,9 +28,9 @@ const (
 	// must be cards for the shape to be a grid: a list of links with a
 	// few linked titles among them is a menu.
 	minCardShare = 0.6
-	// maxCardLinks is the most places a card leads to: the item, and
-	// perhaps its maker or a button to buy it. A block of many links is
-	// a column of a menu or of an archive.
+	// maxCardLinks is the most places a card leads to by named links:
+	// the item, and perhaps its maker or a button to buy it. A block of
+	// many named links is a column of a menu or of an archive.
 	maxCardLinks = 3
 )
 
@@ -45,7 +45,10 @@ type cardGroup struct {
 // cardGroups returns the grids of cards under root in document order.
 // A grid inside a card of another grid counts once, as that card.
 func cardGroups(root *html.Node) []cardGroup {
-	var groups []cardGroup
+	groups := siblingCards(root)
+	if len(groups) > 0 {
+		return groups
+	}
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -134,8 +137,13 @@ func card(n *html.Node) (int, bool) {
 			picture = true
 			return false
 		case k.DataAtom == atom.A:
-			targets[attr(k, "href")] = true
 			t := strings.TrimSpace(textOf(k))
+			if t != "" {
+				// Swatches of a product's colours link to its variants
+				// with a picture or nothing; named links are where the
+				// card leads.
+				targets[attr(k, "href")] = true
+			}
 			if h := findFirst(k, func(h *html.Node) bool { return headingLevel(h) > 0 }); h != nil {
 				t = strings.TrimSpace(textOf(h))
 			}
@@ -162,8 +170,10 @@ func card(n *html.Node) (int, bool) {
 const minCardBeside = 3
 
 // minMissedCardShare is the least share of the chosen block's text the
-// cards it leaves out must hold for the region to be the content.
-const minMissedCardShare = 1.5
+// cards it leaves out must hold for the region to be the content. A page
+// that declares many blocks (an item list, a collection, search results)
+// needs less: its grid is what it says it is.
+var minMissedCardShare = map[pageKind]float64{kindUnknown: 1.5, kindMany: 0.75}
 
 // missesCards reports whether the block art, chosen from the page, leaves
 // out a grid of cards of region that outweighs it: the products of a
@@ -171,10 +181,11 @@ const minMissedCardShare = 1.5
 // introduction. A page that declares itself an article keeps its block:
 // the grid beside a story is its related stories.
 func missesCards(art, region *html.Node, kind pageKind) bool {
-	if kind == kindArticle {
+	share, ok := minMissedCardShare[kind]
+	if !ok {
 		return false
 	}
-	return float64(missedCards(art, region)) >= minMissedCardShare*float64(collapsedText(art))
+	return float64(missedCards(art, region)) >= share*float64(collapsedText(art))
 }
 
 // missedCards is the length of the text of the largest grid of region,

@@ -51,6 +51,10 @@ func TestCardGroupsFindGridsByTheirShape(t *testing.T) {
 		{"a grid of products with pictures and prices is one grid", productCards(8), []int{8}},
 		{"the rows of an index, each a linked headline with counts, are one grid", storyRows(6), []int{6}},
 		{"three products are too few to make a grid", productCards(3), nil},
+		{"products with swatches linking to each colour are still cards",
+			strings.Repeat(`<div class="card"><a href="/p/1"><h3>Oak bookcase, tall</h3>$120.00</a>`+
+				`<a href="/p/1-white"><img src="/w.jpg" alt=""></a><a href="/p/1-black"><img src="/b.jpg" alt=""></a>`+
+				`<a href="/p/1-oak"></a><a href="/p/1-grey"></a></div>`, 5), []int{5}},
 		{"posts whose classes name each post and its category, each one link around a heading and a count, are one grid",
 			`<div class="carousel">` +
 				`<article class="cell post-1201 category-soup"><a href="/r/1"><h3>Roasted tomato soup</h3>12 reviews</a></article>` +
@@ -103,6 +107,14 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
 				`<main><h1>Side tables</h1>` + heroCopy + productCards(24) + `</main>` + pageFooter + `</body></html>`,
 			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 23", "$113.00"},
+		},
+		{
+			name: "a page that declares a collection keeps its grid beside a longer text about the range",
+			page: `<!doctype html><html><head><title>Side tables - Example</title>` +
+				`<script type="application/ld+json">{"@context":"https://schema.org","@type":"CollectionPage","name":"Side tables"}</script>` +
+				`</head><body>` + pageHeader + `<main><h1>Side tables</h1>` + heroCopy + heroCopy + productCards(20) + `</main>` +
+				pageFooter + `</body></html>`,
+			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 19"},
 		},
 		{
 			name: "an index keeps the headline of every row",
