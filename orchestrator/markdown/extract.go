@@ -102,8 +102,9 @@ func readable(page *html.Node, base *url.URL) (article *html.Node, ok bool) {
 // chooseRegion reports whether the main region is the content rather than
 // the block Readability chose from it: when that block is a small part of
 // the region (one post of a thread, one section of a service page) or
-// leaves out a series of posts, answers or cards of the region. A page
-// that declares itself an article keeps its block unless it is very small.
+// leaves out a series of posts, answers or cards of the region, or a grid
+// of cards that outweighs it. A page that declares itself an article keeps
+// its block unless it is very small or the grid is much larger.
 func chooseRegion(art, region *html.Node, kind pageKind) bool {
 	if art == nil {
 		return true
@@ -111,5 +112,5 @@ func chooseRegion(art, region *html.Node, kind pageKind) bool {
 	if float64(proseLen(art)) < minBlockShare[kind]*float64(proseLen(region)) {
 		return true
 	}
-	return kind != kindArticle && missesSeries(art, region)
+	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind)
 }

@@ -185,8 +185,8 @@ var priceRE = regexp.MustCompile(`(?i)(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|ca
 const (
 	// minOtherProducts is the fewest priced cards that make a carousel.
 	minOtherProducts = 3
-	// maxCardText is the most text, in bytes, a card holds.
-	maxCardText = 400
+	// maxCarouselCardText is the most text, in bytes, a carousel card holds.
+	maxCarouselCardText = 400
 )
 
 // dropOtherProducts removes series of cards of other products: at least
@@ -244,7 +244,7 @@ const maxOtherProductsShare = 0.3
 // productCard reports a short block with a link and a price.
 func productCard(n *html.Node) bool {
 	text := strings.Join(strings.Fields(textOf(n)), " ")
-	if len(text) == 0 || len(text) > maxCardText || !priceRE.MatchString(text) {
+	if len(text) == 0 || len(text) > maxCarouselCardText || !priceRE.MatchString(text) {
 		return false
 	}
 	return n.DataAtom == atom.A || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A && hasAttr(k, "href") }) != nil

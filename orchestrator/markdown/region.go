@@ -16,8 +16,9 @@ import (
 // on a thread, a grid of cards or a service page the content is many
 // blocks, and the region holds them all.
 
-// minMainShare is the least share of the body's text a <main> must hold to
-// be taken as the region: some pages wrap only a title or a banner in it.
+// minMainShare is the least share of the body's text, outside its chrome,
+// a <main> must hold to be taken as the region: some pages wrap only a
+// title or a banner in it.
 const minMainShare = 0.25
 
 // mainRegion returns the region of page holding its content: the largest
@@ -41,7 +42,7 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 		}
 		return true
 	})
-	if best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]) {
+	if best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]-chromeOutside(body, best, lengths)) {
 		return best
 	}
 	return body
