@@ -41,7 +41,7 @@ func (p *page) author(publisher string) string {
 			if v.user {
 				name = cleanUserName(v.text)
 			} else {
-				name = cleanAuthor(v.text, p.url.Hostname(), src.visible)
+				name = cleanAuthor(v.text, p.url.Hostname(), src.visible || v.printed)
 			}
 			if name == "" || seen[foldKey(name)] {
 				continue
@@ -81,6 +81,10 @@ type authorValue struct {
 	// user marks a forum's or a Q&A site's user name, which is its
 	// poster's name there even when it reads as a handle (jane_doe42).
 	user bool
+	// printed marks a name read off an element's text rather than an
+	// attribute: it carries what bylines print around a name (a job
+	// title, "Updated"), cut as from a visible byline.
+	printed bool
 }
 
 type authorSource struct {
@@ -104,6 +108,7 @@ func (p *page) authorSources() []authorSource {
 		sources = append(sources, authorSource{values: func() []authorValue { return texts(p.metaAll(key)) }})
 	}
 	return append(sources, []authorSource{
+		{values: p.cardLabelAuthors},
 		{values: p.profileLinkAuthors},
 		{values: p.microdataAuthors},
 		{values: p.posterAuthors},
@@ -251,19 +256,19 @@ func (p *page) microdataAuthors() []authorValue {
 			return
 		}
 		if _, scoped := s.Attr("itemscope"); scoped {
-			found := ""
+			found, printed := "", true
 			s.Find("[itemprop]").EachWithBreak(func(_ int, c *goquery.Selection) bool {
 				if hasToken(c.AttrOr("itemprop", ""), "name") {
-					found = itemValue(c)
+					found, printed = itemValue(c), isPrintedValue(c)
 				}
 				return strings.TrimSpace(found) == ""
 			})
 			if found == "" {
-				found = s.Text()
+				found, printed = s.Text(), true
 			}
 			typ := strings.ToLower(s.AttrOr("itemtype", ""))
 			out = append(out, authorValue{text: found, org: strings.Contains(typ, "organization") || strings.Contains(typ, "corporation"),
-				user: isDiscussionItem(item)})
+				user: isDiscussionItem(item), printed: printed})
 			return
 		}
 		if n := goquery.NodeName(s); n == "a" || n == "link" {
@@ -274,7 +279,7 @@ func (p *page) microdataAuthors() []authorValue {
 			}
 			return
 		}
-		out = append(out, authorValue{text: itemValue(s)})
+		out = append(out, authorValue{text: itemValue(s), printed: isPrintedValue(s)})
 	})
 	return out
 }
@@ -335,6 +340,9 @@ func (p *page) bylineNames() []authorValue {
 			}
 			if goquery.NodeName(s) == "a" && !hasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
 				continue // a reference to a person's page elsewhere, not a byline
+			}
+			if creditRe.MatchString(spacedText(s)) || afterCredit(s) {
+				continue // the reviewer's or the editor's credit
 			}
 			if v, ok := p.bylineName(s); ok {
 				out = append(out, v)
@@ -399,7 +407,7 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	}
 	var links []string
 	s.Find(authorLinks).Each(func(_ int, a *goquery.Selection) {
-		if v, ok := p.authorLinkName(a); ok && !outsideArticle(a, s) {
+		if v, ok := p.authorLinkName(a); ok && !outsideArticle(a, s) && !afterCredit(a) {
 			links = append(links, v.text)
 		}
 	})
@@ -575,6 +583,9 @@ var (
 // name (" in Science", " on Monday").
 func cleanAuthor(s, host string, visible bool) string {
 	s = cleanText(s)
+	if creditRe.MatchString(s) {
+		return ""
+	}
 	for range 2 {
 		s = strings.TrimSpace(byPrefixRe.ReplaceAllString(s, ""))
 	}
@@ -603,7 +614,7 @@ func cleanAuthor(s, host string, visible bool) string {
 		// bylines run the name into the title beside it.
 		s = strings.Trim(cutTitles(s), ",;|·•-–— ")
 	}
-	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
+	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) || onlyTitleWords(s) {
 		return ""
 	}
 	if len([]rune(s)) > 80 || len(strings.Fields(s)) > 10 {

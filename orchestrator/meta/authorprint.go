@@ -1,0 +1,83 @@
+package meta
+
+import (
+	"strings"
+
+	"regexp"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+// isPrintedValue reports a microdata value read off the element's text,
+// not off a content attribute or a <meta>: text the reader sees, with
+// whatever the page prints beside the name.
+func isPrintedValue(s *goquery.Selection) bool {
+	if goquery.NodeName(s) == "meta" {
+		return false
+	}
+	_, content := s.Attr("content")
+	return !content
+}
+
+// creditRe matches the credits bylines print beside the author's for the
+// people who revised the piece: "Updated by", "Reviewed by", "Edited by",
+// "Fact checked by". Whoever follows is not the author.
+var creditRe = regexp.MustCompile(`(?i)^\s*(?:last\s+|medically\s+|expert\s+)?(?:updated|reviewed|edited|fact[\s-]*checked|checked|verified|revised)\s+(?:by|von|par|por|door|da|av|af)\b`)
+
+// onlyTitleWords reports a value made of job-title words alone ("Staff
+// Writer", "Senior Editor"): a role printed where a name was expected.
+func onlyTitleWords(s string) bool {
+	words := strings.Fields(s)
+	for _, w := range words {
+		if w = strings.ToLower(strings.Trim(w, ",;:()|·•")); !titleWords[w] && !roleWords[w] {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
+// roleWords are more words of roles that are not names.
+var roleWords = map[string]bool{
+	"reviewer": true, "reviewers": true, "editors": true, "writers": true, "reporters": true, "author": true,
+	"authors": true, "medical": true, "review": true, "board": true, "expert": true, "guest": true, "desk": true,
+}
+
+// creditTailRe matches text ending in a revision credit's label, the text
+// just before the reviewer's name.
+var creditTailRe = regexp.MustCompile(`(?i)\b(?:updated|reviewed|edited|fact[\s-]*checked|checked|verified|revised)\s+(?:by|von|par|por|door|da|av|af)\s*:?\s*$`)
+
+// afterCredit reports an element (an author link) that a revision credit
+// introduces: "Reviewed by <a>Bob</a>". The text read is what stands just
+// before it, up to a few wrappers out.
+func afterCredit(s *goquery.Selection) bool {
+	if len(s.Nodes) == 0 {
+		return false
+	}
+	n := s.Nodes[0]
+	for range 4 {
+		for prev := n.PrevSibling; prev != nil; prev = prev.PrevSibling {
+			text := strings.TrimSpace(nodeText(prev))
+			if text == "" {
+				continue
+			}
+			return creditTailRe.MatchString(text)
+		}
+		if n = n.Parent; n == nil {
+			return false
+		}
+	}
+	return false
+}
+
+// nodeText is the text of a node and its descendants.
+func nodeText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(nodeText(c))
+	}
+	return b.String()
+}
