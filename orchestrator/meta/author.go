@@ -120,6 +120,7 @@ func (p *page) authorSources() []authorSource {
 			return out
 		}},
 		{values: p.bylineNames, visible: true},
+		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
 	}...)
@@ -236,9 +237,14 @@ func (g *ldGraph) ldParties(v any, depth int) []authorValue {
 // the name inside an author item, or the element's own value — of the first
 // item that has any: a page listing other articles carries their authors too.
 func (p *page) microdataAuthors() []authorValue {
+	return p.microdataAuthorsIn(p.doc.Selection)
+}
+
+// microdataAuthorsIn is microdataAuthors over the elements under root.
+func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 	var out []authorValue
 	var owner *goquery.Selection
-	p.doc.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
+	root.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
 		if !hasToken(s.AttrOr("itemprop", ""), "author") && !hasToken(s.AttrOr("property", ""), "author") &&
 			!hasToken(s.AttrOr("itemprop", ""), "creator") && !hasToken(s.AttrOr("property", ""), "creator") {
 			return
