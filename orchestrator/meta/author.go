@@ -34,6 +34,9 @@ import (
 func (p *page) author(publisher string) string {
 	fallback, printedOrg := "", ""
 	for _, src := range p.authorSources() {
+		if src.unmarked && fallback != "" {
+			continue
+		}
 		var names []string
 		seen := map[string]bool{}
 		for _, v := range src.values() {
@@ -92,6 +95,9 @@ type authorSource struct {
 	// visible marks names read off page text, which bylineNames has judged
 	// to look like names; they are never kept back as a fallback.
 	visible bool
+	// unmarked marks names read off text that no markup or label calls a
+	// byline; an organisation the markup names as the author beats them.
+	unmarked bool
 }
 
 func (p *page) authorSources() []authorSource {
@@ -120,6 +126,7 @@ func (p *page) authorSources() []authorSource {
 			return out
 		}},
 		{values: p.bylineNames, visible: true},
+		{values: p.datelineNames, visible: true, unmarked: true},
 		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
