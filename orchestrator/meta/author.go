@@ -263,6 +263,9 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 			return // an answer's or a comment's author
 		}
 		item := s.Parent().Closest("[itemscope], [typeof], [vocab]")
+		if isReplyItem(item) {
+			return // an answer's or a reply's author, even where it is no nested item
+		}
 		if owner == nil {
 			owner = item
 		} else if item.Length() != owner.Length() || (item.Length() > 0 && !item.IsSelection(owner)) {

@@ -81,3 +81,21 @@ func nodeText(n *html.Node) string {
 	}
 	return b.String()
 }
+
+// replyTypes are the item types of a reply to the page's own item.
+var replyTypes = map[string]bool{"answer": true, "comment": true}
+
+// isReplyItem reports a microdata or RDFa item typed as an answer or a
+// comment: Q&A and forum software mark each reply as an item of its own,
+// beside the question's rather than inside it.
+func isReplyItem(item *goquery.Selection) bool {
+	if item.Length() == 0 {
+		return false
+	}
+	for _, t := range strings.Fields(item.AttrOr("itemtype", "") + " " + item.AttrOr("typeof", "")) {
+		if replyTypes[vocabTerm(t)] {
+			return true
+		}
+	}
+	return false
+}
