@@ -430,6 +430,9 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	if len(links) > 0 {
 		return authorValue{text: joinNames(dedupeFold(links))}, true
 	}
+	if v, ok := p.userLinkName(s); ok {
+		return v, true
+	}
 	parts := p.bylineParts(s)
 	if name := nameAfterBy(parts); name != "" {
 		return authorValue{text: name}, true
