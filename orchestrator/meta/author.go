@@ -65,13 +65,16 @@ func (p *page) author(publisher string) string {
 			}
 		}
 		if len(names) > 0 {
-			return smartQuotes(joinNames(names))
+			return smartQuotes(p.ownerFullName(joinNames(names), publisher))
 		}
 	}
 	if fallback == "" {
 		// A page that names no person but prints an organisation as its
 		// byline ("Podium Staff") is signed by that organisation.
 		fallback = printedOrg
+	}
+	if fallback == "" {
+		fallback = p.domainOwner(publisher)
 	}
 	return smartQuotes(fallback)
 }
