@@ -130,6 +130,7 @@ func (p *page) authorSources() []authorSource {
 		}},
 		{values: p.bylineNames, visible: true},
 		{values: p.datelineNames, visible: true, unmarked: true},
+		{values: p.authorBoxNames, visible: true, unmarked: true},
 		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
@@ -342,6 +343,12 @@ const bylineBlocks = `[class*="byline" i], [class*="author" i], [class*="writer"
 // title beats a list of writers further down; beyond the nearest blocks a
 // byline must also stand within a few lines of text of the headline.
 func (p *page) bylineNames() []authorValue {
+	return p.bylineNamesWithin(maxBylineDistance)
+}
+
+// bylineNamesWithin is bylineNames with a byline beyond the nearest blocks
+// at most maxDistance characters of text from the headline.
+func (p *page) bylineNamesWithin(maxDistance int) []authorValue {
 	var out []authorValue
 	for i, block := range p.articleBlocks() {
 		var found []*goquery.Selection
@@ -354,7 +361,7 @@ func (p *page) bylineNames() []authorValue {
 			found = append(found, byTextHolders(block)...)
 		}
 		for _, s := range found {
-			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance {
+			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance && (p.textDistance(s) > maxDistance || !inBylineBlock(s)) {
 				continue
 			}
 			if goquery.NodeName(s) == "a" && !hasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
