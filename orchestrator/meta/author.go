@@ -44,13 +44,13 @@ func (p *page) author(publisher string) string {
 			if v.user {
 				name = cleanUserName(v.text)
 			} else {
-				name = cleanAuthor(v.text, p.url.Hostname(), src.visible || v.printed)
+				name = p.cutSiteName(cleanAuthor(v.text, p.url.Hostname(), src.visible || v.printed), publisher)
 			}
 			if name == "" || seen[foldKey(name)] {
 				continue
 			}
 			seen[foldKey(name)] = true
-			if v.org || p.isOrganization(name, publisher) {
+			if v.org || p.isOrganization(name, publisher) || isCollectiveByline(name) {
 				switch {
 				case fallback == "" && !src.visible:
 					fallback = name

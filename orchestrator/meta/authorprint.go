@@ -99,3 +99,45 @@ func isReplyItem(item *goquery.Selection) bool {
 	}
 	return false
 }
+
+// collectiveWords are the words of bylines that sign for a group rather
+// than a person: "Team Acme", "Acme Staff", "News Desk", "The Editors".
+var collectiveWords = map[string]bool{
+	"team": true, "staff": true, "desk": true, "newsdesk": true, "editors": true, "editorial": true,
+	"newsroom": true, "redaktion": true, "rédaction": true, "redacción": true, "redazione": true, "redactie": true,
+}
+
+// isCollectiveByline reports a byline that signs for a group: it is kept
+// back while a person may still be named.
+func isCollectiveByline(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if collectiveWords[strings.ToLower(strings.Trim(w, ".,:;()"))] {
+			return true
+		}
+	}
+	return false
+}
+
+// siteSuffixRe splits a name from what follows it after a comma, a bar or
+// a dash.
+var siteSuffixRe = regexp.MustCompile(`\s*(?:,|\s[|–—-])\s+`)
+
+// cutSiteName cuts the site's name off the end of a byline: "Jane Doe and
+// John Roe, The Daily Example" is Jane Doe and John Roe.
+func (p *page) cutSiteName(name, publisher string) string {
+	locs := siteSuffixRe.FindAllStringIndex(name, -1)
+	if len(locs) == 0 {
+		return name
+	}
+	last := locs[len(locs)-1]
+	head, tail := strings.TrimSpace(name[:last[0]]), foldKey(name[last[1]:])
+	if head == "" || tail == "" {
+		return name
+	}
+	for _, site := range p.siteNames(publisher) {
+		if tail == site {
+			return head
+		}
+	}
+	return name
+}
