@@ -542,15 +542,21 @@ func nameAfterBy(parts []bylinePart) string {
 	clean := func(s string) string { return cleanAuthor(s, "", true) }
 	byFound := false
 	for i, part := range parts {
-		if !byWordRe.MatchString(part.text) {
+		if !byWordRe.MatchString(part.text) && !authorLabelRe.MatchString(part.text) {
 			continue
 		}
 		byFound = true
-		if rest := clean(part.text); rest != "" && !byWordRe.MatchString(rest) {
+		if rest := clean(part.text); rest != "" && !byWordRe.MatchString(rest) && !authorLabelRe.MatchString(rest) {
 			if looksLikeName(rest, false) {
 				return rest
 			}
+			if list := namesBeforeRole(rest); list != "" {
+				return list
+			}
 			continue
+		}
+		if list := namesBeforeRole(byPrefixRe.ReplaceAllString(cleanText(part.text), "")); list != "" {
+			return list // a role too long to be cleaned with the name
 		}
 		// Names after the first need a joining word before them: "A", "and",
 		// "B" is two authors, "A", "Senior Reporter" is one with a title.
@@ -597,7 +603,7 @@ func dedupeFold(names []string) []string {
 }
 
 var (
-	byPrefixRe = regexp.MustCompile(`(?i)^(?:(?:written|posted|posts|published|reported|story|words|text|photos?|articles?)\s+)?(?:by|von|par|por|door|di|da|av|af|autor(?:a)?|author|автор)\s*:?\s+`)
+	byPrefixRe = regexp.MustCompile(`(?i)^(?:(?:written|posted|posts|published|reported|story|words|text|photos?|articles?)\s+)?(?:by|von|par|por|door|di|da|av|af|autor(?:a|en|es|in)?|authors?|auteurs?|автор)\s*:?\s+`)
 	handleRe   = regexp.MustCompile(`\s*\(?@[\p{L}\p{N}_.]+\)?`)
 	emailRe    = regexp.MustCompile(`\s*\(?[\w.+-]+@[\w-]+\.[\w.-]+\)?`)
 	urlInText  = regexp.MustCompile(`(?i)\s*\(?(?:https?://|www\.)\S+\)?`)

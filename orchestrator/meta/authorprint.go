@@ -141,3 +141,28 @@ func (p *page) cutSiteName(name, publisher string) string {
 	}
 	return name
 }
+
+// authorLabelRe matches a byline that opens with a label rather than
+// "By": "Author:", "Authors:", "Autor:".
+var authorLabelRe = regexp.MustCompile(`(?i)^(?:authors?|autor(?:a|en|es|in)?|auteurs?|автор)\s*:(?:\s|$)`)
+
+// nameJoinRe splits a list of names at its joining words.
+var nameJoinRe = regexp.MustCompile(`\s+(?:and|&|und|et|y|e|en)\s+`)
+
+// namesBeforeRole reads the names a printed byline lists before the role
+// they share: "Jane Doe and John Roe, Extension educators" is Jane Doe and
+// John Roe, "Jane Doe, Chair of the Review Panel" Jane Doe.
+func namesBeforeRole(s string) string {
+	head, _, ok := strings.Cut(s, ",")
+	if !ok {
+		return ""
+	}
+	var names []string
+	for _, n := range nameJoinRe.Split(strings.TrimSpace(head), -1) {
+		if !looksLikeName(n, false) || !properName(n) || hasDatelineWord(n) {
+			return ""
+		}
+		names = append(names, n)
+	}
+	return joinNames(names)
+}
