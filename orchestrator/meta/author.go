@@ -46,6 +46,9 @@ func (p *page) author(publisher string) string {
 			} else {
 				name = p.cutSiteName(cleanAuthor(v.text, p.url.Hostname(), src.visible || v.printed), publisher)
 			}
+			if name == "" && !src.visible && fallback == "" && p.isOwnDomainName(v.text) {
+				fallback = cleanText(v.text) // the site signs with its domain: "Example.com"
+			}
 			if name == "" || seen[foldKey(name)] {
 				continue
 			}

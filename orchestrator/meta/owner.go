@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -79,4 +80,22 @@ func (p *page) ownerFullName(author, publisher string) string {
 		return owner
 	}
 	return author
+}
+
+// isOwnDomainName reports a value that is the site's own domain written as
+// a name ("AccountingDepartment.com"): the site signing for itself. A bare
+// lower-case host or an address is no such name.
+func (p *page) isOwnDomainName(v string) bool {
+	v = cleanText(v)
+	if strings.ContainsAny(v, " /:@") || !strings.ContainsFunc(v, unicode.IsUpper) {
+		return false
+	}
+	for _, raw := range []string{p.url.String(), p.canonicalURL()} {
+		if u, err := url.Parse(raw); err == nil {
+			if h := registrableHost(u); h != "" && strings.EqualFold(strings.TrimPrefix(strings.ToLower(v), "www."), registrableDomain(h)) {
+				return true
+			}
+		}
+	}
+	return false
 }
