@@ -34,6 +34,9 @@ import (
 func (p *page) author(publisher string) string {
 	fallback, printedOrg := "", ""
 	for _, src := range p.authorSources() {
+		if src.unmarked && fallback != "" {
+			continue
+		}
 		var names []string
 		seen := map[string]bool{}
 		for _, v := range src.values() {
@@ -41,13 +44,16 @@ func (p *page) author(publisher string) string {
 			if v.user {
 				name = cleanUserName(v.text)
 			} else {
-				name = cleanAuthor(v.text, p.url.Hostname(), src.visible)
+				name = p.cutSiteName(cleanAuthor(v.text, p.url.Hostname(), src.visible || v.printed), publisher)
+			}
+			if name == "" && !src.visible && fallback == "" && p.isOwnDomainName(v.text) {
+				fallback = cleanText(v.text) // the site signs with its domain: "Example.com"
 			}
 			if name == "" || seen[foldKey(name)] {
 				continue
 			}
 			seen[foldKey(name)] = true
-			if v.org || p.isOrganization(name, publisher) {
+			if v.org || p.isOrganization(name, publisher) || isCollectiveByline(name) {
 				switch {
 				case fallback == "" && !src.visible:
 					fallback = name
@@ -62,13 +68,16 @@ func (p *page) author(publisher string) string {
 			}
 		}
 		if len(names) > 0 {
-			return smartQuotes(joinNames(names))
+			return smartQuotes(p.ownerFullName(joinNames(names), publisher))
 		}
 	}
 	if fallback == "" {
 		// A page that names no person but prints an organisation as its
 		// byline ("Podium Staff") is signed by that organisation.
 		fallback = printedOrg
+	}
+	if fallback == "" {
+		fallback = p.domainOwner(publisher)
 	}
 	return smartQuotes(fallback)
 }
@@ -81,6 +90,10 @@ type authorValue struct {
 	// user marks a forum's or a Q&A site's user name, which is its
 	// poster's name there even when it reads as a handle (jane_doe42).
 	user bool
+	// printed marks a name read off an element's text rather than an
+	// attribute: it carries what bylines print around a name (a job
+	// title, "Updated"), cut as from a visible byline.
+	printed bool
 }
 
 type authorSource struct {
@@ -88,6 +101,9 @@ type authorSource struct {
 	// visible marks names read off page text, which bylineNames has judged
 	// to look like names; they are never kept back as a fallback.
 	visible bool
+	// unmarked marks names read off text that no markup or label calls a
+	// byline; an organisation the markup names as the author beats them.
+	unmarked bool
 }
 
 func (p *page) authorSources() []authorSource {
@@ -104,6 +120,7 @@ func (p *page) authorSources() []authorSource {
 		sources = append(sources, authorSource{values: func() []authorValue { return texts(p.metaAll(key)) }})
 	}
 	return append(sources, []authorSource{
+		{values: p.cardLabelAuthors},
 		{values: p.profileLinkAuthors},
 		{values: p.microdataAuthors},
 		{values: p.posterAuthors},
@@ -115,6 +132,9 @@ func (p *page) authorSources() []authorSource {
 			return out
 		}},
 		{values: p.bylineNames, visible: true},
+		{values: p.datelineNames, visible: true, unmarked: true},
+		{values: p.authorBoxNames, visible: true, unmarked: true},
+		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
 	}...)
@@ -231,9 +251,14 @@ func (g *ldGraph) ldParties(v any, depth int) []authorValue {
 // the name inside an author item, or the element's own value — of the first
 // item that has any: a page listing other articles carries their authors too.
 func (p *page) microdataAuthors() []authorValue {
+	return p.microdataAuthorsIn(p.doc.Selection)
+}
+
+// microdataAuthorsIn is microdataAuthors over the elements under root.
+func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 	var out []authorValue
 	var owner *goquery.Selection
-	p.doc.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
+	root.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
 		if !hasToken(s.AttrOr("itemprop", ""), "author") && !hasToken(s.AttrOr("property", ""), "author") &&
 			!hasToken(s.AttrOr("itemprop", ""), "creator") && !hasToken(s.AttrOr("property", ""), "creator") {
 			return
@@ -245,25 +270,28 @@ func (p *page) microdataAuthors() []authorValue {
 			return // an answer's or a comment's author
 		}
 		item := s.Parent().Closest("[itemscope], [typeof], [vocab]")
+		if isReplyItem(item) {
+			return // an answer's or a reply's author, even where it is no nested item
+		}
 		if owner == nil {
 			owner = item
 		} else if item.Length() != owner.Length() || (item.Length() > 0 && !item.IsSelection(owner)) {
 			return
 		}
 		if _, scoped := s.Attr("itemscope"); scoped {
-			found := ""
+			found, printed := "", true
 			s.Find("[itemprop]").EachWithBreak(func(_ int, c *goquery.Selection) bool {
 				if hasToken(c.AttrOr("itemprop", ""), "name") {
-					found = itemValue(c)
+					found, printed = itemValue(c), isPrintedValue(c)
 				}
 				return strings.TrimSpace(found) == ""
 			})
 			if found == "" {
-				found = s.Text()
+				found, printed = s.Text(), true
 			}
 			typ := strings.ToLower(s.AttrOr("itemtype", ""))
 			out = append(out, authorValue{text: found, org: strings.Contains(typ, "organization") || strings.Contains(typ, "corporation"),
-				user: isDiscussionItem(item)})
+				user: isDiscussionItem(item), printed: printed})
 			return
 		}
 		if n := goquery.NodeName(s); n == "a" || n == "link" {
@@ -274,7 +302,7 @@ func (p *page) microdataAuthors() []authorValue {
 			}
 			return
 		}
-		out = append(out, authorValue{text: itemValue(s)})
+		out = append(out, authorValue{text: itemValue(s), printed: isPrintedValue(s)})
 	})
 	return out
 }
@@ -318,6 +346,12 @@ const bylineBlocks = `[class*="byline" i], [class*="author" i], [class*="writer"
 // title beats a list of writers further down; beyond the nearest blocks a
 // byline must also stand within a few lines of text of the headline.
 func (p *page) bylineNames() []authorValue {
+	return p.bylineNamesWithin(maxBylineDistance)
+}
+
+// bylineNamesWithin is bylineNames with a byline beyond the nearest blocks
+// at most maxDistance characters of text from the headline.
+func (p *page) bylineNamesWithin(maxDistance int) []authorValue {
 	var out []authorValue
 	for i, block := range p.articleBlocks() {
 		var found []*goquery.Selection
@@ -330,11 +364,14 @@ func (p *page) bylineNames() []authorValue {
 			found = append(found, byTextHolders(block)...)
 		}
 		for _, s := range found {
-			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance {
+			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance && (p.textDistance(s) > maxDistance || !inBylineBlock(s)) {
 				continue
 			}
 			if goquery.NodeName(s) == "a" && !hasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
 				continue // a reference to a person's page elsewhere, not a byline
+			}
+			if creditRe.MatchString(spacedText(s)) || afterCredit(s) {
+				continue // the reviewer's or the editor's credit
 			}
 			if v, ok := p.bylineName(s); ok {
 				out = append(out, v)
@@ -399,12 +436,15 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	}
 	var links []string
 	s.Find(authorLinks).Each(func(_ int, a *goquery.Selection) {
-		if v, ok := p.authorLinkName(a); ok && !outsideArticle(a, s) {
+		if v, ok := p.authorLinkName(a); ok && !outsideArticle(a, s) && !afterCredit(a) {
 			links = append(links, v.text)
 		}
 	})
 	if len(links) > 0 {
 		return authorValue{text: joinNames(dedupeFold(links))}, true
+	}
+	if v, ok := p.userLinkName(s); ok {
+		return v, true
 	}
 	parts := p.bylineParts(s)
 	if name := nameAfterBy(parts); name != "" {
@@ -505,15 +545,21 @@ func nameAfterBy(parts []bylinePart) string {
 	clean := func(s string) string { return cleanAuthor(s, "", true) }
 	byFound := false
 	for i, part := range parts {
-		if !byWordRe.MatchString(part.text) {
+		if !byWordRe.MatchString(part.text) && !authorLabelRe.MatchString(part.text) {
 			continue
 		}
 		byFound = true
-		if rest := clean(part.text); rest != "" && !byWordRe.MatchString(rest) {
+		if rest := clean(part.text); rest != "" && !byWordRe.MatchString(rest) && !authorLabelRe.MatchString(rest) {
 			if looksLikeName(rest, false) {
 				return rest
 			}
+			if list := namesBeforeRole(rest); list != "" {
+				return list
+			}
 			continue
+		}
+		if list := namesBeforeRole(byPrefixRe.ReplaceAllString(cleanText(part.text), "")); list != "" {
+			return list // a role too long to be cleaned with the name
 		}
 		// Names after the first need a joining word before them: "A", "and",
 		// "B" is two authors, "A", "Senior Reporter" is one with a title.
@@ -560,7 +606,7 @@ func dedupeFold(names []string) []string {
 }
 
 var (
-	byPrefixRe = regexp.MustCompile(`(?i)^(?:(?:written|posted|posts|published|reported|story|words|text|photos?|articles?)\s+)?(?:by|von|par|por|door|di|da|av|af|autor(?:a)?|author|автор)\s*:?\s+`)
+	byPrefixRe = regexp.MustCompile(`(?i)^(?:(?:written|posted|posts|published|reported|story|words|text|photos?|articles?)\s+)?(?:by|von|par|por|door|di|da|av|af|autor(?:a|en|es|in)?|authors?|auteurs?|автор)\s*:?\s+`)
 	handleRe   = regexp.MustCompile(`\s*\(?@[\p{L}\p{N}_.]+\)?`)
 	emailRe    = regexp.MustCompile(`\s*\(?[\w.+-]+@[\w-]+\.[\w.-]+\)?`)
 	urlInText  = regexp.MustCompile(`(?i)\s*\(?(?:https?://|www\.)\S+\)?`)
@@ -575,6 +621,9 @@ var (
 // name (" in Science", " on Monday").
 func cleanAuthor(s, host string, visible bool) string {
 	s = cleanText(s)
+	if creditRe.MatchString(s) {
+		return ""
+	}
 	for range 2 {
 		s = strings.TrimSpace(byPrefixRe.ReplaceAllString(s, ""))
 	}
@@ -603,7 +652,7 @@ func cleanAuthor(s, host string, visible bool) string {
 		// bylines run the name into the title beside it.
 		s = strings.Trim(cutTitles(s), ",;|·•-–— ")
 	}
-	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
+	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) || onlyTitleWords(s) {
 		return ""
 	}
 	if len([]rune(s)) > 80 || len(strings.Fields(s)) > 10 {
