@@ -39,6 +39,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		return nil, nil
 	}
 	revealNoscript(page)
+	var whole *html.Node // the page before the rules prune it, for the block model
+	if opts.Chooser == ChooseByModel {
+		whole = cloneTree(page)
+	}
 	pruneBoilerplate(page)
 	kind := declaredKind(page)
 	var region *html.Node
@@ -65,6 +69,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropEmptySections(art)
+	}
+	if whole != nil {
+		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {
+			dropMenus(art)
+			dropEmptySections(art)
+		}
 	}
 	return art, nil
 }
