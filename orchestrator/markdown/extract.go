@@ -40,6 +40,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	revealNoscript(page)
 	dropDialogs(page)
+	var whole *html.Node // the page before the rules prune it, for the block model
+	if opts.Chooser == ChooseByModel {
+		whole = cloneTree(page)
+	}
 	pruneBoilerplate(page)
 	dropCredits(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
@@ -75,6 +79,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropEmptySections(art)
+	}
+	if whole != nil {
+		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {
+			dropMenus(art)
+			dropEmptySections(art)
+		}
 	}
 	return art, nil
 }

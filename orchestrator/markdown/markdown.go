@@ -30,6 +30,12 @@ type Options struct {
 	// fails with a *TooLargeError before doing the work. 0 means
 	// DefaultMaxElements.
 	MaxElements int
+	// Chooser is how Article decides what the main content is; the zero
+	// value is ChooseByRules.
+	Chooser Chooser
+	// BlockModel is the model ChooseByModel uses; nil means the one built
+	// in.
+	BlockModel *BlockModel
 }
 
 func (o Options) maxBytes() int {
