@@ -16,7 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/glimpse/glimpse/orchestrator/internal/evalhalf"
@@ -184,75 +183,6 @@ func scoreWCXBCase(dir string, c wcxbCase, save string) wcxbScore {
 	s.refToks, s.gotToks = len(wcxbTokens(c.reference)), len(wcxbTokens(text))
 	s.withRate, s.without = snippetRate(text, c.with), snippetRate(text, c.without)
 	return s
-}
-
-// wcxbTokens is evaluate.py's tokenize: re.findall(r'\w+', text.lower()).
-func wcxbTokens(text string) []string {
-	text = strings.ToLower(text)
-	var toks []string
-	start := -1
-	for i, r := range text {
-		if r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			toks = append(toks, text[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		toks = append(toks, text[start:])
-	}
-	return toks
-}
-
-// wcxbF1 is evaluate.py's word_f1.
-func wcxbF1(predicted, reference string) (p, r, f1 float64) {
-	pred, ref := wcxbTokens(predicted), wcxbTokens(reference)
-	if len(ref) == 0 {
-		if len(pred) == 0 {
-			return 1, 1, 1
-		}
-		return 0, 0, 0
-	}
-	if len(pred) == 0 {
-		return 0, 0, 0
-	}
-	counts := map[string]int{}
-	for _, w := range ref {
-		counts[w]++
-	}
-	overlap := 0
-	for _, w := range pred {
-		if counts[w] > 0 {
-			counts[w]--
-			overlap++
-		}
-	}
-	p, r = float64(overlap)/float64(len(pred)), float64(overlap)/float64(len(ref))
-	if p+r > 0 {
-		f1 = 2 * p * r / (p + r)
-	}
-	return p, r, f1
-}
-
-// snippetRate is evaluate.py's snippet_check: the share of snippets found
-// in text, case-insensitively; 1 when there are none.
-func snippetRate(text string, snippets []string) float64 {
-	if len(snippets) == 0 {
-		return 1
-	}
-	lower := strings.ToLower(text)
-	found := 0
-	for _, s := range snippets {
-		if strings.Contains(lower, strings.ToLower(s)) {
-			found++
-		}
-	}
-	return float64(found) / float64(len(snippets))
 }
 
 type wcxbMeans struct {

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"hash/fnv"
 	"io"
 	"log"
@@ -306,10 +307,10 @@ func loadPage(cfg config, p *page) error {
 	ref := newReference(p.reference)
 	total := 0
 	for _, b := range blocks {
-		total += max(1, len(wcxbTokens(b.Text)))
+		total += max(1, len(metric.WCXBTokens(b.Text)))
 	}
 	for _, b := range blocks {
-		toks := wcxbTokens(b.Text)
+		toks := metric.WCXBTokens(b.Text)
 		p.features = append(p.features, b.Features)
 		label := float32(0)
 		if ref.share(toks) >= 0.5 {
@@ -326,11 +327,11 @@ func loadPage(cfg config, p *page) error {
 func scoreAnswer(p *page, md string, err error) score {
 	text := ""
 	if err == nil {
-		text = scoreText(md)
+		text = metric.Text(md)
 	}
 	var s score
-	s.p, s.r, s.f1 = wcxbF1(text, p.reference)
-	s.with, s.without = snippetRate(text, p.with), snippetRate(text, p.without)
+	s.p, s.r, s.f1 = metric.WCXBF1(text, p.reference)
+	s.with, s.without = metric.SnippetRate(text, p.with), metric.SnippetRate(text, p.without)
 	return s
 }
 
@@ -340,7 +341,7 @@ type reference struct {
 }
 
 func newReference(text string) reference {
-	toks := wcxbTokens(text)
+	toks := metric.WCXBTokens(text)
 	r := reference{grams: map[string]bool{}}
 	for i := range toks {
 		for n := 1; n <= 3 && i+n <= len(toks); n++ {

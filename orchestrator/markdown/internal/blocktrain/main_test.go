@@ -3,6 +3,7 @@ package main
 import (
 	"compress/gzip"
 	"fmt"
+	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestReferenceShareCountsWordsInTheirOrder(t *testing.T) {
 		{"nothing", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ref.share(wcxbTokens(tc.text)); got != tc.want {
+			if got := ref.share(metric.WCXBTokens(tc.text)); got != tc.want {
 				t.Errorf("share(%q) = %v, want %v", tc.text, got, tc.want)
 			}
 		})

@@ -1,4 +1,11 @@
-package main
+// Package score is the markdown package's measure of an answer against a
+// reference text: the Markdown corpus's scorer (Markdown reduced to the
+// text a reader sees, then words compared as the corpus's score.py does)
+// and WCXB's metric (evaluate.py's lower-cased \w+ words, precision,
+// recall and F1 of the clipped word bags, and the share of snippets found).
+// The package's tests and the block model's trainer score with it, so the
+// two agree.
+package score
 
 import (
 	"html"
@@ -10,12 +17,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// The metric below is a copy of the markdown package's test scorer (its
-// scorer_test.go and wcxb_test.go), which agrees with WCXB's score.py: the
-// training command scores its folds exactly as TestWCXBMainContent does.
-
-// This file is the Markdown corpus's scorer (score.py) in Go, so that the
-// corpus test measures what the scorer measures: the Markdown reduced to
+// The first part is the Markdown corpus's scorer (score.py) in Go, so that
+// the corpus test measures what the scorer measures: the Markdown reduced to
 // plain text, then word tokens compared with the expected text as bags. The
 // scorer is Python; its \s, \w and \d are Unicode classes and some of its
 // patterns look around or refer back, which Go's regexp does not, so those
@@ -76,9 +79,9 @@ func pyWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsN
 // pyFields is Python's str.split() without arguments.
 func pyFields(s string) []string { return strings.FieldsFunc(s, pySpace) }
 
-// scoreText is score.py's markdown_to_text: the plain text of a Markdown
+// Text is score.py's markdown_to_text: the plain text of a Markdown
 // answer, one block per line.
-func scoreText(md string) string {
+func Text(md string) string {
 	md = strings.ReplaceAll(strings.ReplaceAll(md, "\r\n", "\n"), "\r", "\n")
 	var out, text []string
 	fence, comment := "", false
@@ -274,9 +277,9 @@ func scoreCJK(r rune) bool {
 	return r >= 0x3040 && r <= 0x30ff || r >= 0x3400 && r <= 0x4dbf || r >= 0x4e00 && r <= 0x9fff || r >= 0xf900 && r <= 0xfaff
 }
 
-// scoreTokens is score.py's tokens: NFKC, lower case, runs of letters and
+// Tokens is score.py's tokens: NFKC, lower case, runs of letters and
 // digits, each Han or kana character a token of its own.
-func scoreTokens(text string) []string {
+func Tokens(text string) []string {
 	text = strings.ToLower(norm.NFKC.String(scoreInvisible.Replace(text)))
 	var toks []string
 	var word []rune
@@ -301,15 +304,15 @@ func scoreTokens(text string) []string {
 	return toks
 }
 
-// scoreCompare is score.py's compare with words: precision, recall and F1
+// Compare is score.py's compare with words: precision, recall and F1
 // of the answer's tokens against the expected ones, counts clipped.
-func scoreCompare(expected, answerText string) (p, r, f1 float64) {
+func Compare(expected, answerText string) (p, r, f1 float64) {
 	exp, got := map[string]int{}, map[string]int{}
-	for _, t := range scoreTokens(expected) {
+	for _, t := range Tokens(expected) {
 		exp[t]++
 	}
 	ng := 0
-	for _, t := range scoreTokens(answerText) {
+	for _, t := range Tokens(answerText) {
 		got[t]++
 		ng++
 	}
@@ -333,8 +336,8 @@ func scoreCompare(expected, answerText string) (p, r, f1 float64) {
 	return p, r, f1
 }
 
-// wcxbTokens is evaluate.py's tokenize: re.findall(r'\w+', text.lower()).
-func wcxbTokens(text string) []string {
+// WCXBTokens is evaluate.py's tokenize: re.findall(r'\w+', text.lower()).
+func WCXBTokens(text string) []string {
 	text = strings.ToLower(text)
 	var toks []string
 	start := -1
@@ -356,9 +359,9 @@ func wcxbTokens(text string) []string {
 	return toks
 }
 
-// wcxbF1 is evaluate.py's word_f1.
-func wcxbF1(predicted, reference string) (p, r, f1 float64) {
-	pred, ref := wcxbTokens(predicted), wcxbTokens(reference)
+// WCXBF1 is evaluate.py's word_f1.
+func WCXBF1(predicted, reference string) (p, r, f1 float64) {
+	pred, ref := WCXBTokens(predicted), WCXBTokens(reference)
 	if len(ref) == 0 {
 		if len(pred) == 0 {
 			return 1, 1, 1
@@ -386,9 +389,9 @@ func wcxbF1(predicted, reference string) (p, r, f1 float64) {
 	return p, r, f1
 }
 
-// snippetRate is evaluate.py's snippet_check: the share of snippets found
+// SnippetRate is evaluate.py's snippet_check: the share of snippets found
 // in text, case-insensitively; 1 when there are none.
-func snippetRate(text string, snippets []string) float64 {
+func SnippetRate(text string, snippets []string) float64 {
 	if len(snippets) == 0 {
 		return 1
 	}
