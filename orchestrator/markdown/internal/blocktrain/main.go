@@ -19,7 +19,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"hash/fnv"
 	"io"
 	"log"
@@ -36,6 +35,7 @@ import (
 	"github.com/glimpse/glimpse/orchestrator/internal/evalhalf"
 	"github.com/glimpse/glimpse/orchestrator/markdown"
 	"github.com/glimpse/glimpse/orchestrator/markdown/internal/boost"
+	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 

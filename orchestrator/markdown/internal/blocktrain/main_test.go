@@ -3,7 +3,6 @@ package main
 import (
 	"compress/gzip"
 	"fmt"
-	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/glimpse/glimpse/orchestrator/markdown"
 	"github.com/glimpse/glimpse/orchestrator/markdown/internal/boost"
+	metric "github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 )
 
 func TestReferenceShareCountsWordsInTheirOrder(t *testing.T) {
