@@ -21,6 +21,8 @@ import (
 // the modification date when there is one, else the publication date.
 //
 // Publication, most trusted first:
+//   - the date printed beside the headline, when the declared dates below
+//     do not contradict it (see shownPublication);
 //   - the main JSON-LD item's datePublished, dateCreated, uploadDate (and
 //     an event's startDate);
 //   - meta tags whose name says published, publication or pubdate, then
@@ -43,12 +45,12 @@ import (
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
 // file last changed, not the article) and are never read.
 func (p *page) dates() (published, modified string) {
-	var headlinePub, headlineMod, articlePub, articleMod []string
+	var headlinePub, headlineMod, headlineActivity, articlePub, articleMod []string
 	headlineDone, articleDone := false, false
 	headline := func() {
 		if !headlineDone {
 			headlineDone = true
-			headlinePub, headlineMod = p.headlineDates()
+			headlinePub, headlineMod, headlineActivity = p.headlineDates()
 		}
 	}
 	article := func() {
@@ -65,6 +67,10 @@ func (p *page) dates() (published, modified string) {
 		func() []string { headline(); return headlineMod },
 	})
 	published = p.firstDate([]func() []string{
+		func() []string {
+			headline()
+			return p.shownPublication(headlinePub, slices.Concat(headlineMod, headlineActivity))
+		},
 		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
 		func() []string { return p.metaDates(isPublishedKey) },
 		func() []string { return p.metaDates(isIssuedKey) },
@@ -111,6 +117,8 @@ func (p *page) firstDate(sources []func() []string) string {
 				continue
 			case !found:
 				chosen, found = d, true
+			case toTheSecond(chosen, d):
+				return FormatDate(d.t)
 			case refines(chosen, d):
 				if chosen.dayOnly {
 					return FormatDate(d.t)
@@ -121,7 +129,7 @@ func (p *page) firstDate(sources []func() []string) string {
 			default:
 				continue
 			}
-			if !chosen.dayOnly && chosen.zoned {
+			if !chosen.dayOnly && chosen.zoned && chosen.t.Truncate(time.Minute) != chosen.t {
 				return FormatDate(chosen.t) // nothing can make it more precise
 			}
 		}
@@ -130,6 +138,14 @@ func (p *page) firstDate(sources []func() []string) string {
 		return ""
 	}
 	return FormatDate(chosen.t)
+}
+
+// toTheSecond reports a later copy of an instant printed to the minute
+// ("7:31 pm EDT") that gives its seconds.
+func toTheSecond(chosen, later dateInfo) bool {
+	return chosen.zoned && !chosen.dayOnly && later.zoned && !later.dayOnly &&
+		chosen.t.Truncate(time.Minute) == chosen.t && later.t != chosen.t &&
+		later.t.Truncate(time.Minute) == chosen.t
 }
 
 // refines reports a later copy of the chosen date that says more: the
@@ -352,7 +368,7 @@ func (p *page) visibleDates(scope string) []string {
 		out = append(out, dataDates(s)...)
 		t := cleanText(s.Text())
 		if t != "" && len(t) <= 200 {
-			out = append(out, t)
+			out = append(out, labelledText(s, t, nil))
 		}
 		if v := s.AttrOr("title", ""); v != "" {
 			out = append(out, v)
@@ -420,7 +436,16 @@ var (
 	otherLabelRe = regexp.MustCompile(`(?i)\b(?:registered|joined|member since|last seen|last active|last login|last visit|` +
 		`birthday|born|expires|expiry|deadline|closing date|ends|valid until|offer ends|sale ends|copyright)\b|` +
 		`registriert|mitglied seit|inscrit|inscrito|iscritto|зарегистрирован|©`)
+	// activityLabelRe says the date is a thread's latest activity: no
+	// change to the content the page is about, but a sign that the other
+	// dates printed beside it are the thread's own.
+	activityLabelRe = regexp.MustCompile(`(?i)\b(?:last post|latest post|last reply|latest reply|last activity|last comment)\b|` +
+		`letzter beitrag|dernier message|último mensaje|ultimo messaggio`)
 )
+
+// dateLabelRes are the label expressions by the kind of date they label.
+var dateLabelRes = map[int]*regexp.Regexp{publishedDate: publishedLabelRe, updatedDate: updatedLabelRe,
+	otherDate: otherLabelRe, activityDate: activityLabelRe}
 
 // Kinds of printed dates, by their label.
 const (
@@ -428,6 +453,7 @@ const (
 	publishedDate
 	updatedDate
 	otherDate
+	activityDate
 )
 
 // labelledDate is a piece of printed text holding at most one labelled date.
@@ -442,7 +468,7 @@ type labelledDate struct {
 func splitDateLabels(t string) []labelledDate {
 	type mark struct{ at, kind int }
 	var marks []mark
-	for kind, re := range map[int]*regexp.Regexp{publishedDate: publishedLabelRe, updatedDate: updatedLabelRe, otherDate: otherLabelRe} {
+	for kind, re := range dateLabelRes {
 		for _, m := range re.FindAllStringIndex(t, 8) {
 			marks = append(marks, mark{m[0], kind})
 		}
@@ -450,7 +476,12 @@ func splitDateLabels(t string) []labelledDate {
 	if len(marks) == 0 {
 		return []labelledDate{{t, unlabelledDate}}
 	}
-	slices.SortFunc(marks, func(a, b mark) int { return a.at - b.at })
+	slices.SortFunc(marks, func(a, b mark) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return a.kind - b.kind
+	})
 	var out []labelledDate
 	if marks[0].at > 0 {
 		out = append(out, labelledDate{t[:marks[0].at], unlabelledDate})
@@ -492,13 +523,13 @@ func printedDates(texts []string) (published, modified []string) {
 // nearest first (see articleBlocks), within a few lines of text of it and
 // outside links, those labelled as the publication date or printed in a
 // byline before the others. Dates labelled as updates are modifications.
-func (p *page) headlineDates() (published, modified []string) {
+func (p *page) headlineDates() (published, modified, activity []string) {
 	h := p.mainHeading()
 	for i, block := range p.articleBlocks() {
 		if i >= maxByDepth {
 			break
 		}
-		var labelled, plain, updated []string
+		var labelled, plain, updated, latest []string
 		block.Find("*").Each(func(_ int, s *goquery.Selection) {
 			if n := p.textLength(s); n == 0 || n > 300 {
 				return // cheap to know, and most elements are too long or empty
@@ -518,13 +549,15 @@ func (p *page) headlineDates() (published, modified []string) {
 			if p.linkedElsewhere(s) || linksADate(s) || p.textDistance(s) > maxBylineDistance {
 				return
 			}
-			for _, part := range splitDateLabels(t) {
+			for _, part := range splitDateLabels(labelledText(s, t, block)) {
 				if _, ok := findWrittenDate(part.text); !ok {
 					continue
 				}
 				switch {
 				case part.kind == updatedDate:
 					updated = append(updated, part.text)
+				case part.kind == activityDate:
+					latest = append(latest, part.text)
 				case part.kind == publishedDate || part.kind == unlabelledDate && byWordRe.MatchString(t):
 					labelled = append(labelled, part.text)
 				case part.kind == unlabelledDate:
@@ -532,11 +565,11 @@ func (p *page) headlineDates() (published, modified []string) {
 				}
 			}
 		})
-		if len(labelled)+len(plain)+len(updated) > 0 {
-			return append(labelled, plain...), updated
+		if len(labelled)+len(plain)+len(updated)+len(latest) > 0 {
+			return append(labelled, plain...), updated, latest
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 var (
