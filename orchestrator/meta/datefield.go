@@ -66,16 +66,28 @@ func (p *page) dates() (published, modified string) {
 		func() []string { return p.itempropKeyDates(isModifiedKey) },
 		func() []string { headline(); return headlineMod },
 	})
+	// Declared publication dates after the latest declared change come
+	// last (see notAfter).
+	var latestChange *time.Time
+	var republished []string
+	declared := func(raws []string) []string {
+		if latestChange == nil {
+			latestChange = new(p.latestDeclaredChange())
+		}
+		kept, dropped := notAfter(raws, *latestChange, p.now)
+		republished = append(republished, dropped...)
+		return kept
+	}
 	published = p.firstDate([]func() []string{
 		func() []string {
 			headline()
 			return p.shownPublication(headlinePub, slices.Concat(headlineMod, headlineActivity))
 		},
-		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
-		func() []string { return p.metaDates(isPublishedKey) },
-		func() []string { return p.metaDates(isIssuedKey) },
-		func() []string { return p.itempropDates("datePublished", "dateCreated", "uploadDate") },
-		func() []string { return p.itempropKeyDates(isPublishedKey) },
+		func() []string { return declared(p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate")) },
+		func() []string { return declared(p.metaDates(isPublishedKey)) },
+		func() []string { return declared(p.metaDates(isIssuedKey)) },
+		func() []string { return declared(p.itempropDates("datePublished", "dateCreated", "uploadDate")) },
+		func() []string { return declared(p.itempropKeyDates(isPublishedKey)) },
 		func() []string {
 			return p.metaDates(func(k string) bool {
 				switch k {
@@ -99,6 +111,7 @@ func (p *page) dates() (published, modified string) {
 		// its own: the content is at least that old.
 		func() []string { headline(); return headlineMod },
 		func() []string { article(); return articleMod },
+		func() []string { return republished },
 	})
 	return published, modified
 }

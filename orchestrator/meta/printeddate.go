@@ -216,3 +216,35 @@ func (p *page) printsAnyOf(dates []declaredDate) bool {
 	}
 	return false
 }
+
+// latestDeclaredChange is the latest modification date the page's markup
+// declares, the zero time when it declares none.
+func (p *page) latestDeclaredChange() time.Time {
+	var latest time.Time
+	_, modified := p.declaredDates()
+	for _, d := range modified {
+		if d.t.After(latest) {
+			latest = d.t
+		}
+	}
+	return latest
+}
+
+// notAfter sets apart the declared publication dates that come more than
+// a day and a half after latest, the page's latest declared change:
+// content is changed only after it is first published, so such a date is
+// when the page was last put out again (a content system's publish
+// timestamp), not when it first was. A zero latest sets apart nothing.
+func notAfter(raws []string, latest, now time.Time) (kept, dropped []string) {
+	if latest.IsZero() {
+		return raws, nil
+	}
+	for _, raw := range raws {
+		if d, ok := parseDateInfo(raw, now); ok && d.t.After(latest.Add(36*time.Hour)) {
+			dropped = append(dropped, raw)
+			continue
+		}
+		kept = append(kept, raw)
+	}
+	return kept, dropped
+}

@@ -54,6 +54,22 @@ func TestPrintedDatesAgainstDeclaredOnes(t *testing.T) {
 				`<time datetime="2016-04-29T19:31:03-0400"></time><p>Text.</p></article>`,
 			"2016-04-29T23:31:03.000Z", "", "2016-04-29T23:31:03.000Z"},
 
+		// A publication declared after every declared change.
+		{"a publication declared after the latest declared change is a republication",
+			`<meta name="published-time" content="2026-01-09T08:45:32Z"><meta name="modified-time" content="2025-11-15T17:15:38Z">` +
+				`<meta name="published-date" content="2021-02-16">`,
+			"2021-02-16T00:00:00.000Z", "2025-11-15T17:15:38.000Z", "2025-11-15T17:15:38.000Z"},
+		{"a publication declared hours after a change, as zones skew it, stands",
+			`<meta property="article:published_time" content="2025-11-15T20:00:00-08:00"><meta property="article:modified_time" content="2025-11-15T10:00:00Z">`,
+			"2025-11-16T04:00:00.000Z", "2025-11-15T10:00:00.000Z", "2025-11-15T10:00:00.000Z"},
+		{"a publication declared after a change yields to a time element",
+			ld(`"datePublished":"2025-06-12","dateModified":"2025-06-01"`) +
+				`<article><h1>Fitness basics</h1><time datetime="2022-11-02T09:00:00Z"></time><p>Text.</p></article>`,
+			"2022-11-02T09:00:00.000Z", "2025-06-01T00:00:00.000Z", "2025-06-01T00:00:00.000Z"},
+		{"a publication declared after a change is still the publication when nothing else is",
+			ld(`"datePublished":"2025-06-12","dateModified":"2025-06-01"`),
+			"2025-06-12T00:00:00.000Z", "2025-06-01T00:00:00.000Z", "2025-06-01T00:00:00.000Z"},
+
 		// Labels printed in an element of their own.
 		{"a label in the element before the date makes it an update",
 			ld(`"datePublished":"2024-02-01T15:46:14Z"`) +
