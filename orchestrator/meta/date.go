@@ -44,7 +44,14 @@ type dateInfo struct {
 
 // parseDateInfo is ParseDate with the precision of what it read.
 func parseDateInfo(s string, now time.Time) (dateInfo, bool) {
-	d, ok := parseAnyDate(s, now)
+	return parseDateInfoIn(s, now, "")
+}
+
+// parseDateInfoIn is parseDateInfo for a page of a region (an ISO 3166
+// country code, "" when unknown), which tells zone abbreviations that
+// several countries use apart (see zoneOffset).
+func parseDateInfoIn(s string, now time.Time, region string) (dateInfo, bool) {
+	d, ok := parseAnyDate(s, now, region)
 	if !ok {
 		return dateInfo{}, false
 	}
@@ -61,7 +68,7 @@ func FormatDate(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-func parseAnyDate(s string, now time.Time) (dateInfo, bool) {
+func parseAnyDate(s string, now time.Time, region string) (dateInfo, bool) {
 	s = cleanText(s)
 	if s == "" {
 		return dateInfo{}, false
@@ -84,7 +91,7 @@ func parseAnyDate(s string, now time.Time) (dateInfo, bool) {
 	if t, dayOnly, ok := parseRelative(s, now); ok {
 		return dateInfo{t: t, dayOnly: dayOnly, zoned: !dayOnly}, true
 	}
-	return parseWritten(s)
+	return parseWritten(s, region)
 }
 
 var epochRe = regexp.MustCompile(`^\d{9,13}(\.\d+)?$`)
@@ -440,8 +447,8 @@ var zoneOffsets = map[string]int{
 var usStandardOffsets = map[string]int{"et": -5, "ct": -6, "mt": -7, "pt": -8}
 
 // parseWritten finds a written or numeric date in s and the time of day next
-// to it.
-func parseWritten(s string) (dateInfo, bool) {
+// to it, a zone abbreviation read as the region uses it.
+func parseWritten(s, region string) (dateInfo, bool) {
 	w, ok := findWrittenDate(s)
 	if !ok {
 		return dateInfo{}, false
@@ -473,7 +480,7 @@ func parseWritten(s string) (dateInfo, bool) {
 	}
 	loc, zoned := time.UTC, false
 	zone := strings.TrimSpace(tm[5])
-	if off, ok := zoneOffsets[zone]; ok {
+	if off, ok := zoneOffset(zone, region); ok {
 		loc, zoned = time.FixedZone(zone, off), true
 	} else if std, ok := usStandardOffsets[zone]; ok {
 		loc, zoned = time.FixedZone(zone, usOffset(w.y, w.m, w.d, std)*3600), true

@@ -74,7 +74,7 @@ func (p *page) dates() (published, modified string) {
 		if latestChange == nil {
 			latestChange = new(p.latestDeclaredChange())
 		}
-		kept, dropped := notAfter(raws, *latestChange, p.now)
+		kept, dropped := p.notAfter(raws, *latestChange)
 		republished = append(republished, dropped...)
 		return kept
 	}
@@ -124,7 +124,7 @@ func (p *page) firstDate(sources []func() []string) string {
 	found := false
 	for _, source := range sources {
 		for _, raw := range source() {
-			d, ok := parseDateInfo(raw, p.now)
+			d, ok := p.parseDate(raw)
 			switch {
 			case !ok:
 				continue

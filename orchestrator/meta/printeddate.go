@@ -104,7 +104,7 @@ type declaredDate struct {
 func (p *page) declaredDates() (published, modified []declaredDate) {
 	read := func(out []declaredDate, raws []string) []declaredDate {
 		for _, raw := range raws {
-			if d, ok := parseDateInfo(raw, p.now); ok {
+			if d, ok := p.parseDate(raw); ok {
 				out = append(out, declaredDate{raw, d})
 			}
 		}
@@ -161,7 +161,7 @@ func sameDate(printed, declared dateInfo, text string) bool {
 // that prints its declared modification date beside the headline, as many
 // templates do, keeps its declared publication.
 func (p *page) shownPublication(printed, printedUpdates []string) []string {
-	shown, text, ok := firstParsed(printed, p.now)
+	shown, text, ok := p.firstParsed(printed)
 	if !ok {
 		return nil
 	}
@@ -171,7 +171,7 @@ func (p *page) shownPublication(printed, printedUpdates []string) []string {
 			return []string{d.raw, text}
 		}
 	}
-	if update, updateText, ok := firstParsed(printedUpdates, p.now); ok && !sameDate(shown, update, updateText) {
+	if update, updateText, ok := p.firstParsed(printedUpdates); ok && !sameDate(shown, update, updateText) {
 		return []string{text}
 	}
 	for _, d := range modified {
@@ -186,9 +186,9 @@ func (p *page) shownPublication(printed, printedUpdates []string) []string {
 }
 
 // firstParsed is the first of raws that reads as a date, and its text.
-func firstParsed(raws []string, now time.Time) (dateInfo, string, bool) {
+func (p *page) firstParsed(raws []string) (dateInfo, string, bool) {
 	for _, raw := range raws {
-		if d, ok := parseDateInfo(raw, now); ok {
+		if d, ok := p.parseDate(raw); ok {
 			return d, raw, true
 		}
 	}
@@ -203,7 +203,7 @@ func (p *page) printsAnyOf(dates []declaredDate) bool {
 			if part.kind != unlabelledDate && part.kind != publishedDate {
 				continue
 			}
-			d, ok := parseDateInfo(part.text, p.now)
+			d, ok := p.parseDate(part.text)
 			if !ok {
 				continue
 			}
@@ -235,12 +235,12 @@ func (p *page) latestDeclaredChange() time.Time {
 // content is changed only after it is first published, so such a date is
 // when the page was last put out again (a content system's publish
 // timestamp), not when it first was. A zero latest sets apart nothing.
-func notAfter(raws []string, latest, now time.Time) (kept, dropped []string) {
+func (p *page) notAfter(raws []string, latest time.Time) (kept, dropped []string) {
 	if latest.IsZero() {
 		return raws, nil
 	}
 	for _, raw := range raws {
-		if d, ok := parseDateInfo(raw, now); ok && d.t.After(latest.Add(36*time.Hour)) {
+		if d, ok := p.parseDate(raw); ok && d.t.After(latest.Add(36*time.Hour)) {
 			dropped = append(dropped, raw)
 			continue
 		}
