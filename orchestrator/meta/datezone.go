@@ -57,10 +57,6 @@ var languageRegions = map[string]string{
 // languageRegions), else the country-code domain of its canonical or final
 // address (.ie, .in).
 func (p *page) dateRegion() string {
-	if p.region != nil {
-		return *p.region
-	}
-	region := ""
 	html := p.doc.Find("html").First()
 	tags := []string{html.AttrOr("lang", ""), html.AttrOr("xml:lang", ""), p.meta("og:locale"), p.meta("content-language", "language")}
 	for _, raw := range tags {
@@ -73,38 +69,58 @@ func (p *page) dateRegion() string {
 			continue
 		}
 		if r, conf := tag.Region(); conf == language.Exact {
-			region = r.String()
-			break
+			return r.String()
 		}
-		if base, conf := tag.Base(); conf == language.Exact && region == "" {
+		if base, conf := tag.Base(); conf == language.Exact {
 			if r, ok := languageRegions[base.String()]; ok {
-				region = r
-				break
+				return r
 			}
 		}
 	}
-	if region == "" {
-		for _, raw := range []string{p.canonicalURL(), p.url.String()} {
-			u, err := url.Parse(strings.TrimSpace(raw))
-			if err != nil || u.Hostname() == "" {
-				continue
+	for _, raw := range []string{p.canonicalURL(), p.url.String()} {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		if err != nil || u.Hostname() == "" {
+			continue
+		}
+		host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		if i := strings.LastIndex(host, "."); i >= 0 && len(host)-i == 3 && host[i+1] >= 'a' {
+			if tld := strings.ToUpper(host[i+1:]); tld != "UK" {
+				return tld
 			}
-			host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-			if i := strings.LastIndex(host, "."); i >= 0 && len(host)-i == 3 && host[i+1] >= 'a' {
-				region = strings.ToUpper(host[i+1:])
-				if region == "UK" {
-					region = "GB"
-				}
-				break
-			}
+			return "GB"
 		}
 	}
-	p.region = &region
-	return region
+	return ""
 }
 
-// parseDate reads a date of the page (see parseDateInfo), its zone
-// abbreviations as the page's region uses them.
+// dateLocale is what the page's dates are read by: its region (see
+// dateRegion), and whether its slash dates are day first, as the page
+// writes its dates in words ("3 October 2023" against "October 3, 2023").
+// A page that writes none, or as many one way as the other, reads a slash
+// date month first unless it cannot be.
+func (p *page) dateLocale() dateLocale {
+	if p.locale != nil {
+		return *p.locale
+	}
+	loc := dateLocale{region: p.dateRegion()}
+	dayFirst, monthFirst := 0, 0
+	for _, raw := range p.visibleDates("body") {
+		for _, part := range splitDateLabels(raw) {
+			switch w, _ := findWrittenDate(part.text); w.order {
+			case dayFirstOrder:
+				dayFirst++
+			case monthFirstOrder:
+				monthFirst++
+			}
+		}
+	}
+	loc.dayFirst = dayFirst > monthFirst
+	p.locale = &loc
+	return loc
+}
+
+// parseDate reads a date of the page (see parseDateInfo) as the page
+// writes its dates (see dateLocale).
 func (p *page) parseDate(raw string) (dateInfo, bool) {
-	return parseDateInfoIn(raw, p.now, p.dateRegion())
+	return parseDateInfoIn(raw, p.now, p.dateLocale())
 }

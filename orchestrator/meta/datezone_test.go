@@ -54,3 +54,34 @@ func TestZoneAbbreviationsAreReadAsThePagesRegionUsesThem(t *testing.T) {
 		})
 	}
 }
+
+// TestSlashDatesAreReadAsThePageWritesItsDates covers numeric dates that
+// read both ways (03/10/2023), read as the page writes its dates in words.
+func TestSlashDatesAreReadAsThePageWritesItsDates(t *testing.T) {
+	page := func(stamp, others string) string {
+		return `<html lang="en"><body><article><h1>Wine styles</h1><p class="post-date">` + stamp + `</p><p>Text.</p></article>` +
+			`<div class="more">` + others + `</div></body></html>`
+	}
+	tests := []struct {
+		name, html, want string
+	}{
+		{"a page that writes its dates day first writes its slash dates so",
+			page("03/10/2023", `<span class="date">13 October 2023</span><span class="date">3 September 2023</span>`), "2023-10-03T12:00:00.000Z"},
+		{"a page that writes its dates month first writes its slash dates so",
+			page("03/10/2023", `<span class="date">October 13, 2023</span>`), "2023-03-10T12:00:00.000Z"},
+		{"a page that writes no dates in words reads a slash date month first",
+			page("03/10/2023", ""), "2023-03-10T12:00:00.000Z"},
+		{"a slash date that can be read only one way is read that way",
+			page("10/23/2023", `<span class="date">13 October 2023</span>`), "2023-10-23T12:00:00.000Z"},
+		{"a dotted date stays day first",
+			page("03.10.2023", `<span class="date">October 13, 2023</span>`), "2023-10-03T12:00:00.000Z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := extractHTML(t, tt.html)
+			if got := value(r.DatePublished); got != tt.want {
+				t.Errorf("datePublished = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
