@@ -381,7 +381,7 @@ func (p *page) visibleDates(scope string) []string {
 		out = append(out, dataDates(s)...)
 		t := cleanText(s.Text())
 		if t != "" && len(t) <= 200 {
-			out = append(out, labelledText(s, t, nil))
+			out = append(out, p.labelledText(s, t, nil))
 		}
 		if v := s.AttrOr("title", ""); v != "" {
 			out = append(out, v)
@@ -562,7 +562,7 @@ func (p *page) headlineDates() (published, modified, activity []string) {
 			if p.linkedElsewhere(s) || linksADate(s) || p.textDistance(s) > maxBylineDistance {
 				return
 			}
-			for _, part := range splitDateLabels(labelledText(s, t, block)) {
+			for _, part := range splitDateLabels(p.labelledText(s, t, block)) {
 				if _, ok := findWrittenDate(part.text); !ok {
 					continue
 				}

@@ -27,7 +27,7 @@ const maxLabelContext = 200
 // the text just before the date in the nearest enclosing elements, up to
 // stop, when a label stands there with no other date between it and this
 // one.
-func inheritedDateKind(s *goquery.Selection, text string, stop *goquery.Selection) int {
+func (p *page) inheritedDateKind(s *goquery.Selection, text string, stop *goquery.Selection) int {
 	e := s
 	for i := 0; i < 3; i++ {
 		if stop != nil && e.IsSelection(stop) {
@@ -40,6 +40,11 @@ func inheritedDateKind(s *goquery.Selection, text string, stop *goquery.Selectio
 		switch goquery.NodeName(e) {
 		case "body", "html", "#document":
 			return unlabelledDate
+		}
+		// Its length is known without reading it: a wrapper of the whole
+		// page is never read once per date inside it.
+		if p.textLength(e) > 4*maxLabelContext {
+			break
 		}
 		around := spacedText(e)
 		if utf8.RuneCountInString(around) > maxLabelContext {
@@ -83,11 +88,11 @@ var labelWords = map[int]string{publishedDate: "Published ", updatedDate: "Updat
 
 // labelledText is a printed date's text with the label it inherits written
 // before it, when its own text has none.
-func labelledText(s *goquery.Selection, text string, stop *goquery.Selection) string {
+func (p *page) labelledText(s *goquery.Selection, text string, stop *goquery.Selection) string {
 	if parts := splitDateLabels(text); len(parts) != 1 || parts[0].kind != unlabelledDate {
 		return text
 	}
-	if k := inheritedDateKind(s, text, stop); k != unlabelledDate {
+	if k := p.inheritedDateKind(s, text, stop); k != unlabelledDate {
 		return labelWords[k] + text
 	}
 	return text
