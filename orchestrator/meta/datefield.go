@@ -45,12 +45,12 @@ import (
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
 // file last changed, not the article) and are never read.
 func (p *page) dates() (published, modified string) {
-	var headlinePub, headlineMod, headlineActivity, articlePub, articleMod []string
+	var headlinePub, headlineMod, headlineActivity, headlineShown, articlePub, articleMod []string
 	headlineDone, articleDone := false, false
 	headline := func() {
 		if !headlineDone {
 			headlineDone = true
-			headlinePub, headlineMod, headlineActivity = p.headlineDates()
+			headlinePub, headlineMod, headlineActivity, headlineShown = p.headlineDates()
 		}
 	}
 	article := func() {
@@ -81,7 +81,7 @@ func (p *page) dates() (published, modified string) {
 	published = p.firstDate([]func() []string{
 		func() []string {
 			headline()
-			return p.shownPublication(headlinePub, slices.Concat(headlineMod, headlineActivity))
+			return p.shownPublication(headlineShown, slices.Concat(headlineMod, headlineActivity))
 		},
 		func() []string { return declared(p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate")) },
 		func() []string { return declared(p.metaDates(isPublishedKey)) },
@@ -535,14 +535,19 @@ func printedDates(texts []string) (published, modified []string) {
 // or with a written month. They are read in the blocks around the headline,
 // nearest first (see articleBlocks), within a few lines of text of it and
 // outside links, those labelled as the publication date or printed in a
-// byline before the others. Dates labelled as updates are modifications.
-func (p *page) headlineDates() (published, modified, activity []string) {
+// byline before the others. Dates labelled as updates are modifications,
+// and a thread's latest activity is activity. shown is the first of the
+// publication dates outside teasers of other pages (see inTeaser), which
+// alone may outrank the declared dates (see shownPublication).
+func (p *page) headlineDates() (published, modified, activity, shown []string) {
 	h := p.mainHeading()
 	for i, block := range p.articleBlocks() {
 		if i >= maxByDepth {
 			break
 		}
 		var labelled, plain, updated, latest []string
+		// The same, without the dates of teasers of other pages.
+		var ownLabelled, ownPlain []string
 		block.Find("*").Each(func(_ int, s *goquery.Selection) {
 			if n := p.textLength(s); n == 0 || n > 300 {
 				return // cheap to know, and most elements are too long or empty
@@ -573,16 +578,22 @@ func (p *page) headlineDates() (published, modified, activity []string) {
 					latest = append(latest, part.text)
 				case part.kind == publishedDate || part.kind == unlabelledDate && byWordRe.MatchString(t):
 					labelled = append(labelled, part.text)
+					if len(ownLabelled) == 0 && !p.inTeaser(s, block) {
+						ownLabelled = append(ownLabelled, part.text)
+					}
 				case part.kind == unlabelledDate:
 					plain = append(plain, part.text)
+					if len(ownPlain) == 0 && !p.inTeaser(s, block) {
+						ownPlain = append(ownPlain, part.text)
+					}
 				}
 			}
 		})
 		if len(labelled)+len(plain)+len(updated)+len(latest) > 0 {
-			return append(labelled, plain...), updated, latest
+			return append(labelled, plain...), updated, latest, append(ownLabelled, ownPlain...)
 		}
 	}
-	return nil, nil, nil
+	return nil, nil, nil, nil
 }
 
 var (

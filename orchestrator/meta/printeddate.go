@@ -253,3 +253,34 @@ func (p *page) notAfter(raws []string, latest time.Time) (kept, dropped []string
 	}
 	return kept, dropped
 }
+
+// inTeaser reports a printed date inside a short block that also holds a
+// heading linking to another page: a card of a related story, whose date
+// is that story's. Links to the page itself (see isPermalink) do not
+// count. stop is the outermost element searched.
+func (p *page) inTeaser(s *goquery.Selection, stop *goquery.Selection) bool {
+	for i, e := 0, s; i < 4 && e.Length() > 0; i, e = i+1, e.Parent() {
+		if stop != nil && e.IsSelection(stop) || p.textLength(e) > 4*maxLabelContext {
+			return false
+		}
+		switch goquery.NodeName(e) {
+		case "body", "html", "#document":
+			return false
+		}
+		if e.Find("h1").Length() > 0 {
+			return false // the headline's own block
+		}
+		found := false
+		e.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+			if p.isPermalink(a) {
+				return true
+			}
+			found = a.ParentsFiltered("h2, h3, h4, h5, h6").Length() > 0 || a.Find("h2, h3, h4, h5, h6").Length() > 0
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}

@@ -70,6 +70,19 @@ func TestPrintedDatesAgainstDeclaredOnes(t *testing.T) {
 			ld(`"datePublished":"2025-06-12","dateModified":"2025-06-01"`),
 			"2025-06-12T00:00:00.000Z", "2025-06-01T00:00:00.000Z", "2025-06-01T00:00:00.000Z"},
 
+		// Teasers of other pages beside the headline.
+		{"a related story's card beside the headline does not outrank the declared date",
+			`<meta property="article:published_time" content="2024-02-01T10:00:00Z">` +
+				`<article><h1>Main story</h1><div class="card"><h3><a href="/other">Other story</a></h3><span>May 3, 2024</span></div><p>Text.</p></article>`,
+			"2024-02-01T10:00:00.000Z", "", "2024-02-01T10:00:00.000Z"},
+		{"a card's date still stands for a page that gives no other",
+			`<article><h1>Main story</h1><div class="card"><h3><a href="/other">Other story</a></h3><span>May 3, 2024</span></div><p>Text.</p></article>`,
+			"2024-05-03T12:00:00.000Z", "", "2024-05-03T12:00:00.000Z"},
+		{"a heading that links to the page itself makes no teaser",
+			`<meta property="article:published_time" content="2024-02-01T10:00:00Z">` +
+				`<article><h1>Main story</h1><div class="head"><h2><a href="/2024/03/story.html">Main story, part one</a></h2><span>May 3, 2024</span></div><p>Text.</p></article>`,
+			"2024-05-03T12:00:00.000Z", "", "2024-05-03T12:00:00.000Z"},
+
 		// Labels printed in an element of their own.
 		{"a label in the element before the date makes it an update",
 			ld(`"datePublished":"2024-02-01T15:46:14Z"`) +
