@@ -44,7 +44,21 @@ type dateInfo struct {
 
 // parseDateInfo is ParseDate with the precision of what it read.
 func parseDateInfo(s string, now time.Time) (dateInfo, bool) {
-	d, ok := parseAnyDate(s, now)
+	return parseDateInfoIn(s, now, dateLocale{})
+}
+
+// dateLocale is what a page's dates are read by: its region (an ISO 3166
+// country code, "" when unknown), which tells zone abbreviations that
+// several countries use apart (see zoneOffset), and whether it writes a
+// numeric date with slashes day first (05/11/2025 for 5 November).
+type dateLocale struct {
+	region   string
+	dayFirst bool
+}
+
+// parseDateInfoIn is parseDateInfo for a page of a locale.
+func parseDateInfoIn(s string, now time.Time, loc dateLocale) (dateInfo, bool) {
+	d, ok := parseAnyDate(s, now, loc)
 	if !ok {
 		return dateInfo{}, false
 	}
@@ -61,7 +75,7 @@ func FormatDate(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-func parseAnyDate(s string, now time.Time) (dateInfo, bool) {
+func parseAnyDate(s string, now time.Time, loc dateLocale) (dateInfo, bool) {
 	s = cleanText(s)
 	if s == "" {
 		return dateInfo{}, false
@@ -84,7 +98,7 @@ func parseAnyDate(s string, now time.Time) (dateInfo, bool) {
 	if t, dayOnly, ok := parseRelative(s, now); ok {
 		return dateInfo{t: t, dayOnly: dayOnly, zoned: !dayOnly}, true
 	}
-	return parseWritten(s)
+	return parseWritten(s, loc)
 }
 
 var epochRe = regexp.MustCompile(`^\d{9,13}(\.\d+)?$`)
@@ -318,7 +332,20 @@ func isCJKDateRune(r rune) bool { return strings.ContainsRune("年月日년월�
 type writtenMatch struct {
 	start, end int
 	y, m, d    int
+	// order is how the date was written (see dateOrder).
+	order dateOrder
 }
+
+// dateOrder is how a date was written: which part comes first matters
+// where a numeric date could be read both ways.
+type dateOrder int
+
+const (
+	otherOrder      dateOrder = iota
+	monthFirstOrder           // November 20, 2026
+	dayFirstOrder             // 20 November 2026
+	slashOrder                // 11/20/2026 or 20/11/2026, month first when both could be
+)
 
 var (
 	ymdRe = regexp.MustCompile(`(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2})`)
@@ -349,7 +376,7 @@ func findWrittenDate(s string) (writtenMatch, bool) {
 			// November 20, 2026
 			if j := next(i); j > 0 && isDay(toks[j]) {
 				if k := next(j); k > 0 && isYear(toks[k]) {
-					consider(writtenMatch{start: t.start, end: toks[k].end, y: toks[k].num, m: m, d: toks[j].num})
+					consider(writtenMatch{start: t.start, end: toks[k].end, y: toks[k].num, m: m, d: toks[j].num, order: monthFirstOrder})
 				}
 			}
 		}
@@ -358,7 +385,7 @@ func findWrittenDate(s string) (writtenMatch, bool) {
 			if j := next(i); j > 0 {
 				if m, ok := monthNames[toks[j].word]; ok {
 					if k := next(j); k > 0 && isYear(toks[k]) {
-						consider(writtenMatch{start: t.start, end: toks[k].end, y: toks[k].num, m: m, d: t.num})
+						consider(writtenMatch{start: t.start, end: toks[k].end, y: toks[k].num, m: m, d: t.num, order: dayFirstOrder})
 					}
 				}
 			}
@@ -383,7 +410,11 @@ func findWrittenDate(s string) (writtenMatch, bool) {
 		if month > 12 && day <= 12 {
 			day, month = month, day
 		}
-		consider(writtenMatch{start: m[0], end: m[1], y: atoiAt(s, m[10], m[11]), m: month, d: day})
+		order := otherOrder
+		if s[m[4]:m[5]] == "/" && a <= 12 && b <= 12 {
+			order = slashOrder
+		}
+		consider(writtenMatch{start: m[0], end: m[1], y: atoiAt(s, m[10], m[11]), m: month, d: day, order: order})
 	}
 	return best, best.start >= 0
 }
@@ -440,11 +471,14 @@ var zoneOffsets = map[string]int{
 var usStandardOffsets = map[string]int{"et": -5, "ct": -6, "mt": -7, "pt": -8}
 
 // parseWritten finds a written or numeric date in s and the time of day next
-// to it.
-func parseWritten(s string) (dateInfo, bool) {
+// to it, read as the locale writes them.
+func parseWritten(s string, locale dateLocale) (dateInfo, bool) {
 	w, ok := findWrittenDate(s)
 	if !ok {
 		return dateInfo{}, false
+	}
+	if locale.dayFirst && w.order == slashOrder {
+		w.d, w.m = w.m, w.d
 	}
 	// A date without a time of day is placed at noon UTC (see ParseDate).
 	day := func() (dateInfo, bool) {
@@ -473,7 +507,7 @@ func parseWritten(s string) (dateInfo, bool) {
 	}
 	loc, zoned := time.UTC, false
 	zone := strings.TrimSpace(tm[5])
-	if off, ok := zoneOffsets[zone]; ok {
+	if off, ok := zoneOffset(zone, locale.region); ok {
 		loc, zoned = time.FixedZone(zone, off), true
 	} else if std, ok := usStandardOffsets[zone]; ok {
 		loc, zoned = time.FixedZone(zone, usOffset(w.y, w.m, w.d, std)*3600), true

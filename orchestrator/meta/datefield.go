@@ -21,6 +21,8 @@ import (
 // the modification date when there is one, else the publication date.
 //
 // Publication, most trusted first:
+//   - the date printed beside the headline, when the declared dates below
+//     do not contradict it (see shownPublication);
 //   - the main JSON-LD item's datePublished, dateCreated, uploadDate (and
 //     an event's startDate);
 //   - meta tags whose name says published, publication or pubdate, then
@@ -43,12 +45,12 @@ import (
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
 // file last changed, not the article) and are never read.
 func (p *page) dates() (published, modified string) {
-	var headlinePub, headlineMod, articlePub, articleMod []string
+	var headlinePub, headlineMod, headlineActivity, headlineShown, articlePub, articleMod []string
 	headlineDone, articleDone := false, false
 	headline := func() {
 		if !headlineDone {
 			headlineDone = true
-			headlinePub, headlineMod = p.headlineDates()
+			headlinePub, headlineMod, headlineActivity, headlineShown = p.headlineDates()
 		}
 	}
 	article := func() {
@@ -64,12 +66,28 @@ func (p *page) dates() (published, modified string) {
 		func() []string { return p.itempropKeyDates(isModifiedKey) },
 		func() []string { headline(); return headlineMod },
 	})
+	// Declared publication dates after the latest declared change come
+	// last (see notAfter).
+	var latestChange *time.Time
+	var republished []string
+	declared := func(raws []string) []string {
+		if latestChange == nil {
+			latestChange = new(p.latestDeclaredChange())
+		}
+		kept, dropped := p.notAfter(raws, *latestChange)
+		republished = append(republished, dropped...)
+		return kept
+	}
 	published = p.firstDate([]func() []string{
-		func() []string { return p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate") },
-		func() []string { return p.metaDates(isPublishedKey) },
-		func() []string { return p.metaDates(isIssuedKey) },
-		func() []string { return p.itempropDates("datePublished", "dateCreated", "uploadDate") },
-		func() []string { return p.itempropKeyDates(isPublishedKey) },
+		func() []string {
+			headline()
+			return p.shownPublication(headlineShown, slices.Concat(headlineMod, headlineActivity))
+		},
+		func() []string { return declared(p.ldDates("datePublished", "dateCreated", "uploadDate", "startDate")) },
+		func() []string { return declared(p.metaDates(isPublishedKey)) },
+		func() []string { return declared(p.metaDates(isIssuedKey)) },
+		func() []string { return declared(p.itempropDates("datePublished", "dateCreated", "uploadDate")) },
+		func() []string { return declared(p.itempropKeyDates(isPublishedKey)) },
 		func() []string {
 			return p.metaDates(func(k string) bool {
 				switch k {
@@ -93,6 +111,7 @@ func (p *page) dates() (published, modified string) {
 		// its own: the content is at least that old.
 		func() []string { headline(); return headlineMod },
 		func() []string { article(); return articleMod },
+		func() []string { return republished },
 	})
 	return published, modified
 }
@@ -105,12 +124,14 @@ func (p *page) firstDate(sources []func() []string) string {
 	found := false
 	for _, source := range sources {
 		for _, raw := range source() {
-			d, ok := parseDateInfo(raw, p.now)
+			d, ok := p.parseDate(raw)
 			switch {
 			case !ok:
 				continue
 			case !found:
 				chosen, found = d, true
+			case toTheSecond(chosen, d):
+				return FormatDate(d.t)
 			case refines(chosen, d):
 				if chosen.dayOnly {
 					return FormatDate(d.t)
@@ -121,7 +142,7 @@ func (p *page) firstDate(sources []func() []string) string {
 			default:
 				continue
 			}
-			if !chosen.dayOnly && chosen.zoned {
+			if !chosen.dayOnly && chosen.zoned && chosen.t.Truncate(time.Minute) != chosen.t {
 				return FormatDate(chosen.t) // nothing can make it more precise
 			}
 		}
@@ -130,6 +151,14 @@ func (p *page) firstDate(sources []func() []string) string {
 		return ""
 	}
 	return FormatDate(chosen.t)
+}
+
+// toTheSecond reports a later copy of an instant printed to the minute
+// ("7:31 pm EDT") that gives its seconds.
+func toTheSecond(chosen, later dateInfo) bool {
+	return chosen.zoned && !chosen.dayOnly && later.zoned && !later.dayOnly &&
+		chosen.t.Truncate(time.Minute) == chosen.t && later.t != chosen.t &&
+		later.t.Truncate(time.Minute) == chosen.t
 }
 
 // refines reports a later copy of the chosen date that says more: the
@@ -352,7 +381,7 @@ func (p *page) visibleDates(scope string) []string {
 		out = append(out, dataDates(s)...)
 		t := cleanText(s.Text())
 		if t != "" && len(t) <= 200 {
-			out = append(out, t)
+			out = append(out, p.labelledText(s, t, nil))
 		}
 		if v := s.AttrOr("title", ""); v != "" {
 			out = append(out, v)
@@ -420,7 +449,16 @@ var (
 	otherLabelRe = regexp.MustCompile(`(?i)\b(?:registered|joined|member since|last seen|last active|last login|last visit|` +
 		`birthday|born|expires|expiry|deadline|closing date|ends|valid until|offer ends|sale ends|copyright)\b|` +
 		`registriert|mitglied seit|inscrit|inscrito|iscritto|зарегистрирован|©`)
+	// activityLabelRe says the date is a thread's latest activity: no
+	// change to the content the page is about, but a sign that the other
+	// dates printed beside it are the thread's own.
+	activityLabelRe = regexp.MustCompile(`(?i)\b(?:last post|latest post|last reply|latest reply|last activity|last comment)\b|` +
+		`letzter beitrag|dernier message|último mensaje|ultimo messaggio`)
 )
+
+// dateLabelRes are the label expressions by the kind of date they label.
+var dateLabelRes = map[int]*regexp.Regexp{publishedDate: publishedLabelRe, updatedDate: updatedLabelRe,
+	otherDate: otherLabelRe, activityDate: activityLabelRe}
 
 // Kinds of printed dates, by their label.
 const (
@@ -428,6 +466,7 @@ const (
 	publishedDate
 	updatedDate
 	otherDate
+	activityDate
 )
 
 // labelledDate is a piece of printed text holding at most one labelled date.
@@ -442,7 +481,7 @@ type labelledDate struct {
 func splitDateLabels(t string) []labelledDate {
 	type mark struct{ at, kind int }
 	var marks []mark
-	for kind, re := range map[int]*regexp.Regexp{publishedDate: publishedLabelRe, updatedDate: updatedLabelRe, otherDate: otherLabelRe} {
+	for kind, re := range dateLabelRes {
 		for _, m := range re.FindAllStringIndex(t, 8) {
 			marks = append(marks, mark{m[0], kind})
 		}
@@ -450,7 +489,12 @@ func splitDateLabels(t string) []labelledDate {
 	if len(marks) == 0 {
 		return []labelledDate{{t, unlabelledDate}}
 	}
-	slices.SortFunc(marks, func(a, b mark) int { return a.at - b.at })
+	slices.SortFunc(marks, func(a, b mark) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return a.kind - b.kind
+	})
 	var out []labelledDate
 	if marks[0].at > 0 {
 		out = append(out, labelledDate{t[:marks[0].at], unlabelledDate})
@@ -491,14 +535,19 @@ func printedDates(texts []string) (published, modified []string) {
 // or with a written month. They are read in the blocks around the headline,
 // nearest first (see articleBlocks), within a few lines of text of it and
 // outside links, those labelled as the publication date or printed in a
-// byline before the others. Dates labelled as updates are modifications.
-func (p *page) headlineDates() (published, modified []string) {
+// byline before the others. Dates labelled as updates are modifications,
+// and a thread's latest activity is activity. shown is the first of the
+// publication dates outside teasers of other pages (see inTeaser), which
+// alone may outrank the declared dates (see shownPublication).
+func (p *page) headlineDates() (published, modified, activity, shown []string) {
 	h := p.mainHeading()
 	for i, block := range p.articleBlocks() {
 		if i >= maxByDepth {
 			break
 		}
-		var labelled, plain, updated []string
+		var labelled, plain, updated, latest []string
+		// The same, without the dates of teasers of other pages.
+		var ownLabelled, ownPlain []string
 		block.Find("*").Each(func(_ int, s *goquery.Selection) {
 			if n := p.textLength(s); n == 0 || n > 300 {
 				return // cheap to know, and most elements are too long or empty
@@ -518,25 +567,33 @@ func (p *page) headlineDates() (published, modified []string) {
 			if p.linkedElsewhere(s) || linksADate(s) || p.textDistance(s) > maxBylineDistance {
 				return
 			}
-			for _, part := range splitDateLabels(t) {
+			for _, part := range splitDateLabels(p.labelledText(s, t, block)) {
 				if _, ok := findWrittenDate(part.text); !ok {
 					continue
 				}
 				switch {
 				case part.kind == updatedDate:
 					updated = append(updated, part.text)
+				case part.kind == activityDate:
+					latest = append(latest, part.text)
 				case part.kind == publishedDate || part.kind == unlabelledDate && byWordRe.MatchString(t):
 					labelled = append(labelled, part.text)
+					if len(ownLabelled) == 0 && !p.inTeaser(s, block) {
+						ownLabelled = append(ownLabelled, part.text)
+					}
 				case part.kind == unlabelledDate:
 					plain = append(plain, part.text)
+					if len(ownPlain) == 0 && !p.inTeaser(s, block) {
+						ownPlain = append(ownPlain, part.text)
+					}
 				}
 			}
 		})
-		if len(labelled)+len(plain)+len(updated) > 0 {
-			return append(labelled, plain...), updated
+		if len(labelled)+len(plain)+len(updated)+len(latest) > 0 {
+			return append(labelled, plain...), updated, latest, append(ownLabelled, ownPlain...)
 		}
 	}
-	return nil, nil
+	return nil, nil, nil, nil
 }
 
 var (

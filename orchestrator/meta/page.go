@@ -34,6 +34,7 @@ type page struct {
 	holders     []string // copyrightHolders, once found
 	holdersDone bool
 	offsets     map[*html.Node][2]int // text offsets of elements, for textDistance
+	locale      *dateLocale           // dateLocale, once found
 }
 
 // metaTag is one <meta> keyed by its property, name, itemprop or http-equiv.
