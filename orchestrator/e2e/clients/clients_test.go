@@ -338,7 +338,7 @@ func clientPages(t *testing.T) *e2e.PageServer {
 		"/slow":      slow,
 		"/slow-once": slow,
 		"/echo": func(w http.ResponseWriter, r *http.Request) {
-			e2e.HTML(`<!doctype html><html lang="en"><title>echo: `+escapeText(r.Header.Get("x-glimpse-test"))+`</title></html>`)(w, r)
+			e2e.HTML(`<!doctype html><html lang="en"><title>echo: `+escapeText(r.Header.Get("x-echo-test"))+`</title></html>`)(w, r)
 		},
 		"/hop1": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/hop2", http.StatusFound) },
 		"/hop2": func(w http.ResponseWriter, r *http.Request) {

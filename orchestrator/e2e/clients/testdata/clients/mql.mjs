@@ -286,7 +286,7 @@ test("embed: 'pdf.url' through mql.stream answers the PDF itself", async () => {
 })
 
 test('headers are forwarded to the target', async () => {
-  const res = await call(`${pages}/echo`, { headers: { 'x-glimpse-test': 'open sesame' } })
+  const res = await call(`${pages}/echo`, { headers: { 'x-echo-test': 'open sesame' } })
   eq(res.data.title, 'echo: open sesame', 'data.title')
 })
 
