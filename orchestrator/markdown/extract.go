@@ -58,7 +58,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			kind, thread = kindMany, true // a thread that declares nothing, or calls itself an article
 		}
 		if thread {
-			prunePosts(region)
+			prunePosts(region, !product)
 		}
 		if kind != kindMany {
 			pruneComments(region)
@@ -78,7 +78,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		art = region
 	}
 	if art != nil && art != region && thread {
-		dropRepeatedQuotes(art) // Readability's block of a thread quotes its posts too
+		dropRepeatedQuotes(art) // Readability's block of a thread holds the same furniture
+		if !product {
+			dropPostChrome(art)
+		}
 	}
 	if art != nil {
 		dropMenus(art)

@@ -118,9 +118,14 @@ func blockElement(n *html.Node) bool {
 }
 
 // prunePosts removes the furniture of a thread's posts under root: the
-// members' figures beside each post and the quotations of posts the
-// thread already holds.
-func prunePosts(root *html.Node) {
+// members' figures beside each post, the quotations of posts the thread
+// already holds and, with template, the parts of the posts' template that
+// say little in every post (not on a product page, whose cards of
+// variants repeat the labels of their specifications).
+func prunePosts(root *html.Node, template bool) {
 	dropPostStats(root)
 	dropRepeatedQuotes(root)
+	if template {
+		dropPostChrome(root)
+	}
 }
