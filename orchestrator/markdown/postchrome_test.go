@@ -98,3 +98,23 @@ func TestSeriesClass(t *testing.T) {
 		}
 	}
 }
+
+func TestAProductsVariantsKeepTheirLabels(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Linen sheet set - Example Shop</title>` +
+		`<script type="application/ld+json">[{"@type":"Product","name":"Linen sheet set","offers":{"@type":"Offer","price":"120"}},` +
+		`{"@type":"QAPage","mainEntity":{"@type":"Question","name":"Does it shrink?"}}]</script></head><body>` + pageHeader +
+		`<main><h1>Linen sheet set</h1><p class="price">$120</p>`)
+	for i, weave := range []string{"Stonewashed", "Percale", "Sateen", "Waffle"} {
+		fmt.Fprintf(&sb, `<div class="variant v%d"><div class="name">%s</div><div class="spec"><span>Fabric Content</span> <span>100%% linen</span></div>`+
+			`<div class="spec"><span>Ideal for</span> <span>warm sleepers</span></div><p>The %s weave is woven from long flax fibres, `+
+			`washed twice before it leaves the mill so that it is soft from the first night and shrinks no further.</p></div>`, i, weave, weave)
+	}
+	sb.WriteString(`<button>Add to cart</button></main>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	for _, w := range []string{"Fabric Content", "Ideal for", "Percale weave"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the answer lost %q:\n%s", w, md)
+		}
+	}
+}
