@@ -49,15 +49,16 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node
+	thread := false
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
-		thread := declaresThread(page)
+		thread = declaresThread(page)
 		if kind != kindMany && threadShape(region) {
 			kind, thread = kindMany, true // a thread that declares nothing, or calls itself an article
 		}
 		if thread {
-			dropPostStats(region)
+			prunePosts(region, !product)
 		}
 		if kind != kindMany {
 			pruneComments(region)
@@ -75,6 +76,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	if region != nil && (chooseRegion(art, region, kind) || product && missesSpecs(art, region)) {
 		art = region
+	}
+	if art != nil && art != region && thread {
+		dropRepeatedQuotes(art) // Readability's block of a thread holds the same furniture
+		if !product {
+			dropPostChrome(art)
+		}
 	}
 	if art != nil {
 		dropMenus(art)

@@ -25,20 +25,30 @@ const minThreadShare = 0.5
 // before the first post than the first post holds (its title, a line of
 // breadcrumbs).
 func threadShape(region *html.Node) bool {
+	posts := threadPosts(region, false)
+	return posts != nil && proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
+}
+
+// threadPosts finds the posts of a thread under region: the first series,
+// in document order, of at least minRepeats siblings of one tag and class
+// shaped like posts that hold minThreadShare of the region's prose; nil
+// when there is none. Posts headed by a title count only when headed is
+// true: on a page known to be a thread, not a listing of excerpts.
+func threadPosts(region *html.Node, headed bool) []*html.Node {
 	total := proseLen(region)
 	if total == 0 {
-		return false
+		return nil
 	}
-	var first *html.Node
+	var posts []*html.Node
 	var visit func(n *html.Node)
 	visit = func(n *html.Node) {
 		groups := map[string][]*html.Node{}
 		var order []string
 		for k := n.FirstChild; k != nil; k = k.NextSibling {
-			if !postShape(k) {
+			if !postShape(k, headed) {
 				continue
 			}
-			key := k.Data + "." + attr(k, "class")
+			key := k.Data + "." + seriesClass(attr(k, "class"))
 			if groups[key] == nil {
 				order = append(order, key)
 			}
@@ -54,18 +64,18 @@ func threadShape(region *html.Node) bool {
 				prose += proseLen(k)
 			}
 			if float64(prose) >= minThreadShare*float64(total) {
-				first = g[0]
+				posts = g
 				return
 			}
 		}
-		for k := n.FirstChild; k != nil && first == nil; k = k.NextSibling {
+		for k := n.FirstChild; k != nil && posts == nil; k = k.NextSibling {
 			if k.Type == html.ElementNode {
 				visit(k)
 			}
 		}
 	}
 	visit(region)
-	return first != nil && proseBefore(region, first) <= min(proseLen(first), maxProseBeforeThread)
+	return posts
 }
 
 // maxProseBeforeThread is the most prose, in bytes, a thread's region
@@ -76,7 +86,7 @@ const maxProseBeforeThread = 200
 // postShape reports a block shaped like a post: a container (not a
 // paragraph, a list or a table) of at least two blocks, such as the
 // author's line and the text, with prose of its own.
-func postShape(n *html.Node) bool {
+func postShape(n *html.Node, headed bool) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
@@ -91,7 +101,7 @@ func postShape(n *html.Node) bool {
 		return false
 	}
 	// An excerpt in a listing is headed by its title; a post is not.
-	if findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil {
+	if !headed && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil {
 		return false
 	}
 	// Wrappers of one block each lead down to the post's parts.
@@ -248,4 +258,15 @@ func spacedText(n *html.Node) string {
 		return true
 	})
 	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}
+
+// seriesClass is what the posts of one series share of their class: its
+// first name, without figures. Forums mark every other post ("bg1",
+// "bg2"), the first, the unread or the member's own with further names.
+func seriesClass(class string) string {
+	f := strings.Fields(class)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimRight(f[0], "0123456789")
 }
