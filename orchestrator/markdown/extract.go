@@ -80,6 +80,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropEmptySections(art)
+		dropRepeats(art)
 	}
 	if whole != nil {
 		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {
