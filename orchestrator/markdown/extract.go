@@ -46,6 +46,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	pruneBoilerplate(page)
 	dropCredits(page)
+	dropChoices(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind := declaredKind(page)
 	var region *html.Node
@@ -86,6 +87,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropEmptySections(art)
+		dropRepeats(art)
 	}
 	if whole != nil {
 		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {

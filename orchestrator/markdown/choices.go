@@ -1,0 +1,110 @@
+package markdown
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Choices: a shop's filters ("Size 8, 8.5, 9, …", "Colour black, grey,
+// …"), its sort bar ("Featured, Best selling, Price low to high") and a
+// product's options (its sizes, its colours) are lists of checkboxes or
+// radio buttons, each named in a word or two. They are controls for the
+// page, not its content, and on a category page they sit beside the grid
+// and come in with it. They are known by their shape: a run of sibling
+// entries, each holding one checkbox or radio button and a short label.
+// A choice of two or three (monthly or yearly prices on a service page)
+// is part of what it switches and stays, and so does a checklist whose
+// boxes cannot be ticked (a task list written in Markdown).
+
+const (
+	// minChoices is the fewest entries of a list of choices.
+	minChoices = 5
+	// minChoiceShare is the least share of a block's entries that must
+	// be choices for the block to be a list of them.
+	minChoiceShare = 0.8
+	// maxChoiceText is the most text, in bytes, of one choice's label.
+	maxChoiceText = 60
+	// maxChoiceHeading is the most text, in bytes, a block around a list
+	// of choices may hold besides it ("Size", "Sort by", "Colour: Navy")
+	// to go with it.
+	maxChoiceHeading = 30
+)
+
+// dropChoices removes the lists of choices under root, each with the
+// short heading that names it.
+func dropChoices(root *html.Node) {
+	var lists []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if choiceList(n) {
+			lists = append(lists, n)
+			return false
+		}
+		return true
+	})
+	for _, n := range lists {
+		box, inner := n, collapsedText(n)
+		for p := box.Parent; p != nil && p.Parent != nil; p = p.Parent {
+			if p.DataAtom == atom.Body || p.DataAtom == atom.Main || p.DataAtom == atom.Form && box != n {
+				break
+			}
+			t := collapsedText(p)
+			if t-inner > maxChoiceHeading {
+				break
+			}
+			box, inner = p, t
+		}
+		if box.Parent != nil {
+			box.Parent.RemoveChild(box)
+		}
+	}
+}
+
+// choiceList reports a block whose entries are choices: at least
+// minChoices element children, nearly all of them a choice. The rows of a
+// table are not: a table of choices lays out the page's own data, each
+// row a thing to weigh (a ranking's areas, a form of settings).
+func choiceList(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+		return false
+	}
+	entries, choices := 0, 0
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type != html.ElementNode {
+			continue
+		}
+		entries++
+		if choice(k) {
+			choices++
+		}
+	}
+	return choices >= minChoices && float64(choices) >= minChoiceShare*float64(entries)
+}
+
+// choice reports an entry holding one checkbox or radio button that can be
+// ticked, and a label of at most maxChoiceText bytes.
+func choice(n *html.Node) bool {
+	controls := 0
+	walk(n, func(k *html.Node) bool {
+		if k.Type != html.ElementNode || controls > 1 {
+			return false
+		}
+		if k.DataAtom == atom.Input {
+			switch strings.ToLower(strings.TrimSpace(attr(k, "type"))) {
+			case "checkbox", "radio":
+				if !hasAttr(k, "disabled") {
+					controls++
+				} else {
+					controls = 2 // a checklist's box, not a control
+				}
+			}
+		}
+		return true
+	})
+	return controls == 1 && textUpTo(n, maxChoiceText) <= maxChoiceText
+}

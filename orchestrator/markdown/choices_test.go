@@ -1,0 +1,88 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// choiceEntries is a list of choices, one entry per label, each a
+// control of type kind inside its label, under a heading.
+func choiceEntries(heading, kind string, labels ...string) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `<div class="facet"><h4>%s</h4><ul class="options">`, heading)
+	for i, l := range labels {
+		fmt.Fprintf(&sb, `<li class="option"><label for="f-%d"><input type="%s" name="f" id="f-%d" value="%d"><span>%s</span></label></li>`,
+			i, kind, i, i, l)
+	}
+	sb.WriteString(`</ul></div>`)
+	return sb.String()
+}
+
+func TestArticleLeavesOutListsOfChoices(t *testing.T) {
+	sizes := choiceEntries("Shoe size", "checkbox", "Size 7", "Size 7.5", "Size 8", "Size 8.5", "Size 9", "Size 10")
+	sort := choiceEntries("Sort by", "radio", "Featured", "Newest first", "Oldest first", "Price, low to high", "Price, high to low")
+	colours := `<fieldset><legend>Colour</legend>` +
+		`<input type="radio" name="c" id="c1"><label for="c1">Moss green</label>` +
+		`<input type="radio" name="c" id="c2"><label for="c2">Slate grey</label>` +
+		`<input type="radio" name="c" id="c3"><label for="c3">Ochre yellow</label></fieldset>`
+	swatches := `<div class="swatches">` + strings.Repeat(`<span class="swatch"><input type="radio" name="v"><img src="/s.jpg" alt="Walnut finish"></span>`, 6) + `</div>`
+	billing := `<div class="toggle"><label><input type="radio" name="b" checked> Monthly billing</label>` +
+		`<label><input type="radio" name="b"> Yearly billing, two months free</label></div>`
+	tasks := `<ul class="tasks">` + strings.Repeat(`<li><input type="checkbox" disabled checked> Sand the top of the table down</li>`, 6) + `</ul>`
+	settings := `<table><tbody>` + strings.Repeat(`<tr><td>Woodworking journals of the northern guilds</td><td><input type="checkbox"></td></tr>`, 6) + `</tbody></table>`
+	quizText := `<ol class="answers">` + strings.Repeat(`<li><label><input type="radio" name="q"> `+
+		`The oil soaks into the grain and hardens there over several weeks, so that the wood resists water</label></li>`, 5) + `</ol>`
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{
+			name: "a category page leaves out its filters and its sort bar, with their headings, and keeps its grid",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1><div class="layout"><div class="filters">` + sizes + sort + `</div>` +
+				productCards(12) + `</div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 0", "Walnut side table model 11", "$101.00"},
+			unwanted: []string{"Size 8.5", "Shoe size", "Price, low to high", "Sort by"},
+		},
+		{
+			name: "a product page leaves out its options as swatches and keeps its description",
+			page: `<!doctype html><html><head><title>Walnut table - Example</title></head><body>` + pageHeader +
+				`<main><h1>Walnut side table</h1><div class="product"><p>A side table of solid walnut.</p>` + swatches + sizes +
+				`<p>` + strings.Repeat("Oiled and waxed, with a drawer that runs on wooden rails. ", 3) + `</p></div>` +
+				`</main>` + pageFooter + `</body></html>`,
+			want:     []string{"solid walnut", "wooden rails"},
+			unwanted: []string{"Size 8.5", "Shoe size"},
+		},
+		{
+			name: "a choice of two or three stays: it is part of what it switches",
+			page: `<!doctype html><html><head><title>Pricing - Example</title></head><body>` + pageHeader +
+				`<main><h1>Pricing</h1>` + billing + colours + `<p>` + strings.Repeat("Every plan includes the workshop's design library and support by mail. ", 6) + `</p>` +
+				`</main>` + pageFooter + `</body></html>`,
+			want: []string{"Monthly billing", "Yearly billing", "Ochre yellow", "design library"},
+		},
+		{
+			name: "a checklist whose boxes cannot be ticked, a table of choices and choices with long labels stay",
+			page: `<!doctype html><html><head><title>Finishing - Example</title></head><body>` + pageHeader +
+				`<main><h1>Finishing a table</h1><p>` + strings.Repeat("Finishing a table takes patience and a dry room. ", 6) + `</p>` +
+				tasks + settings + quizText + `</main>` + pageFooter + `</body></html>`,
+			want: []string{"Sand the top", "northern guilds", "resists water"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the Markdown lacks %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the Markdown holds %q:\n%s", u, md)
+				}
+			}
+		})
+	}
+}

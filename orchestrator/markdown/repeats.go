@@ -1,0 +1,90 @@
+package markdown
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Repeats: a page built for several screens often ships one section twice,
+// once laid out for a phone and once for a desktop, and lets its style
+// sheet show one of them; a product's features, a shop's banner and a
+// store's reassurances ("Free returns within 30 days …") come in twice,
+// word for word. In the Markdown a reader sees the second copy as noise.
+// A block whose whole text is that of an earlier block (not one holding
+// it) is the same section again, and goes. Short blocks may repeat for a
+// reason (a "Sale" badge, a size, a date), so only blocks of at least
+// minRepeatText bytes count.
+
+const (
+	// minRepeatText is the least text, in bytes, of a block that is left
+	// out when it repeats an earlier one word for word.
+	minRepeatText = 80
+	// maxRepeatText is the most text, in bytes, of a block compared with
+	// the others: past it a block is a large part of the page, and its
+	// parts are compared instead.
+	maxRepeatText = 20000
+)
+
+// dropRepeats removes from root each block whose text, of at least
+// minRepeatText bytes, is word for word that of an earlier block that
+// does not hold it.
+func dropRepeats(root *html.Node) {
+	seen := map[string]*html.Node{}
+	var repeats []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if !repeatBlock(n) {
+			return true
+		}
+		size := textUpTo(n, maxRepeatText)
+		if size < minRepeatText {
+			return false // nothing under it is long enough
+		}
+		if size > maxRepeatText {
+			return true
+		}
+		key := strings.Join(strings.Fields(textOf(n)), " ")
+		first, ok := seen[key]
+		if !ok {
+			seen[key] = n
+			return true
+		}
+		if holds(first, n) {
+			return true // a wrapper's only child says what the wrapper says
+		}
+		repeats = append(repeats, n)
+		return false
+	})
+	for _, n := range repeats {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// repeatBlock reports the elements compared: the containers of a layout
+// (sections, boxes, lists), not a paragraph or a heading, which a writer
+// may well say twice, nor the inline elements of a sentence or the cells
+// of a table, whose rows may repeat a value.
+func repeatBlock(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Div, atom.Section, atom.Article, atom.Aside, atom.Ul, atom.Ol, atom.Li, atom.Dl,
+		atom.Figure, atom.Details:
+		return true
+	}
+	return false
+}
+
+// holds reports whether a is n or one of its ancestors.
+func holds(a, n *html.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
