@@ -55,6 +55,9 @@ const (
 	// maxRelatedHeadingWords is the longest a heading over related links
 	// is: it names the box, not a subject.
 	maxRelatedHeadingWords = 8
+	// maxLabelText is the most characters a line standing as a heading
+	// holds.
+	maxLabelText = 120
 	// minRelatedLinkShare is the share of a section's text inside links
 	// above which a section under a related heading is a list of links.
 	minRelatedLinkShare = 0.5
@@ -137,6 +140,9 @@ func label(n *html.Node) bool {
 	case atom.P, atom.Div, atom.Span, atom.Strong, atom.B, atom.Header:
 	default:
 		return false
+	}
+	if textUpTo(n, maxLabelText) > maxLabelText {
+		return false // a block of text, not a line (and cheap to tell)
 	}
 	if findFirst(n, func(k *html.Node) bool {
 		return k.DataAtom == atom.A || k.DataAtom == atom.Img || k.DataAtom == atom.P || k.DataAtom == atom.Div ||
