@@ -137,7 +137,7 @@ func label(n *html.Node) bool {
 		return true
 	}
 	switch n.DataAtom {
-	case atom.P, atom.Div, atom.Span, atom.Strong, atom.B, atom.Header:
+	case atom.P, atom.Div, atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Header:
 	default:
 		return false
 	}
@@ -145,7 +145,7 @@ func label(n *html.Node) bool {
 		return false // a block of text, not a line (and cheap to tell)
 	}
 	if findFirst(n, func(k *html.Node) bool {
-		return k.DataAtom == atom.A || k.DataAtom == atom.Img || k.DataAtom == atom.P || k.DataAtom == atom.Div ||
+		return k != n && k.DataAtom == atom.P || k.DataAtom == atom.A || k.DataAtom == atom.Img || k != n && k.DataAtom == atom.Div ||
 			k.DataAtom == atom.Ul || k.DataAtom == atom.Ol || headingLevel(k) > 0
 	}) != nil {
 		return false
@@ -183,6 +183,10 @@ func dropRelatedSection(art, l *html.Node, page *url.URL) {
 	var section []*html.Node
 	for s := head.NextSibling; s != nil; s = s.NextSibling {
 		if s.Type == html.ElementNode && s != head && headsAtOrAbove(s, level) {
+			break
+		}
+		// A line heads the links under it, not the paragraph after them.
+		if level == 7 && len(section) > 0 && s.Type == html.ElementNode && 2*proseLen(s) > collapsedText(s) {
 			break
 		}
 		section = append(section, s)

@@ -36,6 +36,15 @@ func TestArticleLeavesTeasersOfOtherStoriesOut(t *testing.T) {
 			unwanted: []string{"Lesen Sie auch", "Leuchtturmwärter"},
 		},
 		{
+			name: "the line after a labelled box of links stays",
+			after: `<p><em>More harbour news:</em></p><ul>
+<li><a href="/blog/lighthouse-keepers.html">The last lighthouse keepers of the north coast</a></li>
+<li><a href="/blog/net-menders.html">Net menders who still work by hand</a></li></ul>
+<p><em>Ada Brine writes about the coast and its people.</em></p>`,
+			want:     []string{"Ada Brine writes about the coast"},
+			unwanted: []string{"More harbour news", "lighthouse keepers"},
+		},
+		{
 			name: "a heading naming more guides of the site heads the box",
 			after: `<h3>More coastal travel guides</h3><ul>
 <li><a href="/blog/cliff-walks.html">Five cliff walks for a windy day</a></li>
