@@ -86,6 +86,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	if art != nil {
 		dropMenus(art)
+		if kind != kindMany {
+			dropTeasers(art, base)
+		}
 		dropEmptySections(art)
 		dropRepeats(art)
 	}

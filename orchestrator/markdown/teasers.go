@@ -1,0 +1,445 @@
+package markdown
+
+import (
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Teasers are the links to other stories of the site that follow or
+// interrupt an article: a box headed "Related", "More from …" or "Read
+// next" with a list of headlines, or a row of cards (a linked headline, a
+// picture, an excerpt, a date) after the story's last paragraph. They are
+// inside the block the article is chosen as, often without a class word
+// that says what they are, so they are known by their heading and their
+// shape.
+
+// relatedPhrases open or make up a heading over links to other stories, in
+// the common languages of the web. They are matched against the heading's
+// lower-cased text.
+var relatedPhrases = []string{
+	// English
+	"related", "more from", "more in ", "more on ", "more like this", "more stories", "more articles",
+	"more posts", "more news", "read next", "read more", "what to read next", "up next", "also read",
+	"you may also like", "you might also like", "you may like", "you might like", "you may also enjoy",
+	"you might also enjoy", "you might enjoy", "recommended for you", "recommended reading",
+	"recommended articles", "recommended posts", "recommended stories", "keep reading", "continue reading",
+	"explore more", "discover more", "also in the news", "also on ", "popular posts", "popular stories",
+	"most popular", "most read", "latest posts", "latest stories", "latest news", "latest articles",
+	"recent posts", "recent articles", "other articles", "other posts", "other stories", "similar posts",
+	"similar articles", "don't miss", "don’t miss", "editor's picks", "editors' picks", "further reading on",
+	// German
+	"ähnliche artikel", "weitere artikel", "mehr zum thema", "mehr aus", "das könnte sie auch interessieren",
+	"lesen sie auch", "auch interessant", "passend dazu", "verwandte",
+	// French
+	"à lire aussi", "a lire aussi", "lire aussi", "articles similaires", "sur le même sujet", "vous aimerez aussi",
+	"articles connexes", "à découvrir aussi", "dans la même rubrique", "plus d'articles",
+	// Spanish, Portuguese, Italian
+	"relacionad", "te puede interesar", "también te puede", "más noticias", "lee también", "leer más",
+	"leia também", "veja também", "você também pode gostar", "correlati", "potrebbe interessarti", "leggi anche",
+	"articoli simili", "ti potrebbe",
+	// Dutch, Polish, Russian, Turkish
+	"gerelateerd", "lees ook", "meer nieuws", "ook interessant", "powiązane", "czytaj też", "czytaj także",
+	"zobacz także", "zobacz też", "похожие статьи", "читайте также", "ещё по теме", "benzer haberler", "ilgili haberler",
+	// Chinese, Japanese, Korean
+	"相关文章", "相關文章", "推荐阅读", "推薦閱讀", "相关阅读", "関連記事", "おすすめ記事", "관련 기사", "관련글", "추천 기사",
+}
+
+// relatedNouns end a heading "More <something> <nouns>" ("More Japan travel
+// guides", "More from the blog" is matched above).
+var relatedNouns = []string{"articles", "stories", "posts", "guides", "news", "reads", "reviews", "recipes", "videos"}
+
+const (
+	// maxRelatedHeadingWords is the longest a heading over related links
+	// is: it names the box, not a subject.
+	maxRelatedHeadingWords = 8
+	// maxLabelText is the most characters a line standing as a heading
+	// holds.
+	maxLabelText = 120
+	// minRelatedLinkShare is the share of a section's text inside links
+	// above which a section under a related heading is a list of links.
+	minRelatedLinkShare = 0.5
+	// maxTrailingProse is how much prose (text outside links, in
+	// characters) may follow a block for it to stand after the article's
+	// last paragraph: a date line, a "Tags" line, a copyright.
+	maxTrailingProse = 200
+	// minTeaserCards is the least run of teaser cards after an article.
+	minTeaserCards = 3
+	// minStoryFactor is how many times the teasers' text the prose before
+	// them must be: the story is the larger part; a page that is mostly
+	// cards is a list of stories and is left alone.
+	minStoryFactor = 2
+)
+
+// relatedHeading reports whether text heads a box of links to other
+// stories.
+func relatedHeading(text string) bool {
+	t := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	t = strings.TrimRight(t, ":.…»›>→ ")
+	if t == "" || len(strings.Fields(t)) > maxRelatedHeadingWords {
+		return false
+	}
+	if t == "recommended" {
+		return true
+	}
+	if strings.HasPrefix(t, "related work") {
+		return false // a section of a paper
+	}
+	for _, p := range relatedPhrases {
+		if strings.Contains(t+" ", p) {
+			return true
+		}
+	}
+	if strings.HasPrefix(t, "more ") {
+		for _, n := range relatedNouns {
+			if strings.HasSuffix(t, " "+n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropTeasers removes from the chosen content the boxes of links to other
+// stories: a section under a related heading that is mostly links or that
+// ends the content, and a run of teaser cards after the last paragraph.
+func dropTeasers(art *html.Node, page *url.URL) {
+	var labels []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if label(n) {
+			// A heading that is itself a link ("Related: <a>…</a>") is a
+			// pointer inside the story, not a box.
+			if relatedHeading(textOf(n)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+				labels = append(labels, n)
+			}
+			return false
+		}
+		return true
+	})
+	for _, l := range labels {
+		if l.Parent == nil {
+			continue // removed with an earlier section
+		}
+		dropRelatedSection(art, l, page)
+	}
+	dropTrailingCards(art, page)
+}
+
+// label reports a heading, or a short line standing alone that serves as
+// one (a paragraph or a box of a few bold words with no link).
+func label(n *html.Node) bool {
+	if headingLevel(n) > 0 {
+		return true
+	}
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Header:
+	default:
+		return false
+	}
+	if textUpTo(n, maxLabelText) > maxLabelText {
+		return false // a block of text, not a line (and cheap to tell)
+	}
+	if findFirst(n, func(k *html.Node) bool {
+		return k != n && k.DataAtom == atom.P || k.DataAtom == atom.A || k.DataAtom == atom.Img || k != n && k.DataAtom == atom.Div ||
+			k.DataAtom == atom.Ul || k.DataAtom == atom.Ol || headingLevel(k) > 0
+	}) != nil {
+		return false
+	}
+	t := strings.TrimSpace(textOf(n))
+	return t != "" && len(strings.Fields(t)) <= maxRelatedHeadingWords && n.Parent != nil && soleText(n)
+}
+
+// soleText reports whether n's text is all the text of its block, not a
+// few words inside a sentence.
+func soleText(n *html.Node) bool {
+	for p := n; p.Parent != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Section, atom.Header, atom.Body, atom.Article, atom.Main:
+			return collapsedText(p) == collapsedText(n)
+		}
+	}
+	return true
+}
+
+// dropRelatedSection removes the heading l and the section it heads when
+// that section is a list of links, or a series of items linking only to
+// other pages of the site that ends the content.
+func dropRelatedSection(art, l *html.Node, page *url.URL) {
+	// A heading wrapped in a box of its own ("<div class=title><h3>…")
+	// heads the box's following siblings.
+	head := l
+	for head.Parent != nil && head.Parent != art && nextElement(head) == nil && collapsedText(head.Parent) == collapsedText(head) {
+		head = head.Parent
+	}
+	level := headingLevel(l)
+	if level == 0 {
+		level = 7 // a bold line heads what follows up to any heading
+	}
+	var section []*html.Node
+	for s := head.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode && s != head && headsAtOrAbove(s, level) {
+			break
+		}
+		// A line heads the links under it, not the paragraph after them.
+		if level == 7 && len(section) > 0 && s.Type == html.ElementNode && 2*proseLen(s) > collapsedText(s) {
+			break
+		}
+		section = append(section, s)
+	}
+	text, links := 0, 0
+	for _, s := range section {
+		text += collapsedText(s)
+		links += collapsedText(s) - proseLen(s)
+	}
+	if text == 0 {
+		return // the section is elsewhere; an empty heading goes later
+	}
+	if float64(links) < minRelatedLinkShare*float64(text) {
+		// Teaser cards (a picture, a headline, an excerpt) hold more text
+		// than links; they are known by their series at the content's end.
+		last := section[len(section)-1]
+		if proseAfter(art, last) > maxTrailingProse || !holdsSeries(section) || !onlySiteLinks(section, page) {
+			return
+		}
+	}
+	if float64(text) > 0.5*float64(collapsedText(art)) {
+		return // most of the content: the page is the list
+	}
+	for _, s := range section {
+		s.Parent.RemoveChild(s)
+	}
+	head.Parent.RemoveChild(head)
+}
+
+// headsAtOrAbove reports whether n is or holds a heading of the given
+// level or a higher rank.
+func headsAtOrAbove(n *html.Node, level int) bool {
+	return findFirst(n, func(k *html.Node) bool {
+		l := headingLevel(k)
+		return l > 0 && l <= level
+	}) != nil
+}
+
+// nextElement is the next sibling element with text or a picture.
+func nextElement(n *html.Node) *html.Node {
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode || s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {
+			return s
+		}
+	}
+	return nil
+}
+
+// proseAfter is the prose that follows n in the document order of root.
+func proseAfter(root, n *html.Node) int {
+	total := 0
+	for p := n; p != nil && p != root; p = p.Parent {
+		for s := p.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type == html.TextNode {
+				total += collapsedLen(s.Data)
+			} else {
+				total += proseLen(s)
+			}
+		}
+	}
+	return total
+}
+
+// dropTrailingCards removes the last run of three or more teaser cards of
+// one shape when it stands after the article's last paragraph and the
+// story before it is the larger part of the content.
+func dropTrailingCards(art *html.Node, page *url.URL) {
+	var runs [][]*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if run := teaserRun(n, page); run != nil {
+			runs = append(runs, run)
+			return false
+		}
+		return true
+	})
+	for i := len(runs) - 1; i >= 0; i-- {
+		run := runs[i]
+		last := run[len(run)-1]
+		if proseAfter(art, last) > maxTrailingProse {
+			return // the runs before this one are inside the story
+		}
+		text := 0
+		for _, c := range run {
+			text += collapsedText(c)
+		}
+		if proseBefore(art, run[0]) < minStoryFactor*text {
+			return
+		}
+		for _, c := range run {
+			c.Parent.RemoveChild(c)
+		}
+	}
+}
+
+// teaserRun is the longest run of consecutive sibling cards of one shape
+// under n, when it has at least minTeaserCards.
+func teaserRun(n *html.Node, page *url.URL) []*html.Node {
+	var best, cur []*html.Node
+	key := ""
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type != html.ElementNode {
+			if k.Type == html.TextNode && strings.TrimSpace(k.Data) != "" {
+				cur = nil
+			}
+			continue
+		}
+		if k.DataAtom == atom.Hr {
+			continue // a rule between cards
+		}
+		ok := teaser(k, page)
+		if !ok || len(cur) > 0 && shapeKey(k) != key {
+			if len(cur) > len(best) {
+				best = cur
+			}
+			cur = nil
+			if !ok {
+				continue
+			}
+		}
+		if len(cur) == 0 {
+			key = shapeKey(k)
+		}
+		cur = append(cur, k)
+	}
+	if len(cur) > len(best) {
+		best = cur
+	}
+	if len(best) < minTeaserCards {
+		return nil
+	}
+	return best
+}
+
+// teaser reports a card that points to another page of the same site by a
+// headline standing on its own line: a story's teaser. A card whose link
+// runs inside a sentence ("see <a>Publishing packages</a>") is a pointer of
+// the text, and one that links to another site is an item of a list.
+func teaser(n *html.Node, page *url.URL) bool {
+	if _, ok := card(n); !ok || page == nil {
+		return false
+	}
+	found := false
+	walk(n, func(k *html.Node) bool {
+		if found || k.Type != html.ElementNode {
+			return false
+		}
+		if k.DataAtom != atom.A {
+			return true
+		}
+		t := strings.TrimSpace(textOf(k))
+		if len(t) < minCardTitle || !strings.ContainsRune(t, ' ') || !otherPageOfSite(attr(k, "href"), page) {
+			return false
+		}
+		block := k
+		for block != n && block.Parent != nil && !blockTag(block.Parent) {
+			block = block.Parent
+		}
+		if block != n {
+			block = block.Parent
+		}
+		found = collapsedText(block) == collapsedText(k)
+		return false
+	})
+	return found
+}
+
+// blockTag reports an element that starts a line of its own.
+func blockTag(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.Li, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Section,
+		atom.Article, atom.Header, atom.Footer, atom.Figure, atom.Figcaption, atom.Td, atom.Dd, atom.Dt:
+		return true
+	}
+	return false
+}
+
+// otherPageOfSite reports whether href is a page of the site of page other
+// than page itself.
+func otherPageOfSite(href string, page *url.URL) bool {
+	u, err := url.Parse(href)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	site := func(h string) string { return strings.TrimPrefix(strings.ToLower(h), "www.") }
+	if site(u.Hostname()) != site(page.Hostname()) {
+		return false
+	}
+	return strings.TrimRight(u.Path, "/") != strings.TrimRight(page.Path, "/")
+}
+
+// holdsSeries reports whether the nodes hold a series of at least
+// minTeaserCards siblings of one shape, each with a link or a picture,
+// other than paragraphs: the items of a list of stories.
+func holdsSeries(nodes []*html.Node) bool {
+	found := false
+	check := func(parent *html.Node) {
+		count := map[string]int{}
+		for k := parent.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type != html.ElementNode || k.DataAtom == atom.P {
+				continue
+			}
+			if findFirst(k, func(x *html.Node) bool {
+				return x.DataAtom == atom.A || x.DataAtom == atom.Img || x.DataAtom == atom.Picture
+			}) == nil {
+				continue
+			}
+			key := shapeKey(k)
+			count[key]++
+			if count[key] >= minTeaserCards {
+				found = true
+			}
+		}
+	}
+	for _, n := range nodes {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		check(n)
+		walk(n, func(k *html.Node) bool {
+			if found || k.Type != html.ElementNode {
+				return false
+			}
+			check(k)
+			return !found
+		})
+	}
+	return found
+}
+
+// onlySiteLinks reports whether every link under the nodes points to
+// another page of the site of page: a box of the site's own stories, not a
+// paragraph citing sources.
+func onlySiteLinks(nodes []*html.Node, page *url.URL) bool {
+	if page == nil {
+		return false
+	}
+	ok := true
+	for _, n := range nodes {
+		if n.DataAtom == atom.A && !otherPageOfSite(attr(n, "href"), page) {
+			return false
+		}
+		walk(n, func(k *html.Node) bool {
+			if !ok {
+				return false
+			}
+			if k.DataAtom == atom.A && hasAttr(k, "href") && !otherPageOfSite(attr(k, "href"), page) {
+				ok = false
+			}
+			return true
+		})
+	}
+	return ok
+}

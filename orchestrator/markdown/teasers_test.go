@@ -1,0 +1,155 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+// tideStory is an article long enough to be the larger part of its page.
+const tideStory = `<p>The harbour master logs the tide twice a day, as her father did, in a ledger kept on the desk by the window.</p>
+<p>Each entry gives the hour, the height of the water against the painted post and the state of the sea beyond the wall.</p>
+<p>Fishermen read the ledger before they sail, and the older ones still trust it more than the tables printed in town.</p>
+<p>Last winter a storm surge rose above the top mark for the first time in forty years and flooded the fish market.</p>
+<p>The council has since raised the wall by half a metre and paid for a gauge that reports the water level every minute.</p>
+<p>The harbour master keeps her ledger all the same: the gauge, she says, cannot tell what the sea looks like.</p>`
+
+func TestArticleLeavesTeasersOfOtherStoriesOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, after    string
+		want, unwanted []string
+	}{
+		{
+			name: "a related list under its heading leaves",
+			after: `<h2>Related stories</h2><ul>
+<li><a href="/blog/lighthouse-keepers.html">The last lighthouse keepers of the north coast</a></li>
+<li><a href="/blog/net-menders.html">Net menders who still work by hand</a></li>
+<li><a href="/blog/ferry-timetable.html">Why the island ferry keeps its winter timetable</a></li></ul>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"Related stories", "lighthouse keepers", "Net menders"},
+		},
+		{
+			name: "a bold label in another language heads the box",
+			after: `<p><strong>Lesen Sie auch:</strong></p><ul>
+<li><a href="/blog/leuchtturm.html">Die letzten Leuchtturmwärter der Nordküste</a></li>
+<li><a href="/blog/netze.html">Netzflicker, die noch von Hand arbeiten</a></li></ul>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"Lesen Sie auch", "Leuchtturmwärter"},
+		},
+		{
+			name: "the line after a labelled box of links stays",
+			after: `<p><em>More harbour news:</em></p><ul>
+<li><a href="/blog/lighthouse-keepers.html">The last lighthouse keepers of the north coast</a></li>
+<li><a href="/blog/net-menders.html">Net menders who still work by hand</a></li></ul>
+<p><em>Ada Brine writes about the coast and its people.</em></p>`,
+			want:     []string{"Ada Brine writes about the coast"},
+			unwanted: []string{"More harbour news", "lighthouse keepers"},
+		},
+		{
+			name: "a heading naming more guides of the site heads the box",
+			after: `<h3>More coastal travel guides</h3><ul>
+<li><a href="/blog/cliff-walks.html">Five cliff walks for a windy day</a></li>
+<li><a href="/blog/tide-pools.html">Where to find the best tide pools</a></li></ul>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"More coastal travel guides", "cliff walks"},
+		},
+		{
+			name: "teaser cards after the last paragraph leave without a heading",
+			after: `<ul class="posts"><li><img src="/img/keepers.jpg" alt=""><h3><a href="/blog/lighthouse-keepers.html">The last lighthouse keepers</a></h3><p>Three families still live beside the lamps they once tended.</p><span>May 4</span></li>
+<li><img src="/img/nets.jpg" alt=""><h3><a href="/blog/net-menders.html">Net menders at work</a></h3><p>A craft passed down through four generations of one street.</p><span>April 28</span></li>
+<li><img src="/img/ferry.jpg" alt=""><h3><a href="/blog/ferry.html">The winter ferry</a></h3><p>Why the island boat keeps its old timetable all year.</p><span>April 20</span></li></ul>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"lighthouse keepers", "Net menders", "winter ferry"},
+		},
+		{
+			name: "a series of the site's cards under a related heading leaves though it is mostly excerpts",
+			after: `<h4>You might also like</h4><div class="grid">
+<div class="item"><img src="/img/keepers.jpg" alt=""><p>The last lighthouse keepers</p><p>Three families still live beside the lamps they once tended, and the lamps still turn.</p><a href="/blog/lighthouse-keepers.html">Read</a></div>
+<div class="item"><img src="/img/nets.jpg" alt=""><p>Net menders at work</p><p>A craft passed down through four generations of one street by the old quay.</p><a href="/blog/net-menders.html">Read</a></div>
+<div class="item"><img src="/img/ferry.jpg" alt=""><p>The winter ferry</p><p>Why the island boat keeps its old timetable in every season of the year.</p><a href="/blog/ferry.html">Read</a></div></div>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"You might also like", "lighthouse keepers", "winter ferry"},
+		},
+		// What stays: the story's own sections and lists.
+		{
+			name: "a related section of prose citing other sites stays",
+			after: `<h2>Related</h2><p>A <a href="https://tides.example.org/history">history of the tide tables</a> tells how the printed tables began, and the harbour's own records go back further.</p>
+<p>The <a href="https://museum.example.net/ledgers">maritime museum</a> keeps older ledgers from the same harbour, some from the age of sail.</p>`,
+			want: []string{"history of the tide tables", "maritime museum"},
+		},
+		{
+			name: "a list of sources after the story stays",
+			after: `<h2>Sources</h2><ul>
+<li><a href="https://tides.example.org/a">Tide records of the north coast, 1900–2000</a></li>
+<li><a href="https://tides.example.org/b">Storm surges and harbour walls</a></li>
+<li><a href="https://tides.example.org/c">The painted tide post: a short history</a></li></ul>`,
+			want: []string{"Sources", "Storm surges and harbour walls"},
+		},
+		{
+			name: "headlined items of a list that link to other sites stay",
+			after: `<ul class="walks"><li><img src="/img/a.jpg" alt=""><h3><a href="https://walks.example.org/cliffs">Cliff path north</a></h3><p>A walk of two hours with the best view of the harbour wall.</p></li>
+<li><img src="/img/b.jpg" alt=""><h3><a href="https://walks.example.org/dunes">Dune trail south</a></h3><p>A flat walk through the dunes to the old signal station.</p></li>
+<li><img src="/img/c.jpg" alt=""><h3><a href="https://walks.example.org/point">Round the point</a></h3><p>The longest of the three, out to the rocks where seals rest.</p></li></ul>`,
+			want: []string{"Cliff path north", "Round the point"},
+		},
+		{
+			name: "pointers inside sentences stay",
+			after: `<ul><li>For the history of the wall, see <a href="/blog/wall.html">How the harbour wall was built</a> in our archive.</li>
+<li>For the gauge, see <a href="/blog/gauge.html">The new tide gauge explained</a> from last spring.</li>
+<li>For the market, see <a href="/blog/market.html">After the flood at the fish market</a> on its reopening.</li></ul>`,
+			want: []string{"How the harbour wall was built", "After the flood at the fish market"},
+		},
+		{
+			name:  "a heading that is itself a link to a related story stays",
+			after: `<h5>Related: <a href="/blog/gauge.html">The new tide gauge explained</a></h5><p>Readers can see the gauge's figures on the council's page.</p>`,
+			want:  []string{"The new tide gauge explained", "Readers can see"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<!doctype html><html><head><title>The tide ledger</title></head><body><article><h1>The tide ledger</h1>`+
+				tideStory+tc.after+`</article></body></html>`)
+			if !strings.Contains(md, "harbour master logs the tide") {
+				t.Errorf("the answer lost the story:\n%s", md)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the answer lost %q:\n%s", w, md)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(md, u) {
+					t.Errorf("the answer holds %q:\n%s", u, md)
+				}
+			}
+		})
+	}
+}
+
+func TestRelatedHeadingsAreKnownInManyLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		text    string
+		related bool
+	}{
+		{"Related articles", true},
+		{"More from the newsroom", true},
+		{"Read next", true},
+		{"You may also like", true},
+		{"More Japan travel guides", true},
+		{"À lire aussi", true},
+		{"Artículos relacionados", true},
+		{"Leggi anche:", true},
+		{"Lees ook", true},
+		{"Читайте также", true},
+		{"関連記事", true},
+		{"Recommended", true},
+		// Sections of the story itself.
+		{"Related work", false},
+		{"Recommended settings", false},
+		{"More about the harbour wall", false},
+		{"How the related tables were printed before the gauge was put in place", false},
+		{"The tide in winter", false},
+	} {
+		if got := relatedHeading(tc.text); got != tc.related {
+			t.Errorf("%q: related %v, want %v", tc.text, got, tc.related)
+		}
+	}
+}
