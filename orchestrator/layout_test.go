@@ -50,7 +50,7 @@ func TestImportsPointOneWay(t *testing.T) {
 					continue
 				}
 				rest, ok := strings.CutPrefix(dep, module+"/")
-				if !ok || rest == l.pkg || strings.HasPrefix(rest, "cmd/") {
+				if !ok || rest == l.pkg || strings.HasPrefix(rest, l.pkg+"/") || strings.HasPrefix(rest, "cmd/") {
 					continue
 				}
 				top, _, _ := strings.Cut(rest, "/")
