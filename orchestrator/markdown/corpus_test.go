@@ -39,11 +39,14 @@ const saveEnv = "GLIMPSE_EVAL_MARKDOWN_SAVE"
 const syntheticBytes = 5000
 
 // The floors each mean must keep, a little under the figures reached, so
-// that a regression shows.
+// that a regression shows. Recall's is lower than the others because some
+// of these references keep what glimpse leaves out of every page as
+// furniture: picture credits and a closing list of the site's other
+// stories.
 const (
 	floorRealF1        = 0.99
 	floorRealPrecision = 0.99
-	floorRealRecall    = 0.99
+	floorRealRecall    = 0.985
 	floorAllF1         = 0.99
 )
 

@@ -69,16 +69,7 @@ func TestArticleKeepsTheProductAndNotWhatSellsIt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the answer lost %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the answer holds %q, which sells the product rather than describes it:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }
@@ -169,16 +160,7 @@ func TestDialogsAreNotThePageUnlessTheyHoldIt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the answer lost %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the answer holds %q, from a dialog:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }

@@ -50,16 +50,7 @@ func TestARepeatedQuotationGoes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, quotingThread(tc.quote))
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the answer lost %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the answer holds %q:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }

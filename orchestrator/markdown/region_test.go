@@ -67,6 +67,22 @@ func article(t *testing.T, page string) string {
 	return md
 }
 
+// checkHolds fails t for each of want the Markdown md lost and each of
+// unwanted it holds.
+func checkHolds(t *testing.T, md string, want, unwanted []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(md, w) {
+			t.Errorf("the answer lost %q:\n%s", w, md)
+		}
+	}
+	for _, u := range unwanted {
+		if strings.Contains(md, u) {
+			t.Errorf("the answer holds %q:\n%s", u, md)
+		}
+	}
+}
+
 func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -107,16 +123,7 @@ func TestArticleKeepsEveryBlockOfAPageMadeOfMany(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the answer lost %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the answer holds %q, which is not the content:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }

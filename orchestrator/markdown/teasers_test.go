@@ -110,16 +110,7 @@ func TestArticleLeavesTeasersOfOtherStoriesOut(t *testing.T) {
 			if !strings.Contains(md, "harbour master logs the tide") {
 				t.Errorf("the answer lost the story:\n%s", md)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the answer lost %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the answer holds %q:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }
