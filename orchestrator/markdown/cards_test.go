@@ -140,16 +140,7 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the Markdown lacks %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the Markdown holds %q:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }

@@ -67,16 +67,7 @@ func TestConvertLeavesOutRepeatsAndAdvertising(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := convertBody(t, tc.html)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the Markdown lacks %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the Markdown holds %q:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 			for s, n := range tc.wantCount {
 				if got := strings.Count(md, s); got != n {
 					t.Errorf("the Markdown holds %q %d times, want %d:\n%s", s, got, n, md)
@@ -116,16 +107,7 @@ func TestConvertLeavesOutLinksThatMoveAboutThePage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := convertBody(t, tc.html)
-			for _, w := range tc.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("the Markdown lacks %q:\n%s", w, md)
-				}
-			}
-			for _, u := range tc.unwanted {
-				if strings.Contains(md, u) {
-					t.Errorf("the Markdown holds %q:\n%s", u, md)
-				}
-			}
+			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
 }
