@@ -24,15 +24,19 @@ const (
 	// left of the request's time that it may take.
 	revealMax   = 10 * time.Second
 	revealShare = 0.3
-	// revealSettle bounds the wait for a script-built document to take
-	// shape: revealQuiet without a change, and revealMinText characters
-	// of text in its body.
+	// revealSettle bounds the wait for a script-built document to have
+	// content: revealMinText characters of text in its body, or a
+	// picture.
 	revealSettle  = 3 * time.Second
-	revealQuiet   = 300 * time.Millisecond
 	revealMinText = 200
 	// revealStep bounds the wait, at each step down, for the images that
-	// came into view.
+	// came into view; at the end, a page that changed after the last
+	// scroll waits until it has not changed for as long.
 	revealStep = 400 * time.Millisecond
+	// revealTail is how long, at the end, a page that has not changed
+	// since the last scroll is given to react to it (a request it
+	// started is the network's quiet to wait for, after the scroll).
+	revealTail = 250 * time.Millisecond
 )
 
 //go:embed reveal.js
@@ -94,12 +98,8 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) 
 	start := time.Now()
 	opts, err := json.Marshal(map[string]any{
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
-		"quiet": revealQuiet.Milliseconds(), "minText": revealMinText,
-		"viewports": revealViewports, "step": revealStep.Milliseconds(),
-		// A lean render under waitUntil=auto was read once its document
-		// had kept its shape: that quiet need not be waited for again,
-		// only a body still without content.
-		"shaped": r.lean(req),
+		"minText": revealMinText, "viewports": revealViewports,
+		"step": revealStep.Milliseconds(), "tail": revealTail.Milliseconds(),
 	})
 	if err != nil {
 		return
@@ -125,11 +125,13 @@ const autoSettle = 3 * time.Second
 // autoQuiet is what waitUntil=auto waits for after the load event, as
 // Microlink's does: a render with pixels (a PDF, a screenshot) waits for
 // the network to be quiet (no request in flight for half a second, what a
-// late script or image needs), at most autoSettle; a render without
-// pixels waits only for the fetches and XHRs in flight, at most a second
-// (idleMax -1, settle 0: the defaults).
-func autoQuiet(lean bool) (idleMax int, settle time.Duration) {
-	if lean {
+// late script or image needs), at most autoSettle. A render without
+// pixels, and one with pixels that is then scrolled through (whose quiet
+// is awaited after the scroll, see awaitQuiet), waits here only for the
+// fetches and XHRs in flight, at most a second (idleMax -1, settle 0: the
+// defaults).
+func autoQuiet(later bool) (idleMax int, settle time.Duration) {
+	if later {
 		return -1, 0
 	}
 	return 0, autoSettle

@@ -3,48 +3,44 @@
 // DOM, not its globals, so a page cannot replace what it calls.
 //
 // o.budget: milliseconds it may take in all. o.settle: of those, at most
-// this many wait for a script-built document to take shape. o.quiet: how
-// long the document must stay unchanged to count as built. o.minText: the
-// text a built body has at least, unless it shows a picture. o.shaped:
-// the document was read once it had kept its shape for a while.
+// this many wait for a script-built document to have content. o.minText:
+// the text a built body has at least, unless it shows a picture.
 // o.viewports: how many viewports down it scrolls at most. o.step: how
-// long each step waits for the images that came into view.
+// long each step waits for the images that came into view, and how long a
+// page that reacted to the last scroll must then stay unchanged. o.tail:
+// how long a page that did not react to the last scroll is given to react.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
   const sleep = (ms) => new Promise((res) => setTimeout(res, Math.max(0, Math.min(ms, left()))));
-  // Two frames: what a scroll brought into view has been laid out and
-  // its observers have run. A page in the background gets no frames, so
-  // a timer stands in.
+  // The next update of the rendering: what a scroll brought into view has
+  // been laid out and the page's intersection observers have been told.
+  // An observer made now is told last, after every observer the page
+  // made before it, and a new observer is always told of its target's
+  // first state. A page in the background gets no frames, so a timer
+  // stands in.
   const frames = () => Promise.race([
-    new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res()))),
+    new Promise((res) => {
+      const io = new IntersectionObserver(() => { io.disconnect(); res(); });
+      io.observe(document.documentElement);
+    }),
     sleep(100),
   ]);
   const out = {settled: 0, steps: 0, height: 0, images: 0, pending: 0, grew: false, cut: ""};
   const nav = performance.getEntriesByType("navigation")[0];
 
   // 1. A document that scripts are still writing: wait until it has some
-  // text and has not changed for o.quiet, within o.settle.
+  // content, within o.settle. Whether it has stopped changing is the
+  // scroll's to wait for, at its end.
   if (document.body) {
-    // A document that has its content and has had the page's whole load
-    // to settle waits no more.
-    let last = nav && nav.loadEventEnd > 0 ? Math.min(start, nav.loadEventEnd) : start;
-    // A document the navigation already saw keep its shape is quiet.
-    if (o.shaped) last = Math.min(last, start - o.quiet);
-    const mo = new MutationObserver(() => { last = performance.now(); });
-    mo.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
-    const until = Math.min(o.settle, left());
     // Built: some text to read, or a picture of some size to look at.
     const built = () => (document.body.innerText || "").trim().length >= o.minText ||
       Array.from(document.querySelectorAll("img, video, canvas")).some((el) => {
         const r = el.getBoundingClientRect();
         return r.width >= 100 && r.height >= 100;
       });
-    while (performance.now() - start < until) {
-      if (performance.now() - last >= o.quiet && built()) break;
-      await sleep(50);
-    }
-    mo.disconnect();
+    const until = Math.min(o.settle, left());
+    while (performance.now() - start < until && !built()) await sleep(50);
     out.settled = Math.round(performance.now() - start);
   }
 
@@ -73,18 +69,20 @@
   watch.observe(document.documentElement, {subtree: true, childList: true});
   let po = null;
   try { po = new PerformanceObserver(touch); po.observe({type: "resource"}); } catch (e) {}
-  let y = 0;
+  let y = 0, scrolled = start;
   while (left() > 0) {
     const height = se.scrollHeight;
     if (y + vh >= height) {
       // At the end: a list that grows on scroll gets a moment to grow,
-      // as long as the page is busy, at most o.step * 5; a quiet page
-      // o.step after the last scroll, and none when nothing was
-      // scrolled and nothing has changed since load.
-      const t = performance.now(), settle = out.steps > 0 ? o.step : 0;
+      // as long as the page is busy, at most o.step * 5. A page that
+      // changed after the last scroll waits until it has not changed
+      // for o.step; one that did not, o.tail after the scroll (none
+      // when nothing was scrolled and nothing has changed lately).
+      const t = performance.now(), settle = out.steps > 0 ? o.tail : 0;
       while (se.scrollHeight <= height && left() > 0) {
         const now = performance.now();
-        if (now - t >= o.step * 5 || (now - t >= settle && now - changed >= o.step)) break;
+        const quiet = changed > scrolled ? o.step : o.tail;
+        if (now - t >= o.step * 5 || (now - t >= settle && now - changed >= quiet)) break;
         await sleep(50);
       }
       if (se.scrollHeight <= height) break;
@@ -92,6 +90,7 @@
     }
     if (y + vh >= bottom) { out.cut = "height"; break; }
     window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
+    scrolled = performance.now();
     // Where the page is, not where it was asked to be: a short
     // document stops the scroll short, and one that does not scroll
     // (its own scrolling box, a lock) ends it.

@@ -42,6 +42,11 @@ type navigation struct {
 	early bool
 	// settleCap bounds the quiet period after load; 0 for the default.
 	settleCap time.Duration
+	// quietAfter: a render with pixels under waitUntil=auto that is
+	// scrolled through waits for the network's quiet after the scroll,
+	// which counts toward it, rather than before.
+	quietAfter bool
+	net        netState
 
 	cutShort    bool // the page was read before it finished loading, for lack of time
 	hops        int
@@ -83,7 +88,8 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	case "networkidle2":
 		n.idleMax = 2
 	case "auto":
-		n.idleMax, n.settleCap = autoQuiet(r.lean(req))
+		n.quietAfter = !r.lean(req) && revealApplies(req)
+		n.idleMax, n.settleCap = autoQuiet(r.lean(req) || n.quietAfter)
 	}
 	var stop func()
 	n.events, stop = n.sess.Listen(
@@ -124,7 +130,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		p.File = fileOf(n.mediaType(), n.header)
 		p.File.Shown = true
 	}
-	if err := r.beforeCapture(ctx, lease, req); err != nil {
+	if err := n.prepare(ctx); err != nil {
 		if lease.IsLost() {
 			return nil, errLeaseLost
 		}
@@ -152,6 +158,25 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		p.Evaluated = ev
 	}
 	return p, nil
+}
+
+// prepare runs what comes between the load and the capture: the caller's
+// waits and actions, banners, the scroll-through; then, for a render that
+// waits for the network after its scroll, that quiet.
+func (n *navigation) prepare(ctx context.Context) error {
+	if !n.quietAfter || n.cutShort {
+		return n.r.beforeCapture(ctx, n.lease, n.req)
+	}
+	stop := n.follow()
+	defer stop()
+	if err := n.r.beforeCapture(ctx, n.lease, n.req); err != nil {
+		return err
+	}
+	start := time.Now()
+	if !n.awaitQuiet(ctx) {
+		n.r.log.Debug("the network was still busy after the scroll-through", "waited", time.Since(start))
+	}
+	return nil
 }
 
 // navigate starts Page.navigate; its reply arrives on n.done.
@@ -334,6 +359,9 @@ func (n *navigation) takeQueued(ctx context.Context) error {
 // onEvent follows one event of the page; loaded reports that the page
 // counts as loaded under the caller's waitUntil.
 func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, err error) {
+	if n.quietAfter {
+		n.net.note(ev)
+	}
 	switch ev.Method {
 	case "Inspector.targetCrashed":
 		return false, crashError()

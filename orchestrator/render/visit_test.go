@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/cdp/cdptest"
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/sidecar/guard"
@@ -519,4 +520,90 @@ func TestTheDocumentIsReadEvenWhenItIsReplaced(t *testing.T) {
 			},
 		},
 	})
+}
+
+// duringTheScroll answers the scroll-through of a render with pixels after
+// starting the page's requests, as a page whose scroll loads more does:
+// each starts then, and ends after its Finish (0: never).
+func duringTheScroll(subs ...subresource) func(c *cdptest.Call, p evalParams) bool {
+	return func(c *cdptest.Call, p evalParams) bool {
+		if !strings.Contains(p.Expression, "a reader scrolling through") {
+			return false
+		}
+		for _, sub := range subs {
+			ev := documentRequest("https://cdn.example.test/"+sub.ID, false, hop{})
+			ev["requestId"], ev["type"] = sub.ID, sub.Type
+			_ = c.Event("Network.requestWillBeSent", ev)
+			if sub.Finish > 0 {
+				time.AfterFunc(sub.Finish, func() {
+					_ = c.Event("Network.loadingFinished", map[string]any{"requestId": sub.ID, "timestamp": 9, "encodedDataLength": 10})
+				})
+			}
+		}
+		_ = c.Reply(value(map[string]any{"steps": 3, "height": 2400}))
+		return true
+	}
+}
+
+func TestARenderWithPixelsWaitsForTheNetworkAfterItsScroll(t *testing.T) {
+	t.Parallel()
+	runNavCases(t, []navCase{
+		{
+			name:  "a request the scroll started is waited for, then half a second of quiet",
+			serve: served{Eval: duringTheScroll(subresource{ID: "L1", Type: "Image", Finish: 300 * time.Millisecond})},
+			query: "&pdf=true",
+			check: took(300*time.Millisecond + idleFor),
+		},
+		{
+			name:  "a full-page screenshot waits the same way",
+			serve: served{Eval: duringTheScroll(subresource{ID: "L1", Type: "Fetch", Finish: 200 * time.Millisecond})},
+			query: "&screenshot.fullPage=true",
+			check: took(200*time.Millisecond + idleFor),
+		},
+		{
+			name:  "a request that never ends holds the capture no longer than the bound",
+			serve: served{Eval: duringTheScroll(subresource{ID: "L1", Type: "Image"})},
+			query: "&pdf=true",
+			check: func(t *testing.T, got rendered, run *navRun) {
+				took(autoSettle)(t, got, run)
+				if run.took > autoSettle+2*time.Second {
+					t.Errorf("the render took %v; the network's quiet is bounded by %v", run.took, autoSettle)
+				}
+			},
+		},
+		{
+			name:  "an event stream the scroll opened does not count as the network being busy",
+			serve: served{Eval: duringTheScroll(subresource{ID: "E1", Type: "EventSource"})},
+			query: "&pdf=true",
+			check: func(t *testing.T, got rendered, run *navRun) {
+				if run.took >= autoSettle {
+					t.Errorf("the render took %v: it waited for an event stream, which never ends", run.took)
+				}
+			},
+		},
+	})
+}
+
+func TestTheQuietCountsFromTheNetworksLastEvent(t *testing.T) {
+	var s netState
+	s.last = time.Now().Add(-2 * idleFor)
+	if wait, ok := s.quietFor(idleFor); !ok || wait != 0 {
+		t.Errorf("a network quiet for twice the period must wait %v more (ok %t); want none", wait, ok)
+	}
+	s.last = time.Now().Add(-idleFor / 5)
+	if wait, ok := s.quietFor(idleFor); !ok || wait < idleFor/2 || wait > idleFor {
+		t.Errorf("a network quiet for a fifth of the period must wait %v more (ok %t); want the rest", wait, ok)
+	}
+	event := func(method, id, typ string) cdp.Event {
+		return cdp.Event{Method: method, Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q}`, id, typ))}
+	}
+	s.note(event("Network.requestWillBeSent", "R1", "Script"))
+	if _, ok := s.quietFor(idleFor); ok {
+		t.Error("a request in flight counts as quiet")
+	}
+	s.note(event("Network.responseReceived", "R1", "Script"))
+	s.note(event("Network.loadingFailed", "R1", ""))
+	if wait, ok := s.quietFor(idleFor); !ok || wait < idleFor*9/10 {
+		t.Errorf("a request that just ended leaves %v to wait (ok %t); want the whole period", wait, ok)
+	}
 }

@@ -1,0 +1,123 @@
+package render
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
+
+	"github.com/glimpse/glimpse/cdp"
+)
+
+// netState is what a page's network has been doing: the requests still in
+// flight, and when one last started or ended. The navigation keeps it from
+// the first request on; while the page is scrolled through, a follower
+// goroutine keeps it, so it is guarded.
+type netState struct {
+	mu       sync.Mutex
+	inflight map[network.RequestID]bool
+	last     time.Time
+}
+
+// note follows one of the page's network events.
+func (s *netState) note(ev cdp.Event) {
+	var e struct {
+		RequestID network.RequestID    `json:"requestId"`
+		Type      network.ResourceType `json:"type"`
+	}
+	switch ev.Method {
+	case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
+	default:
+		return
+	}
+	if jsonv2.Unmarshal(ev.Params, &e) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inflight == nil {
+		s.inflight = map[network.RequestID]bool{}
+	}
+	s.last = time.Now()
+	switch {
+	case ev.Method != "Network.requestWillBeSent":
+		delete(s.inflight, e.RequestID)
+	case e.Type != network.ResourceTypeEventSource:
+		// A stream of server events never ends: it would keep the
+		// network busy for good.
+		s.inflight[e.RequestID] = true
+	}
+}
+
+// quietFor reports how much longer the network must stay as it is to have
+// been quiet for d: nothing in flight, and nothing started or ended for d.
+// ok is false while a request is in flight.
+func (s *netState) quietFor(d time.Duration) (wait time.Duration, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.inflight) > 0 {
+		return 0, false
+	}
+	return max(0, d-time.Since(s.last)), true
+}
+
+// follow keeps n.net up to date from the page's events until the returned
+// function is called, which returns once the follower has stopped. It is
+// for the time between the wait for load and the capture, when nothing
+// else reads the events.
+func (n *navigation) follow() (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			case ev, ok := <-n.events:
+				if !ok {
+					return
+				}
+				n.net.note(ev)
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
+// awaitQuiet is waitUntil=auto's wait for the network of a render with
+// pixels that was scrolled through: nothing in flight for idleFor, counted
+// from the last request that started or ended, so the scroll's own time
+// counts toward it. It is bounded by autoSettle and by a share of the
+// request's time, and reports whether the network went quiet.
+func (n *navigation) awaitQuiet(ctx context.Context) bool {
+	bound := min(autoSettle, revealBudget(time.Until(deadlineOf(ctx, n.req.Timeout))))
+	limit := time.NewTimer(bound)
+	defer limit.Stop()
+	for {
+		wait, ok := n.net.quietFor(idleFor)
+		if ok && wait == 0 {
+			return true
+		}
+		if !ok {
+			wait = 50 * time.Millisecond
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-limit.C:
+			t.Stop()
+			return false
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-n.lease.Lost():
+			t.Stop()
+			return false
+		}
+	}
+}
