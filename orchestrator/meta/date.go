@@ -44,7 +44,7 @@ type dateInfo struct {
 
 // parseDateInfo is ParseDate with the precision of what it read.
 func parseDateInfo(s string, now time.Time) (dateInfo, bool) {
-	return parseDateInfoIn(s, now, dateLocale{})
+	return parseDateInfoIn(s, now, nil)
 }
 
 // dateLocale is what a page's dates are read by: its region (an ISO 3166
@@ -56,8 +56,11 @@ type dateLocale struct {
 	dayFirst bool
 }
 
-// parseDateInfoIn is parseDateInfo for a page of a locale.
-func parseDateInfoIn(s string, now time.Time, loc dateLocale) (dateInfo, bool) {
+// parseDateInfoIn is parseDateInfo for a page of a locale. loc is asked
+// only for a date that needs it (a numeric date with slashes, a zone's
+// abbreviation), since finding a page's locale reads the page; nil is
+// the zero locale.
+func parseDateInfoIn(s string, now time.Time, loc func() dateLocale) (dateInfo, bool) {
 	d, ok := parseAnyDate(s, now, loc)
 	if !ok {
 		return dateInfo{}, false
@@ -75,7 +78,7 @@ func FormatDate(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-func parseAnyDate(s string, now time.Time, loc dateLocale) (dateInfo, bool) {
+func parseAnyDate(s string, now time.Time, loc func() dateLocale) (dateInfo, bool) {
 	s = cleanText(s)
 	if s == "" {
 		return dateInfo{}, false
@@ -355,6 +358,11 @@ var (
 // findWrittenDate finds the first date in s, written or numeric.
 func findWrittenDate(s string) (writtenMatch, bool) {
 	best := writtenMatch{start: -1}
+	// Every form has a day or a year in digits: text without a digit,
+	// most of what a page's elements hold, is not tokenized.
+	if strings.IndexFunc(s, unicode.IsDigit) < 0 {
+		return best, false
+	}
 	consider := func(w writtenMatch) {
 		if best.start < 0 || w.start < best.start {
 			best = w
@@ -471,13 +479,19 @@ var zoneOffsets = map[string]int{
 var usStandardOffsets = map[string]int{"et": -5, "ct": -6, "mt": -7, "pt": -8}
 
 // parseWritten finds a written or numeric date in s and the time of day next
-// to it, read as the locale writes them.
-func parseWritten(s string, locale dateLocale) (dateInfo, bool) {
+// to it, read as the locale writes them (see parseDateInfoIn).
+func parseWritten(s string, localeOf func() dateLocale) (dateInfo, bool) {
 	w, ok := findWrittenDate(s)
 	if !ok {
 		return dateInfo{}, false
 	}
-	if locale.dayFirst && w.order == slashOrder {
+	locale := func() dateLocale {
+		if localeOf == nil {
+			return dateLocale{}
+		}
+		return localeOf()
+	}
+	if w.order == slashOrder && locale().dayFirst {
 		w.d, w.m = w.m, w.d
 	}
 	// A date without a time of day is placed at noon UTC (see ParseDate).
@@ -507,7 +521,11 @@ func parseWritten(s string, locale dateLocale) (dateInfo, bool) {
 	}
 	loc, zoned := time.UTC, false
 	zone := strings.TrimSpace(tm[5])
-	if off, ok := zoneOffset(zone, locale.region); ok {
+	region := ""
+	if _, ok := regionalZones[zone]; ok {
+		region = locale().region
+	}
+	if off, ok := zoneOffset(zone, region); ok {
 		loc, zoned = time.FixedZone(zone, off), true
 	} else if std, ok := usStandardOffsets[zone]; ok {
 		loc, zoned = time.FixedZone(zone, usOffset(w.y, w.m, w.d, std)*3600), true

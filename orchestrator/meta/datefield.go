@@ -371,6 +371,19 @@ func dataDates(s *goquery.Selection) []string {
 // for readers; each element's data-*date* attributes first (see
 // timeElements).
 func (p *page) visibleDates(scope string) []string {
+	if out, ok := p.visible[scope]; ok {
+		return out
+	}
+	out := p.readVisibleDates(scope)
+	if p.visible == nil {
+		p.visible = map[string][]string{}
+	}
+	p.visible[scope] = out
+	return out
+}
+
+// readVisibleDates is visibleDates, read from the document.
+func (p *page) readVisibleDates(scope string) []string {
 	var out []string
 	sel := `[class*="byline" i], [class*="publish" i], [class*="posted" i], [class*="meta" i], [id*="date" i], [class*="date" i], [class*="time" i], time`
 	p.doc.Find(scope).Find(sel).Each(func(_ int, s *goquery.Selection) {

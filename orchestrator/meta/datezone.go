@@ -122,5 +122,5 @@ func (p *page) dateLocale() dateLocale {
 // parseDate reads a date of the page (see parseDateInfo) as the page
 // writes its dates (see dateLocale).
 func (p *page) parseDate(raw string) (dateInfo, bool) {
-	return parseDateInfoIn(raw, p.now, p.dateLocale())
+	return parseDateInfoIn(raw, p.now, p.dateLocale)
 }

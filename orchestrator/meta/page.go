@@ -35,6 +35,7 @@ type page struct {
 	holdersDone bool
 	offsets     map[*html.Node][2]int // text offsets of elements, for textDistance
 	locale      *dateLocale           // dateLocale, once found
+	visible     map[string][]string   // visibleDates by scope, once read
 }
 
 // metaTag is one <meta> keyed by its property, name, itemprop or http-equiv.
