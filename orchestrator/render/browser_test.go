@@ -290,7 +290,16 @@ func (b *scriptedBrowser) loadEvents(c *cdptest.Call) {
 	if !b.site.NoDCL {
 		_ = c.Event("Page.domContentEventFired", `{"timestamp":2}`)
 	}
-	for _, sub := range b.site.Subresources {
+	requestSubresources(c, b.site.Subresources)
+	if !b.site.NoLoad {
+		_ = c.Event("Page.loadEventFired", `{"timestamp":3}`)
+	}
+}
+
+// requestSubresources starts the page's requests for subs, each ending
+// after its Finish (0: never).
+func requestSubresources(c *cdptest.Call, subs []subresource) {
+	for _, sub := range subs {
 		ev := documentRequest("https://cdn.example.test/"+sub.ID, false, hop{})
 		ev["requestId"], ev["type"] = sub.ID, sub.Type
 		_ = c.Event("Network.requestWillBeSent", ev)
@@ -299,9 +308,6 @@ func (b *scriptedBrowser) loadEvents(c *cdptest.Call) {
 				_ = c.Event("Network.loadingFinished", map[string]any{"requestId": sub.ID, "timestamp": 9, "encodedDataLength": 10})
 			})
 		}
-	}
-	if !b.site.NoLoad {
-		_ = c.Event("Page.loadEventFired", `{"timestamp":3}`)
 	}
 }
 

@@ -530,16 +530,7 @@ func duringTheScroll(subs ...subresource) func(c *cdptest.Call, p evalParams) bo
 		if !strings.Contains(p.Expression, "a reader scrolling through") {
 			return false
 		}
-		for _, sub := range subs {
-			ev := documentRequest("https://cdn.example.test/"+sub.ID, false, hop{})
-			ev["requestId"], ev["type"] = sub.ID, sub.Type
-			_ = c.Event("Network.requestWillBeSent", ev)
-			if sub.Finish > 0 {
-				time.AfterFunc(sub.Finish, func() {
-					_ = c.Event("Network.loadingFinished", map[string]any{"requestId": sub.ID, "timestamp": 9, "encodedDataLength": 10})
-				})
-			}
-		}
+		requestSubresources(c, subs)
 		_ = c.Reply(value(map[string]any{"steps": 3, "height": 2400}))
 		return true
 	}
