@@ -112,7 +112,7 @@ var readabilityFloor = map[string]float64{
 
 // dir is the folder of a set: its environment variable, else the
 // set's folder in the eval folder that holds the default sample.
-func (s sampleSet) dir(t *testing.T) string {
+func (s sampleSet) dir(t testing.TB) string {
 	dir := os.Getenv(s.env)
 	if dir == "" {
 		eval := filepath.Join("..", "..", "..", "shared", "eval")
@@ -635,4 +635,32 @@ func descEq(exp, got string, fold bool) bool {
 		short, long = b, a
 	}
 	return short != "" && strings.HasPrefix(long, short) && len([]rune(short)) >= min(len([]rune(long)), 40)
+}
+
+// BenchmarkExtractOnTheSample times ParseDocument and Extract over the 48
+// sample pages, one after another: what the metadata rules cost a page
+// answered by a plain fetch.
+func BenchmarkExtractOnTheSample(b *testing.B) {
+	pages, err := filepath.Glob(filepath.Join(metascraperSet.dir(b), "*", "page.html"))
+	if err != nil || len(pages) == 0 {
+		b.Skipf("no sample pages: %v", err)
+	}
+	var raws [][]byte
+	for _, p := range pages {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raws = append(raws, raw)
+	}
+	u, _ := url.Parse("https://example.com/a/page")
+	for b.Loop() {
+		for _, raw := range raws {
+			doc, err := ParseDocument(bytes.NewReader(raw))
+			if err != nil {
+				b.Fatal(err)
+			}
+			Extract(doc, u)
+		}
+	}
 }
