@@ -3,10 +3,7 @@ package meta
 import "testing"
 
 func TestDatePublishedAndDateModified(t *testing.T) {
-	tests := []struct {
-		name, html                string
-		published, modified, date string // "" = null
-	}{
+	checkDates(t, []datesCase{
 		{"JSON-LD gives both, and date is the modification",
 			`<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2020-11-19T10:00:00Z","dateModified":"2021-06-08T16:13:03.209Z"}</script>`,
 			"2020-11-19T10:00:00.000Z", "2021-06-08T16:13:03.209Z", "2021-06-08T16:13:03.209Z"},
@@ -88,7 +85,19 @@ func TestDatePublishedAndDateModified(t *testing.T) {
 			`<article><h1>A story</h1><p>Text.</p><section class="comments"><p class="date">January 2, 2020</p>` +
 				`<time datetime="2020-01-02T00:00:00Z">Jan 2</time></section><p>Posted March 5, 2019</p></article>`,
 			"2019-03-05T12:00:00.000Z", "", "2019-03-05T12:00:00.000Z"},
-	}
+	})
+}
+
+// datesCase is a page and the three dates it must give; "" is null.
+type datesCase struct {
+	name, html                string
+	published, modified, date string
+}
+
+// checkDates extracts each case's page and compares its datePublished,
+// dateModified and date.
+func checkDates(t *testing.T, tests []datesCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := extractHTML(t, tt.html)

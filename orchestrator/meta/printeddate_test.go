@@ -12,10 +12,7 @@ func TestPrintedDatesAgainstDeclaredOnes(t *testing.T) {
 	ld := func(body string) string {
 		return `<script type="application/ld+json">{"@type":"BlogPosting",` + body + `}</script>`
 	}
-	tests := []struct {
-		name, html                string
-		published, modified, date string // "" = null
-	}{
+	checkDates(t, []datesCase{
 		{"a printed date no declared date names outranks a declared publication the page never shows",
 			ld(`"datePublished":"2025-11-20T16:02:46Z"`) +
 				`<article><h1>Short video that works</h1><div class="author"><span>Ana Lima</span><span>Editor</span><span>May 14, 2025</span></div><p>Text.</p></article>`,
@@ -105,19 +102,5 @@ func TestPrintedDatesAgainstDeclaredOnes(t *testing.T) {
 		{"a label far from the date in a long paragraph is not its label",
 			`<article><h1>Notes</h1><p>Updated guidance ` + strings.Repeat("on many things ", 20) + `<span>March 3, 2024</span></p></article>`,
 			"2024-03-03T12:00:00.000Z", "", "2024-03-03T12:00:00.000Z"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := extractHTML(t, tt.html)
-			if got := value(r.DatePublished); got != tt.published {
-				t.Errorf("datePublished = %q, want %q", got, tt.published)
-			}
-			if got := value(r.DateModified); got != tt.modified {
-				t.Errorf("dateModified = %q, want %q", got, tt.modified)
-			}
-			if got := value(r.Date); got != tt.date {
-				t.Errorf("date = %q, want %q", got, tt.date)
-			}
-		})
-	}
+	})
 }
