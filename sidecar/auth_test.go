@@ -134,21 +134,10 @@ func TestProxyOnTheSidecarPortAsksForTheToken(t *testing.T) {
 		io.WriteString(w, "reached")
 	}))
 	defer target.Close()
-	srv, err := NewServer(RunConfig{
+	srv, front := serveFront(t, RunConfig{
 		Sidecar:      Config{ChromePath: writeScript(t, "exit 1"), Logger: testLogger(t), Token: "the-sidecar-token-0123"},
 		AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.guardLn.Close()
-		srv.plainLn.Close()
-		_ = srv.guard.Close()
-		_ = srv.sidecar.Close()
-	})
-	front := httptest.NewServer(srv.Handler())
-	defer front.Close()
 	host := strings.TrimPrefix(target.URL, "http://")
 
 	tests := []struct {

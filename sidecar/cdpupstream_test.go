@@ -150,20 +150,8 @@ func TestTheSidecarsProxySendsAPlainFetchThroughTheNamedUpstream(t *testing.T) {
 		io.Copy(w, res.Body)
 	}))
 	defer upstream.Close()
-	srv, err := NewServer(RunConfig{Sidecar: Config{ChromePath: chrome, Logger: testLogger(t)},
+	_, front := serveFront(t, RunConfig{Sidecar: Config{ChromePath: chrome, Logger: testLogger(t)},
 		AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.guardLn.Close()
-		srv.plainLn.Close()
-		srv.quietLn.Close()
-		srv.guard.Close()
-		srv.upstreams.close()
-	})
-	front := httptest.NewServer(srv.Handler())
-	defer front.Close()
 	frontURL, _ := url.Parse(front.URL)
 	get := func(upstreamURL string) *http.Response {
 		tr := &http.Transport{Proxy: http.ProxyURL(frontURL)}

@@ -24,22 +24,11 @@ func TestTheSidecarsGuardMarksItsAnswersForTheTokenHolder(t *testing.T) {
 		io.WriteString(w, "reached")
 	}))
 	defer target.Close()
-	srv, err := NewServer(RunConfig{
+	_, front := serveFront(t, RunConfig{
 		Sidecar:      Config{ChromePath: writeScript(t, "exit 1"), Logger: testLogger(t), Token: token},
 		AllowTargets: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 		Blocks:       func(host string) bool { return host == "ads.example" },
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.guardLn.Close()
-		srv.plainLn.Close()
-		_ = srv.guard.Close()
-		_ = srv.sidecar.Close()
-	})
-	front := httptest.NewServer(srv.Handler())
-	defer front.Close()
 	proxyURL, _ := url.Parse(front.URL)
 	withToken := *proxyURL
 	withToken.User = url.UserPassword("glimpse", token)

@@ -204,3 +204,25 @@ func ourZombies(t *testing.T) []procStat {
 	}
 	return zs
 }
+
+// serveFront builds a sidecar Server from cfg without running it and
+// serves its front handler on loopback; everything the server opened is
+// closed when the test ends.
+func serveFront(t *testing.T, cfg RunConfig) (*Server, *httptest.Server) {
+	t.Helper()
+	srv, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.guardLn.Close()
+		srv.plainLn.Close()
+		srv.quietLn.Close()
+		_ = srv.guard.Close()
+		srv.upstreams.close()
+		_ = srv.sidecar.Close()
+	})
+	front := httptest.NewServer(srv.Handler())
+	t.Cleanup(front.Close)
+	return srv, front
+}
