@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/glimpse/glimpse/orchestrator/markdown/internal/boost"
+	"github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 )
 
 // Chooser is how Article decides which parts of a page are its main
@@ -122,7 +123,7 @@ func chooseBlocks(ctx context.Context, whole, pruned, region, rules *html.Node, 
 		pc.allWords += len(b.tokens)
 	}
 	if rules != nil {
-		pc.rulesWords = len(wordTokens(textOf(rules)))
+		pc.rulesWords = len(score.WCXBTokens(textOf(rules)))
 	}
 	feats := seg.features(pc)
 	if out, ok := ctx.Value(collectKey{}).(*[]Block); ok {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/glimpse/glimpse/orchestrator/markdown/internal/score"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
@@ -362,7 +363,7 @@ func segment(root *html.Node) *segmentation {
 	}
 	visit(root, st, 0)
 	for _, b := range seg.blocks {
-		b.tokens = wordTokens(b.text.String())
+		b.tokens = score.WCXBTokens(b.text.String())
 		b.charCount = collapsedLen(b.text.String())
 	}
 	return seg
@@ -371,7 +372,7 @@ func segment(root *html.Node) *segmentation {
 // saysFurniture reports a short text (at most maxWords words) that uses
 // the words of page furniture.
 func saysFurniture(text string, maxWords int) bool {
-	toks := wordTokens(text)
+	toks := score.WCXBTokens(text)
 	if len(toks) == 0 || len(toks) > maxWords {
 		return false
 	}
@@ -381,30 +382,6 @@ func saysFurniture(text string, maxWords int) bool {
 		}
 	}
 	return false
-}
-
-// wordTokens splits text into lower-cased words of letters, digits and
-// underscores.
-func wordTokens(text string) []string {
-	var toks []string
-	start := -1
-	lower := strings.ToLower(text)
-	for i, r := range lower {
-		if r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			toks = append(toks, lower[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		toks = append(toks, lower[start:])
-	}
-	return toks
 }
 
 // textSet is a bag of a text's word n-grams (one to three words), hashed:
@@ -444,7 +421,7 @@ func newTextSet(root *html.Node) textSet {
 		}
 		return true
 	})
-	toks := wordTokens(sb.String())
+	toks := score.WCXBTokens(sb.String())
 	hs := make([]uint64, len(toks))
 	for i, t := range toks {
 		hs[i] = tokenHash(t)

@@ -114,7 +114,7 @@ func TestTextSetFindsABlocksWordsInAnotherTree(t *testing.T) {
 		{"nothing to find", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := set.share(wordTokens(tc.text)); got != tc.want {
+			if got := set.share(wcxbTokens(tc.text)); got != tc.want {
 				t.Errorf("share(%q) = %v, want %v", tc.text, got, tc.want)
 			}
 		})
