@@ -563,6 +563,24 @@ func TestARenderWithPixelsWaitsForTheNetworkAfterItsScroll(t *testing.T) {
 			},
 		},
 		{
+			name: "a browser lost while the network's quiet is awaited is replaced at once, not after the bound",
+			serve: served{Eval: func(c *cdptest.Call, p evalParams) bool {
+				if !duringTheScroll(subresource{ID: "L1", Type: "Image"})(c, p) {
+					return false
+				}
+				time.AfterFunc(100*time.Millisecond, c.Drop)
+				return true
+			}},
+			then:  &served{},
+			query: "&pdf=true",
+			check: func(t *testing.T, got rendered, run *navRun) {
+				retried(1)(t, got, run)
+				if run.took >= autoSettle {
+					t.Errorf("the render took %v: it waited out the quiet's bound on a browser that was gone", run.took)
+				}
+			},
+		},
+		{
 			name:  "an event stream the scroll opened does not count as the network being busy",
 			serve: served{Eval: duringTheScroll(subresource{ID: "E1", Type: "EventSource"})},
 			query: "&pdf=true",
