@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure everything the tests need is on this machine, installing what
 # is missing: Chromium and fonts, poppler-utils (pdfinfo, pdftotext), Prometheus
-# (promtool, prometheus), etcd, Node.js and npm from Debian; MinIO, Helm and
-# kwok built with `go install`, the Kubernetes control plane built from
-# .ci/kube, the prometheus-operator CRDs generated with controller-gen, and
+# (promtool, prometheus), etcd, Node.js and npm from Debian; MinIO built with
+# `go install`; Helm, kwok, controller-gen and the Kubernetes control plane
+# built from .ci/tools; the prometheus-operator CRDs generated with
+# controller-gen; and
 # the Microlink clients locked in .ci/clients installed with npm, all into a
 # cache directory that survives between runs.
 #
@@ -15,11 +16,14 @@ set -euo pipefail
 CACHE="${GLIMPSE_CACHE:-$HOME/.cache/glimpse}"
 CACHE_BIN="$CACHE/bin"
 MINIO_VERSION="v0.0.0-20260212201848-7aac2a2c5b7c"
-HELM_VERSION="v3.22.0"
-# The Kubernetes version is the one .ci/kube/go.mod requires.
-KUBE_VERSION="v1.37.2"
-KWOK_VERSION="v0.8.0"
-CONTROLLER_TOOLS_VERSION="v0.23.0"
+# The Kubernetes, Helm, kwok and controller-tools versions are the ones
+# .ci/tools/go.mod requires.
+TOOLS_DIR="$(cd "$(dirname "$0")/tools" && pwd)"
+tools_version() { awk -v m="$1" '$1 == m { print $2; exit }' "$TOOLS_DIR/go.mod"; }
+KUBE_VERSION=$(tools_version k8s.io/kubernetes)
+HELM_VERSION=$(tools_version helm.sh/helm/v3)
+KWOK_VERSION=$(tools_version sigs.k8s.io/kwok)
+CONTROLLER_TOOLS_VERSION=$(tools_version sigs.k8s.io/controller-tools)
 PROMETHEUS_OPERATOR_VERSION="v0.95.1"
 mkdir -p "$CACHE_BIN"
 
@@ -71,56 +75,73 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   apt_install "${need_pkgs[@]}"
 fi
 
-go_tool() { # name module version [ldflags]
-  local name=$1 module=$2 version=$3 ldflags=${4:-} stamp="$CACHE_BIN/.$1.version"
-  if [ -x "$CACHE_BIN/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version $ldflags" ]; then
-    return
-  fi
-  say "building $name $version with go install (cached in $CACHE_BIN; takes a few minutes once)"
-  GOBIN="$CACHE_BIN" GOFLAGS=-buildvcs=false go install -ldflags "$ldflags" "$module@$version"
-  echo "$version $ldflags" > "$stamp"
+# The Go tools, built once into the cache. The first build is most of a
+# fresh `make test`, so it is shaped for time:
+# - Helm, kwok, controller-gen and the Kubernetes control plane are built
+#   by one `go build` from the module in .ci/tools (see the comment at the
+#   top of its go.mod). They share the Kubernetes libraries, and one build
+#   compiles each shared package once instead of once per tool.
+# - MinIO shares almost nothing with them; its own build runs beside that
+#   one, so each fills the other's idle moments (downloads, links).
+# - Symbol tables are left out (-s -w): nothing here is debugged, and the
+#   links are shorter.
+# Each build's stamp says what it was built from; a change rebuilds it.
+built() { # stamp want binaries...
+  local stamp=$1 want=$2 b
+  shift 2
+  [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] || return 1
+  for b in "$@"; do [ -x "$CACHE_BIN/$b" ] || return 1; done
 }
-go_tool minio github.com/minio/minio "$MINIO_VERSION"
-# helm stamps its own version and the Kubernetes version it assumes without a
-# cluster from its Makefile's ldflags; without them `helm version` says
-# nothing useful and `helm lint`/`helm template` assume Kubernetes 1.20. This
-# helm is built against the 1.37 client libraries, so that is what it assumes.
-HELM_PKG=helm.sh/helm/v3
-HELM_LDFLAGS="-X $HELM_PKG/internal/version.version=$HELM_VERSION -X $HELM_PKG/internal/version.gitTreeState=clean"
-for p in pkg/chartutil pkg/lint/rules; do
-  HELM_LDFLAGS+=" -X $HELM_PKG/$p.k8sVersionMajor=1 -X $HELM_PKG/$p.k8sVersionMinor=37"
-done
-go_tool helm "$HELM_PKG/cmd/helm" "$HELM_VERSION" "$HELM_LDFLAGS"
-go_tool kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
-go_tool controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CONTROLLER_TOOLS_VERSION"
+
+minio_tool() {
+  local stamp="$CACHE_BIN/.minio.version" want="$MINIO_VERSION -s -w"
+  built "$stamp" "$want" minio && return
+  say "building minio $MINIO_VERSION (cached in $CACHE_BIN; takes a few minutes once)"
+  GOBIN="$CACHE_BIN" CGO_ENABLED=0 GOFLAGS=-buildvcs=false go install -trimpath -ldflags "-s -w" \
+    "github.com/minio/minio@$MINIO_VERSION" || return 1
+  echo "$want" > "$stamp"
+}
 
 # kube-apiserver, kube-controller-manager and kube-scheduler, which the chart
-# test in helm/ installs the chart on. They are built from the module in
-# .ci/kube (see the comment at the top of its go.mod) and stamped with their
-# version: without it they report v0.0.0-master and helm refuses the chart's
-# kubeVersion. The stamp also covers go.mod and go.sum, so a change there
-# rebuilds them.
-kube_tools() {
-  local dir stamp want ldflags pkg
-  dir="$(cd "$(dirname "$0")/kube" && pwd)"
-  stamp="$CACHE_BIN/.kube.version"
-  want="$KUBE_VERSION $(cat "$dir/go.mod" "$dir/go.sum" | sha256sum | cut -c1-16)"
-  if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] &&
-    [ -x "$CACHE_BIN/kube-apiserver" ] && [ -x "$CACHE_BIN/kube-controller-manager" ] && [ -x "$CACHE_BIN/kube-scheduler" ]; then
-    return
-  fi
-  say "building the Kubernetes $KUBE_VERSION control plane (cached in $CACHE_BIN; takes 15-20 minutes once)"
-  local minor=${KUBE_VERSION#v1.}
+# test in helm/ installs the chart on, kwok, which plays its nodes, Helm,
+# and controller-gen, which writes the prometheus-operator CRDs below. The
+# Kubernetes commands are stamped with their version: without it they
+# report v0.0.0-master and helm refuses the chart's kubeVersion. Helm
+# stamps its own version and the Kubernetes version it assumes without a
+# cluster; without them `helm version` says nothing useful and `helm
+# lint`/`helm template` assume Kubernetes 1.20. This Helm is built against
+# the 1.37 client libraries, so that is what it assumes.
+module_tools() {
+  local dir stamp want ldflags pkg minor=${KUBE_VERSION#v1.} helm=helm.sh/helm/v3
   minor=${minor%%.*}
+  dir="$TOOLS_DIR"
+  stamp="$CACHE_BIN/.tools.version"
   ldflags="-s -w"
   for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ldflags+=" -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
   done
+  ldflags+=" -X $helm/internal/version.version=$HELM_VERSION -X $helm/internal/version.gitTreeState=clean"
+  for pkg in pkg/chartutil pkg/lint/rules; do
+    ldflags+=" -X $helm/$pkg.k8sVersionMajor=1 -X $helm/$pkg.k8sVersionMinor=$minor"
+  done
+  want="$(cat "$dir/go.mod" "$dir/go.sum" | sha256sum | cut -c1-16) $ldflags"
+  built "$stamp" "$want" kube-apiserver kube-controller-manager kube-scheduler kwok helm controller-gen && return
+  say "building Helm, kwok, controller-gen and the Kubernetes $KUBE_VERSION control plane (cached in $CACHE_BIN; takes 15-25 minutes once)"
   (cd "$dir" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags "$ldflags" -o "$CACHE_BIN/" \
-    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
+    sigs.k8s.io/kwok/cmd/kwok "$helm/cmd/helm" sigs.k8s.io/controller-tools/cmd/controller-gen) || return 1
   echo "$want" > "$stamp"
 }
-kube_tools
+
+minio_tool &
+minio_pid=$!
+tools_ok=1
+module_tools || tools_ok=
+if ! wait "$minio_pid"; then
+  say "building minio failed"
+  exit 1
+fi
+[ -n "$tools_ok" ] || { say "building the tools in .ci/tools failed"; exit 1; }
 
 # What that test reads besides the binaries, in $CACHE/kube: kwok's stages
 # (kwok itself ships none; these are the ones kwokctl gives it: nodes become
