@@ -56,6 +56,7 @@ type navigation struct {
 	finalURL    string
 	inflight    map[network.RequestID]bool // requests still running around load
 	scripts     map[network.RequestID]bool // early: scripts still loading before load
+	otherSites  map[network.RequestID]bool // early: requests to another site than the document's
 	settleUntil time.Time
 	settle      *time.Timer // fires when the quiet period after load is over
 	idleSince   time.Time
@@ -80,7 +81,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	start := time.Now()
 	n := &navigation{r: r, lease: lease, sess: lease.Page(), req: req, unfiltered: unfiltered,
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
-		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
+		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, otherSites: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
 	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
 	switch n.waitUntil {
 	case "networkidle0":
@@ -270,7 +271,10 @@ func (n *navigation) idle() bool {
 // DOMContentLoaded: it reports that the page may be read now, because the
 // document kept its shape for earlyQuiet with none of the page's scripts,
 // fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
-// schedules the next look.
+// schedules the next look. Once the document holds its content, what
+// other sites' scripts are still loading does not hold the read: tag
+// managers, analytics, pixels and ad libraries chain loads for seconds,
+// and what a page is about is not written by them.
 func (n *navigation) quietEnough(ctx context.Context) bool {
 	if n.loaded || n.dcl.IsZero() {
 		return false // the load event came first; its own quiet period runs
@@ -280,7 +284,7 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 		n.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap).Inc()
 		return true
 	}
-	if len(n.inflight) == 0 && len(n.scripts) == 0 {
+	if n.holding() == 0 {
 		shape := documentShape(ctx, n.sess)
 		if shape != "" && shape == n.shape {
 			n.loaded = true
@@ -291,6 +295,30 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 	}
 	n.quiet.Reset(earlyQuiet)
 	return false
+}
+
+// holding counts the requests an early read waits for: the scripts,
+// fetches and XHRs in flight, less those to other sites once the
+// document's last shape showed its content.
+func (n *navigation) holding() int {
+	content := hasContent(n.shape)
+	held := 0
+	for _, set := range []map[network.RequestID]bool{n.inflight, n.scripts} {
+		for id := range set {
+			if !content || !n.otherSites[id] {
+				held++
+			}
+		}
+	}
+	return held
+}
+
+// otherSite reports whether raw is on another site than the document:
+// another registrable domain, or another address.
+func (n *navigation) otherSite(raw string) bool {
+	u, err := url.Parse(raw)
+	doc, derr := url.Parse(n.finalURL)
+	return err == nil && derr == nil && siteOf(u).domain != siteOf(doc).domain
 }
 
 // answered is the main document's response as the page saw it, or nil
@@ -441,6 +469,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		if jsonv2.Unmarshal(ev.Params, &e) == nil {
 			delete(n.inflight, e.RequestID)
 			delete(n.scripts, e.RequestID)
+			delete(n.otherSites, e.RequestID)
 		}
 	}
 	return false, nil
@@ -474,6 +503,9 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 	}
 	if n.early && !n.loaded && e.Type == network.ResourceTypeScript {
 		n.scripts[e.RequestID] = true
+	}
+	if n.early && !n.loaded && (n.inflight[e.RequestID] || n.scripts[e.RequestID]) && n.otherSite(e.Request.URL) {
+		n.otherSites[e.RequestID] = true
 	}
 	return nil
 }
