@@ -41,6 +41,9 @@ const (
 	// script, fetch or XHR of the page in flight, for a lean render to read
 	// it before its load event.
 	earlyQuiet = 200 * time.Millisecond
+	// earlyQuietContent is that time for a document that holds its
+	// content: a title, a heading or JSON-LD, and paragraphs.
+	earlyQuietContent = 50 * time.Millisecond
 	// earlyCap is how long after DOMContentLoaded a lean render waits at
 	// most for that quiet, when the load event does not come first.
 	earlyCap = 3 * time.Second

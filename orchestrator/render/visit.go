@@ -60,6 +60,7 @@ type navigation struct {
 	settleUntil time.Time
 	settle      *time.Timer // fires when the quiet period after load is over
 	idleSince   time.Time
+	started     time.Time   // when the navigation was asked for
 	dcl         time.Time   // when the target's DOMContentLoaded fired
 	quiet       *time.Timer // early: the next look at the document's shape
 	shape       string      // early: the shape seen at the last look
@@ -182,6 +183,7 @@ func (n *navigation) prepare(ctx context.Context) error {
 
 // navigate starts Page.navigate; its reply arrives on n.done.
 func (n *navigation) navigate(ctx context.Context) {
+	n.started = time.Now()
 	go func() {
 		res, err := cdp.Execute(ctx, n.sess, page.Navigate, page.NavigateParams{URL: n.req.Target.String()})
 		n.done <- navOutcome{res, err}
@@ -274,7 +276,8 @@ func (n *navigation) idle() bool {
 // schedules the next look. Once the document holds its content, what
 // other sites' scripts are still loading does not hold the read: tag
 // managers, analytics, pixels and ad libraries chain loads for seconds,
-// and what a page is about is not written by them.
+// and what a page is about is not written by them. Their loads are
+// stopped when the page is read.
 func (n *navigation) quietEnough(ctx context.Context) bool {
 	if n.loaded || n.dcl.IsZero() {
 		return false // the load event came first; its own quiet period runs
@@ -289,12 +292,30 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 		if shape != "" && shape == n.shape {
 			n.loaded = true
 			n.r.m.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
+			n.r.log.Debug("reading the document before its load event", "dcl_after", n.dcl.Sub(n.started),
+				"read_after", time.Since(n.started), "left_loading", len(n.inflight)+len(n.scripts))
+			if len(n.inflight)+len(n.scripts) > 0 {
+				// What other sites still load would only run their
+				// scripts beside the read, on the page's one main
+				// thread, and cost the browser CPU for nothing read.
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+			}
 			return true
 		}
 		n.shape = shape
 	}
-	n.quiet.Reset(earlyQuiet)
+	n.quiet.Reset(n.nextLook())
 	return false
+}
+
+// nextLook is when the early read looks at the document again: soon when
+// it held its content at the last look, since then only its own scripts'
+// last writes are waited for, else after earlyQuiet.
+func (n *navigation) nextLook() time.Duration {
+	if hasContent(n.shape) {
+		return earlyQuietContent
+	}
+	return earlyQuiet
 }
 
 // holding counts the requests an early read waits for: the scripts,
@@ -397,7 +418,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		if n.mainReq != "" && n.early && !n.loaded && n.dcl.IsZero() {
 			n.dcl = time.Now()
 			n.shape = documentShape(ctx, n.sess)
-			n.quiet.Reset(earlyQuiet)
+			n.quiet.Reset(n.nextLook())
 		}
 		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil
 	case "Page.loadEventFired":

@@ -436,7 +436,10 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 				{ID: "S1", Type: "Script", URL: "https://www.tags.test/gtm.js"},
 				{ID: "X1", Type: "XHR", URL: "https://collect.pixel.test/beacon"},
 			}},
-			check: earlyRead(metrics.EarlyQuiet),
+			check: func(t *testing.T, got rendered, run *navRun) {
+				earlyRead(metrics.EarlyQuiet)(t, got, run)
+				stoppedLoading(t, run.browsers[0])
+			},
 		},
 		{
 			name: "a lean render of a document without its content waits for other sites' scripts",

@@ -285,11 +285,11 @@ func TestLeanRendersDoNotWaitForOtherSitesScriptsOnceTheContentIsThere(t *testin
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/article": func(w http.ResponseWriter, r *http.Request) {
 			e2e.HTML(`<!doctype html><html lang="en"><head><title>Drawn by the server</title>
-<script async src="` + other + `"></script>` + tags + `</head><body><h1>Drawn by the server</h1>` + paragraph + paragraph + paragraph + `</body></html>`)(w, r)
+<script async src="`+other+`"></script>`+tags+`</head><body><h1>Drawn by the server</h1>`+paragraph+paragraph+paragraph+`</body></html>`)(w, r)
 		},
 		"/shell": func(w http.ResponseWriter, r *http.Request) {
 			e2e.HTML(`<!doctype html><html lang="en"><head><title>Drawn by a script</title>
-<script async src="` + other + `"></script></head><body><div id="root"></div></body></html>`)(w, r)
+<script async src="`+other+`"></script></head><body><div id="root"></div></body></html>`)(w, r)
 		},
 		"/held.js": func(w http.ResponseWriter, r *http.Request) {
 			select {
