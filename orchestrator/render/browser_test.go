@@ -75,6 +75,7 @@ type served struct {
 type subresource struct {
 	ID, Type string        // its request id and resource type, such as "XHR"
 	Finish   time.Duration // when it finishes after it starts; 0: never
+	URL      string        // "" is https://cdn.example.test/ID, on the target's site
 }
 
 type hop struct {
@@ -300,7 +301,11 @@ func (b *scriptedBrowser) loadEvents(c *cdptest.Call) {
 // after its Finish (0: never).
 func requestSubresources(c *cdptest.Call, subs []subresource) {
 	for _, sub := range subs {
-		ev := documentRequest("https://cdn.example.test/"+sub.ID, false, hop{})
+		u := sub.URL
+		if u == "" {
+			u = "https://cdn.example.test/" + sub.ID
+		}
+		ev := documentRequest(u, false, hop{})
 		ev["requestId"], ev["type"] = sub.ID, sub.Type
 		_ = c.Event("Network.requestWillBeSent", ev)
 		if sub.Finish > 0 {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
@@ -40,28 +41,58 @@ const (
 	// script, fetch or XHR of the page in flight, for a lean render to read
 	// it before its load event.
 	earlyQuiet = 200 * time.Millisecond
+	// earlyQuietContent is that time for a document that holds its
+	// content: a title, a heading or JSON-LD, and paragraphs.
+	earlyQuietContent = 50 * time.Millisecond
 	// earlyCap is how long after DOMContentLoaded a lean render waits at
 	// most for that quiet, when the load event does not come first.
 	earlyCap = 3 * time.Second
 )
 
 // documentShapeJS is a hash of what metadata and its rules read from a
-// document: the head, JSON-LD anywhere, the language, the first heading and
-// the byline-bearing article start. Two equal hashes earlyQuiet apart mean
-// scripts have stopped writing what the answer is made of.
+// document: the title, the language, the head's meta and link elements,
+// JSON-LD anywhere, the first heading and the byline-bearing article
+// start. Two equal hashes earlyQuiet apart mean scripts have stopped
+// writing what the answer is made of. Scripts, styles and resource hints
+// that scripts add to the head are not part of it: tag managers add them
+// for minutes, and nothing read from a page is in them.
+//
+// A hash ending in ":c" is of a page with its content: a title, a heading
+// or JSON-LD, and at least contentText characters of paragraphs.
 const documentShapeJS = `(() => {
-  const parts = [document.title, document.documentElement ? document.documentElement.lang : "",
-    document.head ? document.head.outerHTML : ""];
-  for (const s of document.querySelectorAll('script[type="application/ld+json"]')) parts.push(s.textContent);
+  const parts = [document.title, document.documentElement ? document.documentElement.lang : ""];
+  if (document.head) {
+    for (const e of document.head.children) {
+      const tag = e.localName;
+      if (tag === "meta" || tag === "title" || tag === "base" ||
+          (tag === "link" && !/\b(?:stylesheet|preload|modulepreload|prefetch|preconnect|dns-prefetch)\b/i.test(e.rel))) parts.push(e.outerHTML);
+    }
+  }
+  const ld = document.querySelectorAll('script[type="application/ld+json"]');
+  for (const s of ld) parts.push(s.textContent);
   const h1 = document.querySelector("h1");
   if (h1) parts.push(h1.textContent);
   const main = document.querySelector("article, main, [role=main]");
   if (main) parts.push(String(main.childElementCount), main.textContent.slice(0, 4096));
+  let text = 0;
+  for (const p of document.querySelectorAll("p")) {
+    text += p.textContent.trim().length;
+    if (text >= ` + contentText + `) break;
+  }
   const s = parts.join("\u0000");
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-  return (h >>> 0).toString(16) + ":" + s.length;
+  const content = document.title.trim() !== "" && (h1 || ld.length > 0) && text >= ` + contentText + `;
+  return (h >>> 0).toString(16) + ":" + s.length + (content ? ":c" : "");
 })()`
+
+// contentText is how many characters of paragraphs, besides a title and a
+// heading or JSON-LD, make a document one that holds its content: a page
+// drawn by a script has none of it before that script has run.
+const contentText = "400"
+
+// hasContent reports whether a shape is of a document with its content.
+func hasContent(shape string) bool { return strings.HasSuffix(shape, ":c") }
 
 // documentShape reads the hash, or "" when the page could not answer.
 func documentShape(ctx context.Context, sess *cdp.Session) string {

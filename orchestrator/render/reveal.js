@@ -61,14 +61,33 @@
     const r = img.getBoundingClientRect();
     return r.bottom >= 0 && r.top <= vh;
   });
-  // What the page does after a scroll: its document changes, or a
-  // resource arrives.
+  // What the page does after a scroll: its document changes, or one of
+  // its own site's resources arrives. What other sites do (a tag manager
+  // adding scripts and frames, beacons, ads) is not the page reacting: it
+  // goes on for as long as the page is open. The page's site is its host
+  // less the first label of three or more (a suffix such as co.uk makes
+  // it wider, which only waits more).
   let changed = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
   const touch = () => { changed = performance.now(); };
-  const watch = new MutationObserver(touch);
+  const own = location.hostname, labels = own.split(".");
+  const site = labels.length >= 3 && !/^[0-9.]+$/.test(own) ? labels.slice(1).join(".") : own;
+  const ours = (u) => {
+    try {
+      const h = new URL(u, location.href).hostname;
+      return h === own || h === site || h.endsWith("." + site);
+    } catch (e) { return true; }
+  };
+  const furniture = new Set(["SCRIPT", "IFRAME", "LINK", "STYLE", "NOSCRIPT"]);
+  const content = (n) => !furniture.has(n.nodeName);
+  const watch = new MutationObserver((records) => {
+    if (records.some((r) => Array.from(r.addedNodes).some(content) || Array.from(r.removedNodes).some(content))) touch();
+  });
   watch.observe(document.documentElement, {subtree: true, childList: true});
   let po = null;
-  try { po = new PerformanceObserver(touch); po.observe({type: "resource"}); } catch (e) {}
+  try {
+    po = new PerformanceObserver((list) => { if (list.getEntries().some((e) => ours(e.name))) touch(); });
+    po.observe({type: "resource"});
+  } catch (e) {}
   let y = 0, scrolled = start;
   while (left() > 0) {
     const height = se.scrollHeight;

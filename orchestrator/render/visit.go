@@ -56,9 +56,11 @@ type navigation struct {
 	finalURL    string
 	inflight    map[network.RequestID]bool // requests still running around load
 	scripts     map[network.RequestID]bool // early: scripts still loading before load
+	otherSites  map[network.RequestID]bool // early: requests to another site than the document's
 	settleUntil time.Time
 	settle      *time.Timer // fires when the quiet period after load is over
 	idleSince   time.Time
+	started     time.Time   // when the navigation was asked for
 	dcl         time.Time   // when the target's DOMContentLoaded fired
 	quiet       *time.Timer // early: the next look at the document's shape
 	shape       string      // early: the shape seen at the last look
@@ -80,7 +82,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 	start := time.Now()
 	n := &navigation{r: r, lease: lease, sess: lease.Page(), req: req, unfiltered: unfiltered,
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
-		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
+		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, otherSites: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
 	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
 	switch n.waitUntil {
 	case "networkidle0":
@@ -181,6 +183,7 @@ func (n *navigation) prepare(ctx context.Context) error {
 
 // navigate starts Page.navigate; its reply arrives on n.done.
 func (n *navigation) navigate(ctx context.Context) {
+	n.started = time.Now()
 	go func() {
 		res, err := cdp.Execute(ctx, n.sess, page.Navigate, page.NavigateParams{URL: n.req.Target.String()})
 		n.done <- navOutcome{res, err}
@@ -270,7 +273,11 @@ func (n *navigation) idle() bool {
 // DOMContentLoaded: it reports that the page may be read now, because the
 // document kept its shape for earlyQuiet with none of the page's scripts,
 // fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
-// schedules the next look.
+// schedules the next look. Once the document holds its content, what
+// other sites' scripts are still loading does not hold the read: tag
+// managers, analytics, pixels and ad libraries chain loads for seconds,
+// and what a page is about is not written by them. Their loads are
+// stopped when the page is read.
 func (n *navigation) quietEnough(ctx context.Context) bool {
 	if n.loaded || n.dcl.IsZero() {
 		return false // the load event came first; its own quiet period runs
@@ -280,17 +287,59 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 		n.r.m.EarlyReads.WithLabelValues(metrics.EarlyCap).Inc()
 		return true
 	}
-	if len(n.inflight) == 0 && len(n.scripts) == 0 {
+	if n.holding() == 0 {
 		shape := documentShape(ctx, n.sess)
 		if shape != "" && shape == n.shape {
 			n.loaded = true
 			n.r.m.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
+			n.r.log.Debug("reading the document before its load event", "dcl_after", n.dcl.Sub(n.started),
+				"read_after", time.Since(n.started), "left_loading", len(n.inflight)+len(n.scripts))
+			if len(n.inflight)+len(n.scripts) > 0 {
+				// What other sites still load would only run their
+				// scripts beside the read, on the page's one main
+				// thread, and cost the browser CPU for nothing read.
+				_, _ = cdp.Execute(ctx, n.sess, page.StopLoading, cdproto.Empty{})
+			}
 			return true
 		}
 		n.shape = shape
 	}
-	n.quiet.Reset(earlyQuiet)
+	n.quiet.Reset(n.nextLook())
 	return false
+}
+
+// nextLook is when the early read looks at the document again: soon when
+// it held its content at the last look, since then only its own scripts'
+// last writes are waited for, else after earlyQuiet.
+func (n *navigation) nextLook() time.Duration {
+	if hasContent(n.shape) {
+		return earlyQuietContent
+	}
+	return earlyQuiet
+}
+
+// holding counts the requests an early read waits for: the scripts,
+// fetches and XHRs in flight, less those to other sites once the
+// document's last shape showed its content.
+func (n *navigation) holding() int {
+	content := hasContent(n.shape)
+	held := 0
+	for _, set := range []map[network.RequestID]bool{n.inflight, n.scripts} {
+		for id := range set {
+			if !content || !n.otherSites[id] {
+				held++
+			}
+		}
+	}
+	return held
+}
+
+// otherSite reports whether raw is on another site than the document:
+// another registrable domain, or another address.
+func (n *navigation) otherSite(raw string) bool {
+	u, err := url.Parse(raw)
+	doc, derr := url.Parse(n.finalURL)
+	return err == nil && derr == nil && siteOf(u).domain != siteOf(doc).domain
 }
 
 // answered is the main document's response as the page saw it, or nil
@@ -369,7 +418,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		if n.mainReq != "" && n.early && !n.loaded && n.dcl.IsZero() {
 			n.dcl = time.Now()
 			n.shape = documentShape(ctx, n.sess)
-			n.quiet.Reset(earlyQuiet)
+			n.quiet.Reset(n.nextLook())
 		}
 		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil
 	case "Page.loadEventFired":
@@ -441,6 +490,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 		if jsonv2.Unmarshal(ev.Params, &e) == nil {
 			delete(n.inflight, e.RequestID)
 			delete(n.scripts, e.RequestID)
+			delete(n.otherSites, e.RequestID)
 		}
 	}
 	return false, nil
@@ -474,6 +524,9 @@ func (n *navigation) onRequest(ctx context.Context, e *network.EventRequestWillB
 	}
 	if n.early && !n.loaded && e.Type == network.ResourceTypeScript {
 		n.scripts[e.RequestID] = true
+	}
+	if n.early && !n.loaded && (n.inflight[e.RequestID] || n.scripts[e.RequestID]) && n.otherSite(e.Request.URL) {
+		n.otherSites[e.RequestID] = true
 	}
 	return nil
 }

@@ -354,6 +354,34 @@ func TestFilesAreDescribedByTheirHeaders(t *testing.T) {
 	})
 }
 
+// shaped answers documentShape with shape.
+func shaped(shape string) func(c *cdptest.Call, p evalParams) bool {
+	return func(c *cdptest.Call, p evalParams) bool {
+		if !strings.Contains(p.Expression, "2166136261") {
+			return false
+		}
+		_ = c.Reply(value(shape))
+		return true
+	}
+}
+
+// earlyRead checks that a lean render read its document early for reason,
+// at once for a quiet document and at earlyCap otherwise.
+func earlyRead(reason string) func(t *testing.T, got rendered, run *navRun) {
+	return func(t *testing.T, got rendered, run *navRun) {
+		t.Helper()
+		if v := testutil.ToFloat64(run.r.m.EarlyReads.WithLabelValues(reason)); v != 1 {
+			t.Errorf("early reads (%s) counted %v; want 1", reason, v)
+		}
+		if reason == metrics.EarlyQuiet && run.took >= earlyCap {
+			t.Errorf("the render took %v; a quiet document is read before the early cap (%v)", run.took, earlyCap)
+		}
+		if reason == metrics.EarlyCap && run.took < earlyCap {
+			t.Errorf("the render took %v; want it to wait for the early cap (%v)", run.took, earlyCap)
+		}
+	}
+}
+
 // took checks that a render waited at least least, and was not cut short.
 func took(least time.Duration) func(t *testing.T, got rendered, run *navRun) {
 	return func(t *testing.T, got rendered, run *navRun) {
@@ -401,6 +429,31 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 					t.Errorf("early reads at the cap counted %v; want 1", v)
 				}
 			},
+		},
+		{
+			name: "a lean render of a document with its content does not wait for other sites' scripts",
+			serve: served{NoLoad: true, Eval: shaped("5f3a:120:c"), Subresources: []subresource{
+				{ID: "S1", Type: "Script", URL: "https://www.tags.test/gtm.js"},
+				{ID: "X1", Type: "XHR", URL: "https://collect.pixel.test/beacon"},
+			}},
+			check: func(t *testing.T, got rendered, run *navRun) {
+				earlyRead(metrics.EarlyQuiet)(t, got, run)
+				stoppedLoading(t, run.browsers[0])
+			},
+		},
+		{
+			name: "a lean render of a document without its content waits for other sites' scripts",
+			serve: served{NoLoad: true, Eval: shaped("5f3a:120"), Subresources: []subresource{
+				{ID: "S1", Type: "Script", URL: "https://app.static-host.test/bundle.js"},
+			}},
+			check: earlyRead(metrics.EarlyCap),
+		},
+		{
+			name: "a lean render waits for the scripts of the document's own site",
+			serve: served{NoLoad: true, Eval: shaped("5f3a:120:c"), Subresources: []subresource{
+				{ID: "S1", Type: "Script", URL: "https://static.example.test/app.js"},
+			}},
+			check: earlyRead(metrics.EarlyCap),
 		},
 		{
 			name:  "a page that never loads is read when its load budget is spent",

@@ -132,3 +132,46 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		}
 	})
 }
+
+// busyPage is an article whose tag manager never rests: it adds a script
+// to the head and sends a beacon to BEACON every 100 ms.
+var busyPage = `<!doctype html><html lang="en"><head><title>A busy page</title></head><body>
+<article><h1>The ferry timetable changes</h1><p>` + strings.Repeat("From next month the morning ferry leaves half an hour earlier, and the last one on Sundays is cancelled until spring. ", 4) + `</p></article>
+<script>setInterval(() => {
+  const s = document.createElement("script"); s.textContent = "0"; document.head.append(s);
+  fetch("BEACON", {mode: "no-cors"}).catch(() => {});
+}, 100);</script></body></html>`
+
+// What other sites keep doing (scripts added to the head, beacons) is not
+// the page reacting to the scroll-through, so it does not hold the end of
+// it; the same beacons to the page's own site do.
+func TestOtherSitesDoNotHoldTheScrollThrough(t *testing.T) {
+	t.Parallel()
+	app := e2e.Shared(t)
+	var port string
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/other": func(w http.ResponseWriter, r *http.Request) {
+			e2e.HTML(strings.Replace(busyPage, "BEACON", "http://localhost:"+port+"/beacon", 1))(w, r)
+		},
+		"/own":    e2e.HTML(strings.Replace(busyPage, "BEACON", "/beacon", 1)),
+		"/beacon": func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) },
+	})
+	port = ps.URL[strings.LastIndex(ps.URL, ":")+1:]
+	took := func(path string) time.Duration {
+		start := time.Now()
+		a := app.Get(ps.URL+path, "data.content.attr=markdown&meta=false&prerender=true&force=true")
+		if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "the morning ferry leaves") {
+			t.Fatalf("%s answered %d without the article: %.400s", path, a.HTTP, a.Raw)
+		}
+		return time.Since(start)
+	}
+	own, other := took("/own"), took("/other")
+	if ps.Hits["/beacon"].Load() == 0 {
+		t.Fatal("no beacon was sent; the test proves nothing")
+	}
+	// The scroll-through waits at most 2 s at its end for a page that
+	// keeps changing; a page read without that wait is well ahead.
+	if other+time.Second > own {
+		t.Errorf("the page busy with another site took %v, with its own %v; want other sites' activity not to hold the scroll-through", other, own)
+	}
+}

@@ -270,3 +270,58 @@ func bytesSplitPath(p string) []string {
 	}
 	return out
 }
+
+// A lean render does not wait for other sites' scripts (tag managers,
+// pixels, ad libraries) once the document holds its content, nor for the
+// scripts they keep adding to the head; a document without its content
+// still waits for them, since one of them may be what draws it.
+func TestLeanRendersDoNotWaitForOtherSitesScriptsOnceTheContentIsThere(t *testing.T) {
+	app := e2e.StartApp(t, nil)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	var other string // the held script on another site: the same server under another name
+	const paragraph = `<p>Every paragraph of this article is long enough that three of them make a page that holds its content, as a server-drawn article does before any script of another site has run.</p>`
+	tags := `<script>setInterval(() => { const s = document.createElement("script"); s.textContent = "0"; document.head.appendChild(s) }, 50)</script>`
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/article": func(w http.ResponseWriter, r *http.Request) {
+			e2e.HTML(`<!doctype html><html lang="en"><head><title>Drawn by the server</title>
+<script async src="`+other+`"></script>`+tags+`</head><body><h1>Drawn by the server</h1>`+paragraph+paragraph+paragraph+`</body></html>`)(w, r)
+		},
+		"/shell": func(w http.ResponseWriter, r *http.Request) {
+			e2e.HTML(`<!doctype html><html lang="en"><head><title>Drawn by a script</title>
+<script async src="`+other+`"></script></head><body><div id="root"></div></body></html>`)(w, r)
+		},
+		"/held.js": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.Header().Set("content-type", "text/javascript")
+		},
+	})
+	u, _ := url.Parse(ps.URL)
+	other = "http://localhost:" + u.Port() + "/held.js"
+	early := func(reason string) float64 {
+		return e2e.Counter(t, app.Registry, "glimpse_render_early_reads_total", map[string]string{"reason": reason})
+	}
+
+	quiet, capped := early("quiet"), early("cap")
+	a := app.Get(ps.URL+"/article", "prerender=true&ping=false&force=true&timeout=20s")
+	if a.HTTP != http.StatusOK || a.Field("title") != "Drawn by the server" {
+		t.Fatalf("answer %d %s %s, want the article's metadata while another site's script is held", a.HTTP, a.Code, a.Raw)
+	}
+	if ps.Hits["/held.js"].Load() == 0 {
+		t.Fatal("the page never asked for the other site's script; the test proves nothing")
+	}
+	if q, c := early("quiet"), early("cap"); q != quiet+1 || c != capped {
+		t.Errorf("early reads went quiet %v→%v, cap %v→%v; want one more quiet read", quiet, q, capped, c)
+	}
+
+	quiet, capped = early("quiet"), early("cap")
+	if a := app.Get(ps.URL+"/shell", "prerender=true&ping=false&force=true&timeout=20s"); a.HTTP != http.StatusOK {
+		t.Fatalf("answer %d %s: %s", a.HTTP, a.Code, a.Message)
+	}
+	if q, c := early("quiet"), early("cap"); q != quiet || c != capped+1 {
+		t.Errorf("early reads went quiet %v→%v, cap %v→%v; a document without its content waits for the other site's script until the cap", quiet, q, capped, c)
+	}
+}
