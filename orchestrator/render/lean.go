@@ -52,8 +52,9 @@ const (
 // documentShapeJS is a hash of what metadata and its rules read from a
 // document: the title, the language, the head's meta and link elements,
 // JSON-LD anywhere, the first heading and the byline-bearing article
-// start. Two equal hashes earlyQuiet apart mean scripts have stopped
-// writing what the answer is made of. Scripts, styles and resource hints
+// start. Two equal hashes earlyQuiet apart (earlyQuietContent for a
+// document that holds its content) mean scripts have stopped writing what
+// the answer is made of. Scripts, styles and resource hints
 // that scripts add to the head are not part of it: tag managers add them
 // for minutes, and nothing read from a page is in them.
 //
