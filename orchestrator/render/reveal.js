@@ -9,6 +9,7 @@
 // long each step waits for the images that came into view, and how long a
 // page that reacted to the last scroll must then stay unchanged. o.tail:
 // how long a page that did not react to the last scroll is given to react.
+// o.site: the page's site, whose resources are its own.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
@@ -64,17 +65,15 @@
   // What the page does after a scroll: its document changes, or one of
   // its own site's resources arrives. What other sites do (a tag manager
   // adding scripts and frames, beacons, ads) is not the page reacting: it
-  // goes on for as long as the page is open. The page's site is its host
-  // less the first label of three or more (a suffix such as co.uk makes
-  // it wider, which only waits more).
+  // goes on for as long as the page is open. o.site is the page's
+  // registrable domain (or its address); without it, its host.
   let changed = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
   const touch = () => { changed = performance.now(); };
-  const own = location.hostname, labels = own.split(".");
-  const site = labels.length >= 3 && !/^[0-9.]+$/.test(own) ? labels.slice(1).join(".") : own;
+  const site = o.site || location.hostname;
   const ours = (u) => {
     try {
       const h = new URL(u, location.href).hostname;
-      return h === own || h === site || h.endsWith("." + site);
+      return h === site || h.endsWith("." + site);
     } catch (e) { return true; }
   };
   const furniture = new Set(["SCRIPT", "IFRAME", "LINK", "STYLE", "NOSCRIPT"]);
