@@ -12,8 +12,8 @@ import (
 // page scrolled through for what loads late, and again banners that came
 // meanwhile. It runs after the caller's waits and before the caller's
 // own actions, so that a click reaches the page rather than a banner.
-// Each step is best effort.
-func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.Request) {
+// Each step is best effort. site is the document's site (see reveal).
+func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.Request, site string) {
 	consent, reveal := consentApplies(req), revealApplies(req)
 	if !consent && !reveal {
 		return
@@ -32,7 +32,7 @@ func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.R
 		r.dismissConsent(ctx, lease)
 	}
 	if reveal {
-		r.reveal(ctx, lease, req)
+		r.reveal(ctx, lease, req, site)
 		if consent {
 			r.dismissConsent(ctx, lease)
 		}

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/glimpse/glimpse/metrics"
@@ -91,7 +90,9 @@ func revealBudget(left time.Duration) time.Duration {
 
 // reveal scrolls through the page and waits for its images, in a world of
 // its own. It is best effort: a page that refuses is captured as it is.
-func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) {
+// site is the document's site: its own resources arriving are the page
+// reacting to the scroll, other sites' are not.
+func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, site string) {
 	budget := revealBudget(time.Until(deadlineOf(ctx, req.Timeout)))
 	if budget < 200*time.Millisecond {
 		return
@@ -101,7 +102,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) 
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
 		"minText": revealMinText, "viewports": revealViewports,
 		"step": revealStep.Milliseconds(), "tail": revealTail.Milliseconds(),
-		"site": pageSite(ctx, lease),
+		"site": site,
 	})
 	if err != nil {
 		return
@@ -118,23 +119,6 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request) 
 	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
 	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
 		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut)
-}
-
-// pageSite is the registrable domain (or the address) of the page's
-// document, which the scroll-through counts as the page's own; "" when
-// the page does not say.
-func pageSite(ctx context.Context, lease Lease) string {
-	sctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	var href string
-	if evaluate(sctx, lease.Page(), "location.href", &href) != nil {
-		return ""
-	}
-	u, err := url.Parse(href)
-	if err != nil || u.Hostname() == "" {
-		return ""
-	}
-	return siteOf(u).domain
 }
 
 // autoSettle bounds the network's quiet period after load under

@@ -167,11 +167,11 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 // waits for the network after its scroll, that quiet.
 func (n *navigation) prepare(ctx context.Context) error {
 	if !n.quietAfter || n.cutShort {
-		return n.r.beforeCapture(ctx, n.lease, n.req)
+		return n.r.beforeCapture(ctx, n.lease, n.req, n.site())
 	}
 	stop := n.follow()
 	defer stop()
-	if err := n.r.beforeCapture(ctx, n.lease, n.req); err != nil {
+	if err := n.r.beforeCapture(ctx, n.lease, n.req, n.site()); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -334,12 +334,21 @@ func (n *navigation) holding() int {
 	return held
 }
 
-// otherSite reports whether raw is on another site than the document:
-// another registrable domain, or another address.
+// site is the document's site: its registrable domain, or its address;
+// "" when its URL does not parse.
+func (n *navigation) site() string {
+	u, err := url.Parse(n.finalURL)
+	if err != nil {
+		return ""
+	}
+	return siteOf(u).domain
+}
+
+// otherSite reports whether raw is on another site than the document.
 func (n *navigation) otherSite(raw string) bool {
 	u, err := url.Parse(raw)
-	doc, derr := url.Parse(n.finalURL)
-	return err == nil && derr == nil && siteOf(u).domain != siteOf(doc).domain
+	site := n.site()
+	return err == nil && site != "" && siteOf(u).domain != site
 }
 
 // answered is the main document's response as the page saw it, or nil

@@ -589,6 +589,40 @@ func duringTheScroll(subs ...subresource) func(c *cdptest.Call, p evalParams) bo
 	}
 }
 
+// The scroll-through is told the site of the document it scrolls, where
+// the target ended up, as its registrable domain: the resources of that
+// site are the page's own.
+func TestTheScrollThroughKnowsTheDocumentsSite(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var scroll string
+	runNavCases(t, []navCase{{
+		name: "a target redirected to a deep host of another site",
+		serve: served{
+			Redirects: []hop{{URL: startURL, Status: 301}},
+			Final:     "https://www.news.example.co.uk/story",
+			Eval: func(c *cdptest.Call, p evalParams) bool {
+				if !strings.Contains(p.Expression, "a reader scrolling through") {
+					return false
+				}
+				mu.Lock()
+				scroll = p.Expression
+				mu.Unlock()
+				_ = c.Reply(value(map[string]any{"steps": 1, "height": 800}))
+				return true
+			},
+		},
+		query: "&pdf=true",
+		check: func(t *testing.T, _ rendered, _ *navRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !strings.Contains(scroll, `"site":"example.co.uk"`) {
+				t.Errorf("the scroll-through was not told the document's site, example.co.uk: %.200q", scroll[max(0, len(scroll)-200):])
+			}
+		},
+	}})
+}
+
 func TestARenderWithPixelsWaitsForTheNetworkAfterItsScroll(t *testing.T) {
 	t.Parallel()
 	runNavCases(t, []navCase{
