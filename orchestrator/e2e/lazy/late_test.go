@@ -165,13 +165,20 @@ func TestOtherSitesDoNotHoldTheScrollThrough(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	own, other := took("/own"), took("/other")
+	// The two pages are read in turn, and each one's fastest read is
+	// compared: a machine busy with other tests slows a read, it never
+	// speeds one up.
+	own, other := time.Hour, time.Hour
+	for range 3 {
+		own, other = min(own, took("/own")), min(other, took("/other"))
+	}
 	if ps.Hits["/beacon"].Load() == 0 {
 		t.Fatal("no beacon was sent; the test proves nothing")
 	}
-	// The scroll-through waits at most 2 s at its end for a page that
-	// keeps changing; a page read without that wait is well ahead.
-	if other+time.Second > own {
+	// The scroll-through waits up to 2 s at its end for a page that keeps
+	// changing, and 250 ms for one that does not; a page read without
+	// that wait is well ahead.
+	if other+700*time.Millisecond > own {
 		t.Errorf("the page busy with another site took %v, with its own %v; want other sites' activity not to hold the scroll-through", other, own)
 	}
 }
