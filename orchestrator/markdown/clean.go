@@ -39,6 +39,10 @@ type cleaner struct {
 	maxElements, maxText int
 	textUnit             string
 
+	// panels are the ids of the panels the page's controls open (see
+	// disclosures): hidden, they are still the page's content.
+	panels map[string]bool
+
 	visited  int
 	elements int // elements copied
 	text     int // bytes of text copied, each run of white space counted once
@@ -67,7 +71,7 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return nil
 	}
 	if c.drop(n) {
-		if hidden(n) && n.DataAtom != atom.Script {
+		if c.hides(n) && n.DataAtom != atom.Script {
 			return c.formulasOf(n, depth)
 		}
 		return nil
@@ -84,10 +88,17 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return nil
 	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
+	if opener(n, c.panels) {
+		// The question of an FAQ, not a form control: its words are kept.
+		out.Data, out.DataAtom = "span", atom.Span
+	}
 	for _, a := range n.Attr {
 		if keep, v := c.attr(n, a); keep {
 			out.Attr = append(out.Attr, html.Attribute{Key: a.Key, Val: v})
 		}
+	}
+	if hidden(n) {
+		out.Attr = shown(out.Attr) // a disclosed panel, as the page shows it opened
 	}
 	c.cloneChildren(out, n, depth+1)
 	return out
@@ -170,8 +181,11 @@ func (c *cleaner) tick() bool {
 // forExtraction for what the two copies keep. prepare leaves out of the
 // extractor's result what only the extractor needed.
 func (c *cleaner) drop(n *html.Node) bool {
-	if hidden(n) {
+	if c.hides(n) {
 		return true
+	}
+	if opener(n, c.panels) {
+		return false
 	}
 	switch n.DataAtom {
 	case atom.Style, atom.Template:
@@ -180,6 +194,12 @@ func (c *cleaner) drop(n *html.Node) bool {
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
 	return !c.forExtraction && nonContent(n)
+}
+
+// hides reports an element the page does not show, unless it is a panel
+// a reader opens.
+func (c *cleaner) hides(n *html.Node) bool {
+	return hidden(n) && !disclosed(n, c.panels)
 }
 
 // nonContent reports elements that hold nothing a reader of the Markdown

@@ -135,7 +135,7 @@ func Convert(ctx context.Context, sel *goquery.Selection, pageURL *url.URL, opts
 		root = root.Parent
 	}
 	base := baseURL(root, pageURL)
-	c := &cleaner{ctx: ctx, base: base, maxElements: opts.maxElements(), maxText: opts.maxBytes(), textUnit: UnitMarkdownBytes}
+	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), maxElements: opts.maxElements(), maxText: opts.maxBytes(), textUnit: UnitMarkdownBytes}
 	box := &html.Node{Type: html.ElementNode, Data: "div"}
 	for _, n := range sel.Nodes {
 		cp := c.clone(n, 0)

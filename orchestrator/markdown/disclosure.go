@@ -1,0 +1,142 @@
+package markdown
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A page hides some of its content only until the reader asks for it: the
+// answers of an FAQ, the panels of an accordion, the tabs of a product's
+// description and specs. They are shipped in the document, hidden, and a
+// click shows them, so they are the page's content, not something it
+// hides. WAI-ARIA names them: a control that says whether it is expanded
+// (aria-expanded) names the panel it opens (aria-controls), and a tab
+// panel says what it is (role=tabpanel). HTML's hidden="until-found" is
+// content the browser's find-in-page opens.
+//
+// Menus, dialogs and drawers are opened the same way. They stay hidden:
+// a panel that is one by its element or role, or whose text is mostly
+// links or too short to read (a cart, a search box), is not content.
+
+// disclosures are the ids of the panels that controls on the page open,
+// each with whether it is content (see contentPanel).
+func disclosures(root *html.Node) map[string]bool {
+	var controlled map[string]bool
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		controls := strings.TrimSpace(attr(n, "aria-controls"))
+		if controls == "" || (!hasAttr(n, "aria-expanded") && !strings.EqualFold(attr(n, "role"), "tab")) {
+			return true
+		}
+		for id := range strings.FieldsSeq(controls) {
+			if controlled == nil {
+				controlled = map[string]bool{}
+			}
+			controlled[id] = true
+		}
+		return true
+	})
+	if controlled == nil {
+		return nil
+	}
+	panels := map[string]bool{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode {
+			if id := attr(n, "id"); controlled[id] {
+				if _, seen := panels[id]; !seen {
+					panels[id] = contentPanel(n)
+				}
+			}
+		}
+		return true
+	})
+	return panels
+}
+
+// notPanelRoles are the roles of what opens like a panel but is not
+// content.
+var notPanelRoles = map[string]bool{
+	"menu": true, "menubar": true, "navigation": true, "dialog": true, "alertdialog": true,
+	"listbox": true, "tooltip": true, "search": true, "combobox": true, "tree": true,
+}
+
+const (
+	// minPanelText is the text, links aside, that a panel holds at least
+	// to be content: a sentence, not a label.
+	minPanelText = 40
+	// maxPanelLinkShare is the share of a panel's text that may be link
+	// text: more, and it is a menu of links.
+	maxPanelLinkShare = 0.5
+)
+
+// disclosed reports a hidden element that is a panel a reader opens, given
+// the panels the page's controls open.
+func disclosed(n *html.Node, panels map[string]bool) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	if id := attr(n, "id"); id != "" && panels[id] {
+		return true
+	}
+	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") {
+		return contentPanel(n)
+	}
+	return false
+}
+
+// opener reports a control that opens a panel of content: the button of
+// an accordion's section, whose label (the question of an FAQ) is part of
+// the content the panel answers.
+func opener(n *html.Node, panels map[string]bool) bool {
+	if panels == nil || !hasAttr(n, "aria-expanded") || (n.DataAtom != atom.Button && !strings.EqualFold(attr(n, "role"), "button")) {
+		return false
+	}
+	for id := range strings.FieldsSeq(attr(n, "aria-controls")) {
+		if panels[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// contentPanel reports a panel that holds content, not a menu, a dialog,
+// a drawer or a label.
+func contentPanel(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Dialog, atom.Header, atom.Footer, atom.Aside, atom.Form, atom.Ul, atom.Ol:
+		return false
+	}
+	if notPanelRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] || hasAttr(n, "aria-modal") {
+		return false
+	}
+	text, links := 0, 0
+	walk(n, func(k *html.Node) bool {
+		switch {
+		case k.Type == html.TextNode:
+			text += len(strings.TrimSpace(k.Data))
+		case k.Type == html.ElementNode && k.DataAtom == atom.A:
+			links += len(strings.TrimSpace(textOf(k)))
+		case k.Type == html.ElementNode && nonContent(k):
+			return false
+		}
+		return true
+	})
+	return text-links >= minPanelText && float64(links) <= maxPanelLinkShare*float64(text)
+}
+
+// shown is the copy's attribute list of a disclosed panel: without what
+// hid it, so that every later step reads it as the page shows it opened.
+func shown(attrs []html.Attribute) []html.Attribute {
+	out := attrs[:0]
+	for _, a := range attrs {
+		if a.Namespace == "" && (a.Key == "hidden" || a.Key == "aria-hidden") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+// Panels a reader opens with a click (accordions, tabs, find-in-page
+// sections) are the page's content; menus, dialogs and drawers opened the
+// same way, and what is hidden with no control to open it, are not.
+func TestPanelsAReaderOpensAreContent(t *testing.T) {
+	const intro = `<h1>Rain jackets</h1><p>Our rain jacket is made of a recycled shell with taped seams, and it packs into its own pocket for the walk home.</p>`
+	const answer = "Wash it cold on a gentle cycle and hang it to dry; the coating comes back after a warm tumble of ten minutes."
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{
+			name: "an accordion's closed answer, hidden by its attribute",
+			body: `<section><h2>Questions</h2>
+<h3><button aria-expanded="false" aria-controls="faq-1">How do I wash it?</button></h3>
+<div id="faq-1" hidden><p>` + answer + `</p></div></section>`,
+			want: []string{"How do I wash it", "Wash it cold on a gentle cycle"},
+		},
+		{
+			name: "an accordion's closed answer, hidden from assistive technology and by its style",
+			body: `<section><h2>Questions</h2>
+<button aria-expanded="false" aria-controls="faq-2 faq-3">Care</button>
+<div id="faq-2" aria-hidden="true" style="display: none;"><p>` + answer + `</p></div></section>`,
+			want: []string{"Wash it cold on a gentle cycle"},
+		},
+		{
+			name: "a tab that is not selected",
+			body: `<div role="tablist"><button role="tab" aria-selected="true">Details</button><button role="tab" aria-selected="false">Specs</button></div>
+<div role="tabpanel"><p>The hood rolls into the collar, and the cuffs close with a strip of soft hook and loop.</p></div>
+<div role="tabpanel" hidden><p>Weight three hundred and ten grams; shell of recycled nylon; membrane rated for twenty thousand millimetres.</p></div>`,
+			want: []string{"hood rolls into the collar", "Weight three hundred and ten grams"},
+		},
+		{
+			name: "a section the browser's find-in-page opens",
+			body: `<h2>Sizing</h2><div hidden="until-found"><p>The jacket runs large: most people take one size below their usual, and the sleeves are long.</p></div>`,
+			want: []string{"The jacket runs large"},
+		},
+		{
+			name: "a site menu opened by a button stays out",
+			body: `<button aria-expanded="false" aria-controls="site-menu">Menu</button>
+<div id="site-menu" hidden><a href="/men">Men's jackets and coats</a> <a href="/women">Women's jackets and coats</a> <a href="/kids">Children's jackets</a> <a href="/sale">Everything on sale this week</a></div>`,
+			unwanted: []string{"Menu", "Children's jackets", "on sale this week"},
+		},
+		{
+			name: "a navigation drawer stays out, whatever it holds",
+			body: `<button aria-expanded="false" aria-controls="drawer">Browse</button>
+<nav id="drawer" hidden><p>Browse every jacket we have ever made, from the first waxed cotton coat to this season's shells.</p></nav>`,
+			unwanted: []string{"first waxed cotton coat"},
+		},
+		{
+			name: "a dialog opened by a button stays out",
+			body: `<button aria-expanded="false" aria-controls="signup">Join</button>
+<div id="signup" role="dialog" hidden><p>Join our list and get ten per cent off your first order, with news of every new jacket.</p></div>`,
+			unwanted: []string{"ten per cent off"},
+		},
+		{
+			name:     "a cart drawer with a line of text stays out",
+			body:     `<button aria-expanded="false" aria-controls="cart">Cart</button><div id="cart" hidden><p>Your cart is empty.</p></div>`,
+			unwanted: []string{"Your cart is empty"},
+		},
+		{
+			name:     "what is hidden with no control to open it stays out",
+			body:     `<div id="faq-9" hidden><p>` + answer + `</p></div>`,
+			unwanted: []string{"Wash it cold"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, "<!doctype html><html><head><title>Rain jackets</title></head><body><main>"+intro+tc.body+"</main></body></html>")
+			checkHolds(t, md, append([]string{"recycled shell with taped seams"}, tc.want...), tc.unwanted)
+		})
+	}
+}
+
+// A selector's Markdown reads a closed panel as the whole page does, and
+// writes it without the attributes that hid it.
+func TestASelectedPanelIsWrittenOpened(t *testing.T) {
+	got := convertBody(t, `<div class="faq"><button aria-expanded="false" aria-controls="a1">How long does delivery take?</button>`+
+		`<div id="a1" aria-hidden="true"><p>Three to five working days within the country, and up to two weeks abroad.</p></div></div>`)
+	if !strings.Contains(got, "Three to five working days") {
+		t.Errorf("the closed answer is missing: %q", got)
+	}
+}
