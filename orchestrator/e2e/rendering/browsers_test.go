@@ -38,6 +38,7 @@ func markdownCorpus() string {
 // shell answers exactly what it answers on the full browser, metadata field
 // by field and Markdown byte for byte.
 func TestTheHeadlessShellAnswersLikeTheFullBrowser(t *testing.T) {
+	t.Parallel() // answers are compared, not times
 	for _, p := range []string{headlessShell, fullBrowser} {
 		if _, err := os.Stat(p); err != nil {
 			testtool.Missingf(t, "%s is not installed (apt-get install chromium chromium-headless-shell): %v", p, err)
