@@ -81,6 +81,11 @@ func extract(doc *goquery.Document, pageURL *url.URL, now time.Time) (r Result) 
 	guard("author", pageURL, func() { r.Author = strPtr(p.author(pub)) })
 	guard("date", pageURL, func() {
 		pub, mod := p.dates()
+		if pub == "" {
+			// A page that states only when it changed has that one date:
+			// its publication is no later, and no other is known.
+			pub = mod
+		}
 		r.DatePublished, r.DateModified = strPtr(pub), strPtr(mod)
 		r.Date = r.DateModified
 		if r.Date == nil {
