@@ -44,7 +44,7 @@ import (
 //
 // <meta http-equiv> values are HTTP headers (Last-Modified says when the
 // file last changed, not the article) and are never read.
-func (p *page) dates() (published, modified string) {
+func (p *page) dates(author string) (published, modified string) {
 	var headlinePub, headlineMod, headlineActivity, headlineShown, articlePub, articleMod []string
 	headlineDone, articleDone := false, false
 	headline := func() {
@@ -59,12 +59,21 @@ func (p *page) dates() (published, modified string) {
 			articlePub, articleMod = printedDates(p.visibleDates("article, main, [role=main], [itemprop~=articleBody]"))
 		}
 	}
+	var bylinePub, bylineMod []string
+	bylineDone := false
+	byline := func() {
+		if !bylineDone {
+			bylineDone = true
+			bylinePub, bylineMod = p.bylineDates(author)
+		}
+	}
 	modified = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("dateModified") },
 		func() []string { return p.metaDates(isModifiedKey) },
 		func() []string { return p.itempropDates("dateModified") },
 		func() []string { return p.itempropKeyDates(isModifiedKey) },
 		func() []string { headline(); return headlineMod },
+		func() []string { byline(); return bylineMod },
 	})
 	// Declared publication dates after the latest declared change come
 	// last (see notAfter).
@@ -103,6 +112,7 @@ func (p *page) dates() (published, modified string) {
 		func() []string { article(); return articlePub },
 		p.urlDates,
 		func() []string { headline(); return headlinePub },
+		func() []string { byline(); return bylinePub },
 		func() []string {
 			pub, _ := printedDates(p.visibleDates("body"))
 			return pub

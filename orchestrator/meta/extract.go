@@ -80,7 +80,11 @@ func extract(doc *goquery.Document, pageURL *url.URL, now time.Time) (r Result) 
 	guard("lang", pageURL, func() { r.Lang = strPtr(p.lang()) })
 	guard("author", pageURL, func() { r.Author = strPtr(p.author(pub)) })
 	guard("date", pageURL, func() {
-		pub, mod := p.dates()
+		author := ""
+		if r.Author != nil {
+			author = *r.Author
+		}
+		pub, mod := p.dates(author)
 		if pub == "" {
 			// A page that states only when it changed has that one date:
 			// its publication is no later, and no other is known.
