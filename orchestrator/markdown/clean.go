@@ -34,10 +34,14 @@ type cleaner struct {
 	// and form controls it weighs a block's worth by.
 	forExtraction bool
 
-	// maxElements and maxText stop the copy as soon as it passes them, so
-	// that refusing a huge page costs no more than the bound; 0 for none.
-	maxElements, maxText int
-	textUnit             string
+	// maxElements, maxNesting and maxText stop the copy as soon as it
+	// passes them, so that refusing a huge page costs no more than the
+	// bound; 0 for none. nesting is the levels of nesting past
+	// freeNesting summed over the elements copied (see
+	// Options.maxNesting).
+	maxElements, maxNesting, maxText int
+	textUnit                         string
+	nesting                          int
 
 	// panels are the ids of the panels the page's controls open (see
 	// disclosures): hidden, they are still the page's content.
@@ -85,6 +89,11 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 	c.elements++
 	if c.maxElements > 0 && c.elements > c.maxElements {
 		c.err = &TooLargeError{Limit: c.maxElements, Unit: UnitElements}
+		return nil
+	}
+	c.nesting += max(0, depth+1-freeNesting)
+	if c.maxNesting > 0 && c.nesting > c.maxNesting {
+		c.err = &TooLargeError{Limit: c.maxNesting, Unit: UnitNesting}
 		return nil
 	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}

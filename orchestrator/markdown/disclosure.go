@@ -113,19 +113,48 @@ func contentPanel(n *html.Node) bool {
 	if notPanelRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] || hasAttr(n, "aria-modal") {
 		return false
 	}
-	text, links := 0, 0
-	walk(n, func(k *html.Node) bool {
+	text, links := panelText(n)
+	return text-links >= minPanelText && float64(links) <= maxPanelLinkShare*float64(text)
+}
+
+// maxPanelNodes bounds the nodes of a panel that are read to judge it, so
+// that panels nested in panels cost no more than a look at each.
+const maxPanelNodes = 2000
+
+// panelText is the length of the text under n and of the part of it that
+// is link text, read from its first maxPanelNodes nodes in document order.
+func panelText(n *html.Node) (text, links int) {
+	inLink := 0 // links around k, inside n
+	k := n.FirstChild
+	for seen := 0; k != nil && seen < maxPanelNodes; seen++ {
 		switch {
 		case k.Type == html.TextNode:
-			text += len(strings.TrimSpace(k.Data))
-		case k.Type == html.ElementNode && k.DataAtom == atom.A:
-			links += len(strings.TrimSpace(textOf(k)))
-		case k.Type == html.ElementNode && nonContent(k):
-			return false
+			l := len(strings.TrimSpace(k.Data))
+			text += l
+			if inLink > 0 {
+				links += l
+			}
+		case k.Type == html.ElementNode && !nonContent(k) && k.FirstChild != nil:
+			if k.DataAtom == atom.A {
+				inLink++
+			}
+			k = k.FirstChild
+			continue
 		}
-		return true
-	})
-	return text-links >= minPanelText && float64(links) <= maxPanelLinkShare*float64(text)
+		// The next node after k's subtree: its sibling, or that of the
+		// nearest element around it with one, leaving the links passed.
+		for k != n && k.NextSibling == nil {
+			k = k.Parent
+			if k.DataAtom == atom.A && k != n {
+				inLink--
+			}
+		}
+		if k == n {
+			break
+		}
+		k = k.NextSibling
+	}
+	return text, links
 }
 
 // shown is the copy's attribute list of a disclosed panel: without what

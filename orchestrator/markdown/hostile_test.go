@@ -3,6 +3,7 @@ package markdown
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -77,6 +78,57 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 				t.Errorf("got %q, %v", md, err)
 			}
 		})
+	})
+	// nestedPanels is paragraphs inside 300 closed panels, one inside the
+	// other, each opened by a control and each a tab panel.
+	nestedPanels := func(paragraphs int) *goquery.Document {
+		var paras []*html.Node
+		for range paragraphs {
+			paras = append(paras, element("p", text("A paragraph that a reader opens the panels to see.")))
+		}
+		inner := element("div", paras...)
+		var controls []*html.Node
+		for i := range 300 {
+			id := fmt.Sprintf("panel-%d", i)
+			panel := element("div", inner)
+			panel.Attr = []html.Attribute{{Key: "id", Val: id}, {Key: "role", Val: "tabpanel"}, {Key: "hidden"}}
+			inner = panel
+			b := element("button", text("Open"))
+			b.Attr = []html.Attribute{{Key: "aria-expanded", Val: "false"}, {Key: "aria-controls", Val: id}}
+			controls = append(controls, b)
+		}
+		return document(append(controls, element("article", inner))...)
+	}
+	t.Run("panels nested in panels are each judged at a bounded cost", func(t *testing.T) {
+		doc := nestedPanels(2_000)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || strings.Count(md, "A paragraph that a reader opens") != 2_000 {
+				t.Errorf("the panels' text is not whole: %v %.200q", err, md)
+			}
+		})
+	})
+	t.Run("much text nested hundreds of levels deep is refused with the bound it passes", func(t *testing.T) {
+		// 100,000 paragraphs, each 300 levels deep: every pass that reads
+		// a subtree for each element around it would read them 300 times.
+		doc := nestedPanels(100_000)
+		for _, f := range []struct {
+			name string
+			run  func() error
+		}{
+			{"Article", func() error { _, err := Article(context.Background(), doc, pageURL(t), Options{}); return err }},
+			{"Convert", func() error {
+				_, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+				return err
+			}},
+		} {
+			within(t, f.name, func() {
+				var tooLarge *TooLargeError
+				if err := f.run(); !errors.As(err, &tooLarge) || tooLarge.Unit != UnitNesting {
+					t.Errorf("got %v, want the nesting bound", err)
+				}
+			})
+		}
 	})
 	t.Run("a 50 MB page is refused with the bound it passes", func(t *testing.T) {
 		para := strings.Repeat("lorem ipsum dolor sit amet, ", 20)

@@ -18,6 +18,16 @@ const (
 	// twenty times the largest article pages, and small enough that the
 	// work stays within a second or two.
 	DefaultMaxElements = 200_000
+	// freeNesting is how deep an element may be and count for nothing
+	// against the nesting bound; nestingPerElement is the levels past it
+	// that each element of MaxElements may have on average. The page's
+	// passes read a subtree once for each element around it, so their work
+	// grows with each element's depth, not with the elements alone. No
+	// development page nests its elements past the bound's hundredth; a
+	// page of 100,000 paragraphs 300 levels deep passes it twenty-five
+	// times over, and would keep a core busy for most of a minute.
+	freeNesting       = 32
+	nestingPerElement = 5
 )
 
 // Options bound one conversion.
@@ -52,6 +62,10 @@ func (o Options) maxElements() int {
 	return DefaultMaxElements
 }
 
+// maxNesting bounds the levels of nesting past freeNesting, summed over
+// the elements: an element n levels deep counts n − freeNesting.
+func (o Options) maxNesting() int { return nestingPerElement * o.maxElements() }
+
 // The units a TooLargeError counts in.
 const (
 	// UnitMarkdownBytes bounds the answer: Options.MaxBytes.
@@ -62,6 +76,10 @@ const (
 	// past maxPageTextFactor times Options.MaxBytes is more than an
 	// article the answer could hold, and more than is worth searching.
 	UnitTextBytes = "bytes of page text"
+	// UnitNesting bounds the work on deep pages: an element n levels deep
+	// counts n − 32, and the bound is five levels per element of
+	// MaxElements.
+	UnitNesting = "levels of element nesting past the 32nd (an element n levels deep counts n − 32)"
 )
 
 // TooLargeError reports content past one of the Options' bounds. Nothing
@@ -69,7 +87,8 @@ const (
 type TooLargeError struct {
 	// Limit is the bound that was passed, in Unit.
 	Limit int
-	// Unit is one of UnitMarkdownBytes, UnitElements and UnitTextBytes.
+	// Unit is one of UnitMarkdownBytes, UnitElements, UnitTextBytes and
+	// UnitNesting.
 	Unit string
 }
 
@@ -135,7 +154,8 @@ func Convert(ctx context.Context, sel *goquery.Selection, pageURL *url.URL, opts
 		root = root.Parent
 	}
 	base := baseURL(root, pageURL)
-	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), maxElements: opts.maxElements(), maxText: opts.maxBytes(), textUnit: UnitMarkdownBytes}
+	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), maxElements: opts.maxElements(), maxNesting: opts.maxNesting(),
+		maxText: opts.maxBytes(), textUnit: UnitMarkdownBytes}
 	box := &html.Node{Type: html.ElementNode, Data: "div"}
 	for _, n := range sel.Nodes {
 		cp := c.clone(n, 0)
