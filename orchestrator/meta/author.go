@@ -117,7 +117,15 @@ func (p *page) authorSources() []authorSource {
 	sources := []authorSource{{values: p.ldAuthors}}
 	for _, key := range []string{"author", "article:author", "og:article:author", "parsely-author", "sailthru.author",
 		"citation_author", "dc.creator", "dcterms.creator", "byl"} {
-		sources = append(sources, authorSource{values: func() []authorValue { return texts(p.metaAll(key)) }})
+		sources = append(sources, authorSource{values: func() []authorValue {
+			vs := p.metaAll(key)
+			if key == "citation_author" || key == "dc.creator" || key == "dcterms.creator" {
+				for i, v := range vs {
+					vs[i] = uninvert(v)
+				}
+			}
+			return texts(vs)
+		}})
 	}
 	return append(sources, []authorSource{
 		{values: p.cardLabelAuthors},
@@ -735,6 +743,37 @@ func isURLLike(s string) bool {
 	}
 	_, icann := publicsuffix.PublicSuffix(host)
 	return icann
+}
+
+// invertedRe is a name written family name first, as library catalogues
+// and the citation vocabularies write it: "Curie, Marie", "Berger, Emery
+// D.", "van der Berg, Anna".
+var invertedRe = regexp.MustCompile(`^\s*((?:\p{Ll}+\s+)*\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)\s*,\s*(\p{Lu}[\p{L}'’-]*\.?(?:\s+\p{Lu}[\p{L}'’-]*\.?){0,2})\s*$`)
+
+// nameSuffixes follow a name after a comma without being a given name.
+var nameSuffixes = map[string]bool{"jr": true, "sr": true, "ii": true, "iii": true, "iv": true, "md": true, "phd": true,
+	"dds": true, "rn": true, "esq": true, "mba": true, "cpa": true, "dvm": true, "do": true, "np": true, "pa": true}
+
+// uninvert writes a name given family name first ("Curie, Marie") in the
+// order a byline prints it ("Marie Curie"); any other value is kept.
+func uninvert(v string) string {
+	m := invertedRe.FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	given := m[2]
+	for w := range strings.FieldsSeq(given) {
+		w = strings.ToLower(strings.Trim(w, "."))
+		// A suffix or a credential, or initials in capitals ("MD", "RN"),
+		// is not a given name.
+		if nameSuffixes[w] {
+			return v
+		}
+	}
+	if len(given) > 1 && strings.ToUpper(given) == given && !strings.Contains(given, ".") {
+		return v
+	}
+	return given + " " + m[1]
 }
 
 // joinNames lists names the way a byline does: "A", "A and B", "A, B and C".
