@@ -50,17 +50,9 @@ func TestTheHeadlessShellAnswersLikeTheFullBrowser(t *testing.T) {
 	}
 	pages := devPages(t, sets)
 	// Every page takes two renders: by default a fixed eighth of the
-	// pages, spread over the sets, keeps the suite quick;
-	// GLIMPSE_EVAL_BROWSERS=1 compares them all.
-	if os.Getenv("GLIMPSE_EVAL_BROWSERS") == "" {
-		var some []devPage
-		for i, p := range pages {
-			if i%8 == 0 {
-				some = append(some, p)
-			}
-		}
-		pages = some
-	}
+	// pages keeps the suite quick; GLIMPSE_EVAL_BROWSERS=1 compares them
+	// all.
+	pages = everyNth(pages, 8, "GLIMPSE_EVAL_BROWSERS")
 	srv := serveDevPages(t, sets)
 	shell := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = headlessShell })
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = fullBrowser })

@@ -38,6 +38,21 @@ func devPages(t *testing.T, sets map[string]string) []devPage {
 	return pages
 }
 
+// everyNth keeps every nth of pages, spread over the sets as they are
+// sorted, unless the environment variable all is set.
+func everyNth(pages []devPage, n int, all string) []devPage {
+	if os.Getenv(all) != "" {
+		return pages
+	}
+	var some []devPage
+	for i, p := range pages {
+		if i%n == 0 {
+			some = append(some, p)
+		}
+	}
+	return some
+}
+
 // serveDevPages serves each page of sets at /<set>/<name>/ and nothing
 // else: the pages' own requests stay on this server, as in the bench, since
 // a request to the open internet would fail here after a time that differs

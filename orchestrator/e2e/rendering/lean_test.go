@@ -229,18 +229,9 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 	t.Parallel() // answers are compared, not times
 	sets := evalSets(t)
 	pages := devPages(t, sets)
-	// Every page takes two renders: by default every other page, spread
-	// over the sets, keeps the suite quick; GLIMPSE_EVAL_LEAN=1 compares
-	// them all.
-	if os.Getenv("GLIMPSE_EVAL_LEAN") == "" {
-		var some []devPage
-		for i, p := range pages {
-			if i%2 == 0 {
-				some = append(some, p)
-			}
-		}
-		pages = some
-	}
+	// Every page takes two renders: by default every other page keeps the
+	// suite quick; GLIMPSE_EVAL_LEAN=1 compares them all.
+	pages = everyNth(pages, 2, "GLIMPSE_EVAL_LEAN")
 	srv := serveDevPages(t, sets)
 	lean := e2e.Shared(t)
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })
