@@ -41,7 +41,8 @@ import (
 
 // The PDF tests render real pages in the embedded Chromium and store the
 // result in both storage kinds: the local directory of the embedded default
-// and a real MinIO. Each kind gets one app that every case shares; the
+// and a real MinIO. Each kind gets one app that its cases share, and the
+// cases that read the heap or stop MinIO get apps of their own; the
 // documents are checked with poppler-utils, never with glimpse's own code.
 
 // pdfProbePage is one word in a fixed-size font at the top left corner of a
@@ -417,9 +418,6 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 		testPDFQueryErrors(t, env)
 	})
 	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
-	t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
-		testPDFLongDocument(t, env, "/long")
-	})
 	t.Run("a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
 		_, first := env.pdfRender(t, "/probe", "pdf=true&meta=false")
 		_, again := env.pdfRender(t, "/probe", "pdf=true&meta=false&force=true")
@@ -445,9 +443,10 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 	})
 }
 
-// TestPDFOnMinIO repeats what depends on storage: where the document goes,
-// who can fetch it, and what happens when the bucket goes away. What
-// depends on the browser alone is tested on the local directory.
+// TestPDFOnMinIO repeats what depends on storage: where the document goes
+// and who can fetch it; what happens when the bucket goes away is in
+// TestPDFLongDocumentsAlone. What depends on the browser alone is tested
+// on the local directory.
 func TestPDFOnMinIO(t *testing.T) {
 	env := startPDFEnv(t, true)
 	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
@@ -469,19 +468,38 @@ func TestPDFOnMinIO(t *testing.T) {
 		}
 	})
 	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
-	t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
-		testPDFStorageDownBeforeUpload(t, env)
+}
+
+// TestPDFLongDocumentsAlone holds that a long document streams to each
+// kind of storage without being held in memory, which it reads in the
+// process's heap: it does not call t.Parallel, so Go runs it before the
+// parallel tests start and nothing beside it allocates. Each kind gets an
+// app of its own, stopped before the next starts. On MinIO the outages
+// come first, in order: the long document then goes to the key its
+// interrupted upload left, once the bucket is back.
+func TestPDFLongDocumentsAlone(t *testing.T) {
+	t.Run("on the local directory", func(t *testing.T) {
+		env := startPDFEnv(t, false)
+		t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
+			testPDFLongDocument(t, env, "/long")
+		})
 	})
-	t.Run("MinIO stopped in the middle of an upload leaves no object and no parts behind", func(t *testing.T) {
-		testPDFStorageDiesMidUpload(t, env)
-	})
-	t.Run("once MinIO is back, a 320-page document streams to it without being held in memory", func(t *testing.T) {
-		// The same document as the interrupted upload: its key must work
-		// again once the parts of the failed attempt are gone.
-		o := testPDFLongDocument(t, env, pdfMidUploadPath)
-		if key := pdfObjectKey(t, env, pdfMidUploadPath, pdfLongQuery); !strings.HasSuffix(o.URL, "/"+key) {
-			t.Errorf("the document is stored at %s, not under the key %s of the interrupted upload", o.URL, key)
-		}
+	t.Run("on MinIO", func(t *testing.T) {
+		env := startPDFEnv(t, true)
+		t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
+			testPDFStorageDownBeforeUpload(t, env)
+		})
+		t.Run("MinIO stopped in the middle of an upload leaves no object and no parts behind", func(t *testing.T) {
+			testPDFStorageDiesMidUpload(t, env)
+		})
+		t.Run("once MinIO is back, a 320-page document streams to it without being held in memory", func(t *testing.T) {
+			// The same document as the interrupted upload: its key must work
+			// again once the parts of the failed attempt are gone.
+			o := testPDFLongDocument(t, env, pdfMidUploadPath)
+			if key := pdfObjectKey(t, env, pdfMidUploadPath, pdfLongQuery); !strings.HasSuffix(o.URL, "/"+key) {
+				t.Errorf("the document is stored at %s, not under the key %s of the interrupted upload", o.URL, key)
+			}
+		})
 	})
 }
 
