@@ -407,6 +407,7 @@ const (
 )
 
 func TestPDFOnTheLocalDirectory(t *testing.T) {
+	t.Parallel()
 	env := startPDFEnv(t, false)
 	t.Run("every paper format and orientation gives its page size", func(t *testing.T) { testPDFFormats(t, env) })
 	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
@@ -448,6 +449,7 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 // TestPDFLongDocumentsAlone. What depends on the browser alone is tested
 // on the local directory.
 func TestPDFOnMinIO(t *testing.T) {
+	t.Parallel()
 	env := startPDFEnv(t, true)
 	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
 	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
