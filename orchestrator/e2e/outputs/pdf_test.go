@@ -446,8 +446,8 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 
 // TestPDFOnMinIO repeats what depends on storage: where the document goes
 // and who can fetch it; what happens when the bucket goes away is in
-// TestPDFLongDocumentsAlone. What depends on the browser alone is tested
-// on the local directory.
+// TestPDFOnAStoppedMinIO and TestPDFLongDocumentsAlone. What depends on
+// the browser alone is tested on the local directory.
 func TestPDFOnMinIO(t *testing.T) {
 	t.Parallel()
 	env := startPDFEnv(t, true)
@@ -472,13 +472,25 @@ func TestPDFOnMinIO(t *testing.T) {
 	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
 }
 
+// TestPDFOnAStoppedMinIO stops the bucket of an app of its own, and
+// counts that app's browser pages and the objects in that bucket, so it
+// can run beside the other tests. The outage in the middle of an upload
+// is in TestPDFLongDocumentsAlone, whose long document follows it.
+func TestPDFOnAStoppedMinIO(t *testing.T) {
+	t.Parallel()
+	env := startPDFEnv(t, true)
+	t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
+		testPDFStorageDownBeforeUpload(t, env)
+	})
+}
+
 // TestPDFLongDocumentsAlone holds that a long document streams to each
 // kind of storage without being held in memory, which it reads in the
 // process's heap: it does not call t.Parallel, so Go runs it before the
 // parallel tests start and nothing beside it allocates. Each kind gets an
-// app of its own, stopped before the next starts. On MinIO the outages
-// come first, in order: the long document then goes to the key its
-// interrupted upload left, once the bucket is back.
+// app of its own, stopped before the next starts. On MinIO the upload
+// that MinIO dies in the middle of comes first: the long document then
+// goes to the key that upload left, once the bucket is back.
 func TestPDFLongDocumentsAlone(t *testing.T) {
 	t.Run("on the local directory", func(t *testing.T) {
 		env := startPDFEnv(t, false)
@@ -488,9 +500,6 @@ func TestPDFLongDocumentsAlone(t *testing.T) {
 	})
 	t.Run("on MinIO", func(t *testing.T) {
 		env := startPDFEnv(t, true)
-		t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
-			testPDFStorageDownBeforeUpload(t, env)
-		})
 		t.Run("MinIO stopped in the middle of an upload leaves no object and no parts behind", func(t *testing.T) {
 			testPDFStorageDiesMidUpload(t, env)
 		})
