@@ -406,20 +406,31 @@ const (
 	pdfPtPerMM = 72 / 25.4
 )
 
+// pdfGroup runs a group of cases beside the other groups of its test: each
+// renders pages of its own and reads nothing the others change, so one
+// group's slowest case does not hold the next group back.
+func pdfGroup(t *testing.T, name string, f func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		f(t)
+	})
+}
+
 func TestPDFOnTheLocalDirectory(t *testing.T) {
 	t.Parallel()
 	env := startPDFEnv(t, false)
-	t.Run("every paper format and orientation gives its page size", func(t *testing.T) { testPDFFormats(t, env) })
-	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
-	t.Run("page ranges print the asked pages", func(t *testing.T) { testPDFPageRanges(t, env) })
-	t.Run("print media is emulated for PDFs and screen media otherwise", func(t *testing.T) { testPDFMedia(t, env) })
-	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
-	t.Run("embed of image.url and logo.url answers with the asset", func(t *testing.T) { testPDFEmbedAssets(t, env) })
-	t.Run("bad PDF parameters are refused with EINVALQUERY naming the parameter and what it accepts", func(t *testing.T) {
+	pdfGroup(t, "every paper format and orientation gives its page size", func(t *testing.T) { testPDFFormats(t, env) })
+	pdfGroup(t, "margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
+	pdfGroup(t, "page ranges print the asked pages", func(t *testing.T) { testPDFPageRanges(t, env) })
+	pdfGroup(t, "print media is emulated for PDFs and screen media otherwise", func(t *testing.T) { testPDFMedia(t, env) })
+	pdfGroup(t, "embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	pdfGroup(t, "embed of image.url and logo.url answers with the asset", func(t *testing.T) { testPDFEmbedAssets(t, env) })
+	pdfGroup(t, "bad PDF parameters are refused with EINVALQUERY naming the parameter and what it accepts", func(t *testing.T) {
 		testPDFQueryErrors(t, env)
 	})
-	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
-	t.Run("a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
+	pdfGroup(t, "data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
+	pdfGroup(t, "a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
 		_, first := env.pdfRender(t, "/probe", "pdf=true&meta=false")
 		_, again := env.pdfRender(t, "/probe", "pdf=true&meta=false&force=true")
 		if first.URL == again.URL {
@@ -428,7 +439,7 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 		env.fetchStored(t, first)
 		env.fetchStored(t, again)
 	})
-	t.Run("an answer whose file was swept away is rendered again, not served", func(t *testing.T) {
+	pdfGroup(t, "an answer whose file was swept away is rendered again, not served", func(t *testing.T) {
 		_, first := env.pdfRender(t, "/probe?swept", "pdf=true&meta=false")
 		local := env.app.Store.(*storage.Local)
 		u, _ := url.Parse(first.URL)
@@ -451,8 +462,10 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 func TestPDFOnMinIO(t *testing.T) {
 	t.Parallel()
 	env := startPDFEnv(t, true)
-	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
-	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	pdfGroup(t, "margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
+	pdfGroup(t, "embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	// This case lists the bucket before and after, so it is not a group:
+	// Go runs it while the groups wait, with nothing else storing there.
 	t.Run("a PDF over GLIMPSE_MAX_FILE_BYTES is a 400 that leaves nothing behind", func(t *testing.T) {
 		small := e2e.StartApp(t, func(c *orchestrator.Config) {
 			c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = env.minio.Endpoint, env.minio.AccessKey, env.minio.SecretKey, pdfBucket
@@ -469,7 +482,7 @@ func TestPDFOnMinIO(t *testing.T) {
 			t.Errorf("the refused PDF left %d unfinished uploads: %s", len(left), env.abortLeftovers(t, left))
 		}
 	})
-	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
+	pdfGroup(t, "data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
 }
 
 // TestPDFOnAStoppedMinIO stops the bucket of an app of its own, and
