@@ -51,6 +51,7 @@ func halvesPNG(t *testing.T, w, h int) []byte {
 }
 
 func TestScreenshotOverlays(t *testing.T) {
+	t.Parallel()
 	// Only 127.0.0.1 is allowed, so another loopback address stands in
 	// for a private one that must never be fetched.
 	app := e2e.StartApp(t, func(c *orchestrator.Config) {

@@ -41,7 +41,8 @@ import (
 
 // The PDF tests render real pages in the embedded Chromium and store the
 // result in both storage kinds: the local directory of the embedded default
-// and a real MinIO. Each kind gets one app that every case shares; the
+// and a real MinIO. Each kind gets one app that its cases share, and the
+// cases that read the heap or stop MinIO get apps of their own; the
 // documents are checked with poppler-utils, never with glimpse's own code.
 
 // pdfProbePage is one word in a fixed-size font at the top left corner of a
@@ -405,22 +406,31 @@ const (
 	pdfPtPerMM = 72 / 25.4
 )
 
+// pdfGroup runs a group of cases beside the other groups of its test: each
+// renders pages of its own and reads nothing the others change, so one
+// group's slowest case does not hold the next group back.
+func pdfGroup(t *testing.T, name string, f func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		f(t)
+	})
+}
+
 func TestPDFOnTheLocalDirectory(t *testing.T) {
+	t.Parallel()
 	env := startPDFEnv(t, false)
-	t.Run("every paper format and orientation gives its page size", func(t *testing.T) { testPDFFormats(t, env) })
-	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
-	t.Run("page ranges print the asked pages", func(t *testing.T) { testPDFPageRanges(t, env) })
-	t.Run("print media is emulated for PDFs and screen media otherwise", func(t *testing.T) { testPDFMedia(t, env) })
-	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
-	t.Run("embed of image.url and logo.url answers with the asset", func(t *testing.T) { testPDFEmbedAssets(t, env) })
-	t.Run("bad PDF parameters are refused with EINVALQUERY naming the parameter and what it accepts", func(t *testing.T) {
+	pdfGroup(t, "every paper format and orientation gives its page size", func(t *testing.T) { testPDFFormats(t, env) })
+	pdfGroup(t, "margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
+	pdfGroup(t, "page ranges print the asked pages", func(t *testing.T) { testPDFPageRanges(t, env) })
+	pdfGroup(t, "print media is emulated for PDFs and screen media otherwise", func(t *testing.T) { testPDFMedia(t, env) })
+	pdfGroup(t, "embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	pdfGroup(t, "embed of image.url and logo.url answers with the asset", func(t *testing.T) { testPDFEmbedAssets(t, env) })
+	pdfGroup(t, "bad PDF parameters are refused with EINVALQUERY naming the parameter and what it accepts", func(t *testing.T) {
 		testPDFQueryErrors(t, env)
 	})
-	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
-	t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
-		testPDFLongDocument(t, env, "/long")
-	})
-	t.Run("a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
+	pdfGroup(t, "data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
+	pdfGroup(t, "a render again gets a new file, and the old one still serves its bytes", func(t *testing.T) {
 		_, first := env.pdfRender(t, "/probe", "pdf=true&meta=false")
 		_, again := env.pdfRender(t, "/probe", "pdf=true&meta=false&force=true")
 		if first.URL == again.URL {
@@ -429,7 +439,7 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 		env.fetchStored(t, first)
 		env.fetchStored(t, again)
 	})
-	t.Run("an answer whose file was swept away is rendered again, not served", func(t *testing.T) {
+	pdfGroup(t, "an answer whose file was swept away is rendered again, not served", func(t *testing.T) {
 		_, first := env.pdfRender(t, "/probe?swept", "pdf=true&meta=false")
 		local := env.app.Store.(*storage.Local)
 		u, _ := url.Parse(first.URL)
@@ -445,13 +455,17 @@ func TestPDFOnTheLocalDirectory(t *testing.T) {
 	})
 }
 
-// TestPDFOnMinIO repeats what depends on storage: where the document goes,
-// who can fetch it, and what happens when the bucket goes away. What
-// depends on the browser alone is tested on the local directory.
+// TestPDFOnMinIO repeats what depends on storage: where the document goes
+// and who can fetch it; what happens when the bucket goes away is in
+// TestPDFOnAStoppedMinIO and TestPDFLongDocumentsAlone. What depends on
+// the browser alone is tested on the local directory.
 func TestPDFOnMinIO(t *testing.T) {
+	t.Parallel()
 	env := startPDFEnv(t, true)
-	t.Run("margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
-	t.Run("embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	pdfGroup(t, "margins, scale, size and background shape the page", func(t *testing.T) { testPDFLayout(t, env) })
+	pdfGroup(t, "embed=pdf.url answers with the stored document itself", func(t *testing.T) { testPDFEmbed(t, env) })
+	// This case lists the bucket before and after, so it is not a group:
+	// Go runs it while the groups wait, with nothing else storing there.
 	t.Run("a PDF over GLIMPSE_MAX_FILE_BYTES is a 400 that leaves nothing behind", func(t *testing.T) {
 		small := e2e.StartApp(t, func(c *orchestrator.Config) {
 			c.S3Endpoint, c.S3AccessKey, c.S3SecretKey, c.S3Bucket = env.minio.Endpoint, env.minio.AccessKey, env.minio.SecretKey, pdfBucket
@@ -468,20 +482,48 @@ func TestPDFOnMinIO(t *testing.T) {
 			t.Errorf("the refused PDF left %d unfinished uploads: %s", len(left), env.abortLeftovers(t, left))
 		}
 	})
-	t.Run("data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
+	pdfGroup(t, "data.pdf.url works whatever GLIMPSE_PUBLIC_BASE_URL names", func(t *testing.T) { testPDFPublicBase(t, env) })
+}
+
+// TestPDFOnAStoppedMinIO stops the bucket of an app of its own, and
+// counts that app's browser pages and the objects in that bucket, so it
+// can run beside the other tests. The outage in the middle of an upload
+// is in TestPDFLongDocumentsAlone, whose long document follows it.
+func TestPDFOnAStoppedMinIO(t *testing.T) {
+	t.Parallel()
+	env := startPDFEnv(t, true)
 	t.Run("MinIO stopped before the upload gives a storage error, leaves nothing behind and recovers", func(t *testing.T) {
 		testPDFStorageDownBeforeUpload(t, env)
 	})
-	t.Run("MinIO stopped in the middle of an upload leaves no object and no parts behind", func(t *testing.T) {
-		testPDFStorageDiesMidUpload(t, env)
+}
+
+// TestPDFLongDocumentsAlone holds that a long document streams to each
+// kind of storage without being held in memory, which it reads in the
+// process's heap: it does not call t.Parallel, so Go runs it before the
+// parallel tests start and nothing beside it allocates. Each kind gets an
+// app of its own, stopped before the next starts. On MinIO the upload
+// that MinIO dies in the middle of comes first: the long document then
+// goes to the key that upload left, once the bucket is back.
+func TestPDFLongDocumentsAlone(t *testing.T) {
+	t.Run("on the local directory", func(t *testing.T) {
+		env := startPDFEnv(t, false)
+		t.Run("a 320-page document streams to storage without being held in memory", func(t *testing.T) {
+			testPDFLongDocument(t, env, "/long")
+		})
 	})
-	t.Run("once MinIO is back, a 320-page document streams to it without being held in memory", func(t *testing.T) {
-		// The same document as the interrupted upload: its key must work
-		// again once the parts of the failed attempt are gone.
-		o := testPDFLongDocument(t, env, pdfMidUploadPath)
-		if key := pdfObjectKey(t, env, pdfMidUploadPath, pdfLongQuery); !strings.HasSuffix(o.URL, "/"+key) {
-			t.Errorf("the document is stored at %s, not under the key %s of the interrupted upload", o.URL, key)
-		}
+	t.Run("on MinIO", func(t *testing.T) {
+		env := startPDFEnv(t, true)
+		t.Run("MinIO stopped in the middle of an upload leaves no object and no parts behind", func(t *testing.T) {
+			testPDFStorageDiesMidUpload(t, env)
+		})
+		t.Run("once MinIO is back, a 320-page document streams to it without being held in memory", func(t *testing.T) {
+			// The same document as the interrupted upload: its key must work
+			// again once the parts of the failed attempt are gone.
+			o := testPDFLongDocument(t, env, pdfMidUploadPath)
+			if key := pdfObjectKey(t, env, pdfMidUploadPath, pdfLongQuery); !strings.HasSuffix(o.URL, "/"+key) {
+				t.Errorf("the document is stored at %s, not under the key %s of the interrupted upload", o.URL, key)
+			}
+		})
 	})
 }
 

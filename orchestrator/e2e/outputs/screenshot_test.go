@@ -179,6 +179,7 @@ func titleNumbers(t *testing.T, a e2e.Answer, keys ...string) map[string]float64
 }
 
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	env := &shotEnv{}
 	env.app = e2e.StartApp(t, func(c *orchestrator.Config) { c.SidecarConcurrency = 3 })
 	env.ps = e2e.NewPageServer(t, map[string]http.HandlerFunc{
