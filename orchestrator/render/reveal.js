@@ -32,8 +32,13 @@
 
   // 1. A document that scripts are still writing: wait until it has some
   // content, within o.settle. Whether it has stopped changing is the
-  // scroll's to wait for, at its end.
-  if (document.body) {
+  // scroll's to wait for, at its end. A document without a script to run
+  // is as it will be: a short page is short.
+  const runnable = (s) => {
+    const t = (s.type || "").trim().toLowerCase();
+    return t === "" || t === "module" || /^(?:text|application)\/(?:x-)?(?:java|ecma)script$/.test(t);
+  };
+  if (document.body && Array.from(document.scripts).some(runnable)) {
     // Built: some text to read, or a picture of some size to look at.
     const built = () => (document.body.innerText || "").trim().length >= o.minText ||
       Array.from(document.querySelectorAll("img, video, canvas")).some((el) => {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
 
@@ -180,5 +182,58 @@ func TestOtherSitesDoNotHoldTheScrollThrough(t *testing.T) {
 	// that wait is well ahead.
 	if other+700*time.Millisecond > own {
 		t.Errorf("the page busy with another site took %v, with its own %v; want other sites' activity not to hold the scroll-through", other, own)
+	}
+}
+
+// revealSeconds is the time this app's renders spent scrolling through
+// pages, and how many were.
+func revealSeconds(t *testing.T, g prometheus.Gatherer) (float64, uint64) {
+	t.Helper()
+	families, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "glimpse_render_phase_duration_seconds" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "phase" && l.GetValue() == "reveal" {
+					return m.GetHistogram().GetSampleSum(), m.GetHistogram().GetSampleCount()
+				}
+			}
+		}
+	}
+	return 0, 0
+}
+
+// A short page without a script is as it will be: the scroll-through does
+// not wait the seconds it gives a script-built page to get its content. A
+// short page with a script still gets them, and what the script writes.
+func TestAShortPageWithoutScriptsIsNotWaitedFor(t *testing.T) {
+	t.Parallel()
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/short": e2e.HTML(`<!doctype html><html lang="en"><head><title>Opening hours</title>
+<script type="application/ld+json">{"@type":"WebPage","name":"Opening hours"}</script></head>
+<body><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p></body></html>`),
+		"/scripted": e2e.HTML(`<!doctype html><html lang="en"><head><title>Opening hours</title></head>
+<body><h1>Opening hours</h1><div id="hours"></div>
+<script>setTimeout(() => { document.getElementById("hours").textContent = "` +
+			strings.Repeat("Monday to Friday, nine to five; on Saturdays, ten to one. ", 5) + `"; }, 1200);</script></body></html>`),
+	})
+	a := app.Get(ps.URL+"/short", "data.content.attr=markdown&meta=false&prerender=true&force=true")
+	if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "nine to five") {
+		t.Fatalf("the short page answered %d: %.300s", a.HTTP, a.Raw)
+	}
+	if took, n := revealSeconds(t, app.Registry); n != 1 || took > 1.5 {
+		t.Errorf("%d scroll-throughs took %.2fs; a page without a script is not waited for (the wait for a script-built page is 3s)", n, took)
+	}
+	// The control: a short page whose script writes its content later is
+	// waited for, and read with it.
+	a = app.Get(ps.URL+"/scripted", "data.content.attr=markdown&meta=false&prerender=true&force=true")
+	if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "on Saturdays, ten to one") {
+		t.Errorf("the scripted page lacks what its script wrote: %d %.300s", a.HTTP, a.Raw)
 	}
 }
