@@ -167,12 +167,14 @@ func TestOtherSitesDoNotHoldTheScrollThrough(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	// The two pages are read in turn, and each one's fastest read is
-	// compared: a machine busy with other tests slows a read, it never
-	// speeds one up.
-	own, other := time.Hour, time.Hour
+	// The two pages are read in turn, three times each. A machine busy
+	// with other tests slows a read, so the page busy with another site
+	// is judged by its fastest read; and it may starve the page's timer
+	// of a beat long enough to end the wait early, so the control is
+	// judged by its slowest.
+	var own, other time.Duration = 0, time.Hour
 	for range 3 {
-		own, other = min(own, took("/own")), min(other, took("/other"))
+		own, other = max(own, took("/own")), min(other, took("/other"))
 	}
 	if ps.Hits["/beacon"].Load() == 0 {
 		t.Fatal("no beacon was sent; the test proves nothing")
