@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -97,11 +98,18 @@ func opener(n *html.Node, panels map[string]bool) bool {
 	}
 	for id := range strings.FieldsSeq(attr(n, "aria-controls")) {
 		if panels[id] {
-			return true
+			// "Read more" only opens the rest: it is no part of it.
+			return !moreLabelRe.MatchString(textOf(n))
 		}
 	}
 	return false
 }
+
+// moreLabelRe is a control that says only that it opens or closes more of
+// the same text.
+var moreLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|show|see|view|load)\s+(?:more|less|all)|more|less|expand|collapse|` +
+	`mehr(?:\s+(?:lesen|anzeigen))?|weiterlesen|lire\s+(?:la\s+suite|plus)|voir\s+plus|(?:leer|ver|mostrar)\s+más|` +
+	`leggi\s+(?:di\s+)?(?:più|tutto)|ler\s+mais|ver\s+mais|lees\s+meer|toon\s+meer)\s*[.…›»+]*\s*$`)
 
 // contentPanel reports a panel that holds content, not a menu, a dialog,
 // a drawer or a label.

@@ -30,6 +30,14 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"Wash it cold on a gentle cycle"},
 		},
 		{
+			name: "the rest of a description behind a button that only says so",
+			body: `<div class="description"><p>The shell is waterproof to twenty thousand millimetres.</p>
+<button aria-expanded="false" aria-controls="rest">Read more</button>
+<div id="rest" hidden><p>The membrane breathes, so a long climb leaves you dry inside as well as out.</p></div></div>`,
+			want:     []string{"The membrane breathes"},
+			unwanted: []string{"Read more"},
+		},
+		{
 			name: "a tab that is not selected",
 			body: `<div role="tablist"><button role="tab" aria-selected="true">Details</button><button role="tab" aria-selected="false">Specs</button></div>
 <div role="tabpanel"><p>The hood rolls into the collar, and the cuffs close with a strip of soft hook and loop.</p></div>
