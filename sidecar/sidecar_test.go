@@ -244,9 +244,12 @@ func TestSidecarRecyclesAfterPages(t *testing.T) {
 	t.Run("a new client reaches the new browser at once", func(t *testing.T) {
 		c2 := dialDevTools(t, srv.URL)
 		id := createPage(t, c2)
-		if h := s.Health(); h.OpenPages != 1 || h.ReplacedPages != n {
-			t.Errorf("health = %+v, want the new page counted in generation 2 only", h)
-		}
+		// The browser's event that counts a page may come a moment after
+		// the reply that created it.
+		eventually(t, 5*time.Second, "the new page counted in generation 2 only", func() bool {
+			h := s.Health()
+			return h.OpenPages == 1 && h.ReplacedPages == n
+		})
 		closePage(t, c2, id)
 	})
 	t.Run("a client that names an older generation is sent to read /healthz again", func(t *testing.T) {
