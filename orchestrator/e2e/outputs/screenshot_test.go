@@ -179,7 +179,9 @@ func titleNumbers(t *testing.T, a e2e.Answer, keys ...string) map[string]float64
 }
 
 func TestScreenshots(t *testing.T) {
-	t.Parallel()
+	// Not beside the PDF tests: its largest screenshot, bounded in area,
+	// takes most of a core for tens of seconds, and its time-out is the
+	// check that the bound holds.
 	env := &shotEnv{}
 	env.app = e2e.StartApp(t, func(c *orchestrator.Config) { c.SidecarConcurrency = 3 })
 	env.ps = e2e.NewPageServer(t, map[string]http.HandlerFunc{
