@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -56,7 +57,8 @@ func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	return string([]rune(s)[:n])
+	// A cut that ends in white space would leave it at the end.
+	return strings.TrimRightFunc(string([]rune(s)[:n]), unicode.IsSpace)
 }
 
 // PDFInfo reads a PDF's own title and author from the first bytes of the
