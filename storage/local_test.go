@@ -356,3 +356,19 @@ func TestLocalPing(t *testing.T) {
 		}
 	})
 }
+
+// A file where a key's folder should be is a conflict the store reports,
+// however often it looks again: the folder wanted is not there.
+func TestLocalPutReportsAFileInThePlaceOfItsFolder(t *testing.T) {
+	l, err := NewLocal(LocalConfig{Dir: t.TempDir(), PublicBaseURL: "http://localhost:3000", SweepEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Put(context.Background(), "files/shot", strings.NewReader("a file"), 6, "text/plain"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = l.Put(context.Background(), "files/shot/page.png", strings.NewReader("png"), 3, "image/png")
+	if err == nil || !strings.Contains(err.Error(), "could not create the folder") {
+		t.Errorf("storing under a file gave %v, want the folder that could not be created", err)
+	}
+}

@@ -75,7 +75,7 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return nil
 	}
 	if c.drop(n) {
-		if c.hides(n) && n.DataAtom != atom.Script {
+		if hidden(n) && n.DataAtom != atom.Script {
 			return c.formulasOf(n, depth)
 		}
 		return nil
