@@ -12,6 +12,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator/apierr"
 	"github.com/glimpse/glimpse/orchestrator/query"
 	"github.com/glimpse/glimpse/orchestrator/render"
@@ -598,6 +599,7 @@ func TestDataRulesStopAtTheirBoundsAndSaySo(t *testing.T) {
 }
 
 func TestTheRegexpTypeCompilesBoundedPatterns(t *testing.T) {
+	testtool.WithoutRace(t)
 	// A Unicode class is the costliest thing to compile per byte.
 	heavy := func(n int) string { return strings.Repeat(`[\p{L}\p{N}]`, n/12) }
 	page := func(patterns ...string) *goquery.Document {
@@ -645,6 +647,7 @@ func TestTheRegexpTypeCompilesBoundedPatterns(t *testing.T) {
 }
 
 func TestSelectorsThatFindNothingCountTowardsTheBound(t *testing.T) {
+	testtool.WithoutRace(t)
 	// Nested elements as deep as the HTML parser allows: a selector
 	// searches a match's whole subtree whether or not it finds anything.
 	const depth = 500

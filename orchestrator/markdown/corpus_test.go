@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
@@ -206,6 +207,7 @@ func (m means) String() string {
 }
 
 func TestCorpusMainContentMatchesTheExpectedText(t *testing.T) {
+	testtool.WithoutRace(t)
 	if testing.Short() {
 		t.Skip("scoring the corpus takes seconds; skipped with -short")
 	}

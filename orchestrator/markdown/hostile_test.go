@@ -12,6 +12,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // hostileBudget is how long a hostile page may keep the package busy:
@@ -49,6 +51,7 @@ func within(t *testing.T, what string, f func()) {
 }
 
 func TestHostilePagesGetABoundedAnswer(t *testing.T) {
+	testtool.WithoutRace(t)
 	t.Run("nesting 100,000 deep gives the text", func(t *testing.T) {
 		page := "<html><body>" + strings.Repeat("<div>", 100_000) + "deep words" + strings.Repeat("</div>", 100_000) + "</body></html>"
 		doc := parse(t, page)

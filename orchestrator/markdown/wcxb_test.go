@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator/internal/evalhalf"
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
@@ -291,6 +292,7 @@ const wcxbSampleEvery = 30
 // wcxbSampleEvery, about fifty, of every kind) so that a change that costs
 // the non-article kinds shows in an ordinary test run.
 func TestWCXBSampleKeepsItsFloors(t *testing.T) {
+	testtool.WithoutRace(t)
 	if testing.Short() {
 		t.Skip("scoring a sample of the WCXB set takes seconds; skipped with -short")
 	}

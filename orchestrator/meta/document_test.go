@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // hostileHead is the head of the hostile pages: what Extract must still find
@@ -76,6 +78,7 @@ func TestParseDocumentSurvivesHostileMarkup(t *testing.T) {
 }
 
 func TestParseDocumentReadsAFiftyMegabytePage(t *testing.T) {
+	testtool.WithoutRace(t)
 	if testing.Short() {
 		t.Skip("a 50 MB page takes seconds to parse; skipped with -short")
 	}

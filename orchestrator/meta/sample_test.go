@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/glimpse/glimpse/internal/testtool"
 	"github.com/glimpse/glimpse/orchestrator/internal/evalhalf"
 )
 
@@ -286,6 +287,7 @@ var wcxbSampleFloor = map[string]float64{
 // GLIMPSE_EVAL_WCXB=1 (under -race the whole set takes minutes).
 // GLIMPSE_EVAL_WCXB_MISMATCHES=1 prints every mismatch.
 func TestWCXBAccuracy(t *testing.T) {
+	testtool.WithoutRace(t)
 	if testing.Short() {
 		t.Skip("scoring the WCXB pages is not short")
 	}
@@ -299,12 +301,14 @@ func TestWCXBAccuracy(t *testing.T) {
 }
 
 func TestSampleAccuracy(t *testing.T) {
+	testtool.WithoutRace(t)
 	s := metascraperSet.score(t)
 	logScore(t, metascraperSet.name, s, true)
 	checkFloors(t, metascraperSet, s)
 }
 
 func TestReadabilityAccuracy(t *testing.T) {
+	testtool.WithoutRace(t)
 	s := readabilitySet.score(t)
 	logScore(t, readabilitySet.name, s, true)
 	checkFloors(t, readabilitySet, s)
@@ -313,6 +317,7 @@ func TestReadabilityAccuracy(t *testing.T) {
 // TestSampleAccuracyOfBothSets prints the two sets added together, field by
 // field.
 func TestSampleAccuracyOfBothSets(t *testing.T) {
+	testtool.WithoutRace(t)
 	a, b := metascraperSet.score(t), readabilitySet.score(t)
 	both := setScore{cases: a.cases + b.cases, perField: map[string]*tally{}}
 	for _, f := range sampleFields {

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 func TestMemorySweepsWindowsThatEndedAFewAtATime(t *testing.T) {
@@ -34,6 +36,7 @@ func TestMemorySweepsWindowsThatEndedAFewAtATime(t *testing.T) {
 // addresses are one caller, and a million networks keep no more than the
 // table's budget.
 func TestAnonymousCallersAreCountedByNetworkInABoundedTable(t *testing.T) {
+	testtool.WithoutRace(t)
 	if testing.Short() {
 		t.Skip("a million requests; skipped with -short")
 	}

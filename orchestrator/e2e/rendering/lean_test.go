@@ -229,9 +229,9 @@ func TestLeanRendersAnswerLikeFullOnes(t *testing.T) {
 	t.Parallel() // answers are compared, not times
 	sets := evalSets(t)
 	pages := devPages(t, sets)
-	// Every page takes two renders: by default every other page keeps the
-	// suite quick; GLIMPSE_EVAL_LEAN=1 compares them all.
-	pages = everyNth(pages, 2, "GLIMPSE_EVAL_LEAN")
+	// Every page takes two renders: by default a fixed quarter of the
+	// pages keeps the suite quick; GLIMPSE_EVAL_LEAN=1 compares them all.
+	pages = everyNth(pages, 4, "GLIMPSE_EVAL_LEAN")
 	srv := serveDevPages(t, sets)
 	lean := e2e.Shared(t)
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.FullRenders = true })

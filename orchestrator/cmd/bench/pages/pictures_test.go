@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 func TestWithPictures(t *testing.T) {
@@ -58,6 +60,7 @@ func TestWithPictures(t *testing.T) {
 }
 
 func TestStandInPicturesAreServed(t *testing.T) {
+	testtool.WithoutRace(t)
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "news"), 0o755); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package testtool
+
+const raceEnabled = false
