@@ -122,6 +122,9 @@ func startPDFEnv(t *testing.T, withMinIO bool) *pdfEnv {
 	env.app = e2e.StartApp(t, func(c *orchestrator.Config) {
 		// Four renders at once let the tables run side by side.
 		c.SidecarConcurrency = 4
+		// The long document is about streaming, not time: on a loaded
+		// machine its 320 pages may take longer than the default bound.
+		c.MaxTimeout = pdfMaxTimeout
 		// MinIO lists the unfinished uploads of one exact key only, so the
 		// outage tests name the files before they are stored.
 		if withMinIO {
@@ -528,9 +531,11 @@ func TestPDFLongDocumentsAlone(t *testing.T) {
 }
 
 // pdfLongQuery asks for the long document; pdfMidUploadPath is its target
-// in the outage test.
+// in the outage test. The apps of these tests allow a timeout up to
+// pdfMaxTimeout.
 const (
-	pdfLongQuery     = "pdf=true&meta=false&force=true&timeout=60s"
+	pdfMaxTimeout    = 3 * time.Minute
+	pdfLongQuery     = "pdf=true&meta=false&force=true&timeout=150s"
 	pdfMidUploadPath = "/long?outage=mid-upload"
 )
 
@@ -539,7 +544,9 @@ const (
 // only, so the outage tests need it before the request has an answer.
 func pdfObjectKey(t *testing.T, env *pdfEnv, path, rawQuery string) string {
 	t.Helper()
-	req, err := query.Parse("url="+url.QueryEscape(env.ps.URL+path)+"&"+rawQuery, query.DefaultLimits())
+	limits := query.DefaultLimits()
+	limits.MaxTimeout = pdfMaxTimeout
+	req, err := query.Parse("url="+url.QueryEscape(env.ps.URL+path)+"&"+rawQuery, limits)
 	if err != nil {
 		t.Fatal(err)
 	}
