@@ -94,7 +94,7 @@ var (
 
 // copyrightHolders returns the folded names of whoever the page says holds
 // its copyright: <meta name=copyright>, Dublin Core rights, and notices in
-// the footer.
+// the footer. p.holderNames has them as printed.
 func (p *page) copyrightHolders() []string {
 	if p.holdersDone {
 		return p.holders
@@ -118,6 +118,7 @@ func (p *page) copyrightHolders() []string {
 			holder = strings.Trim(strings.TrimSpace(holder), ".,;:-–— ")
 			if k := foldKey(holder); len(k) >= 2 && len(k) <= 60 {
 				p.holders = append(p.holders, k)
+				p.holderNames = append(p.holderNames, holder)
 			}
 		}
 	}

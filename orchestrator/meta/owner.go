@@ -3,6 +3,7 @@ package meta
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -12,7 +13,8 @@ import (
 // A personal site is signed by its owner. When a page names no author at
 // all, but the site's name is a person's name that is also the site's
 // domain (Jane Roe on janeroe.com, "Jane Roe Yoga" on janeroe.com), that
-// person wrote it.
+// person wrote it. The name may be the site's, a home link's, or the
+// copyright holder's of the footer.
 
 // titleSeparatorRe splits a document title into its segments.
 var titleSeparatorRe = regexp.MustCompile(`\s+[|–—\-:·•»/]\s+`)
@@ -22,31 +24,43 @@ const maxHomeLinks = 5
 
 // domainOwner returns the person a personal site is named after, or "".
 func (p *page) domainOwner(publisher string) string {
-	labels := map[string]bool{}
+	labels, firsts := map[string]bool{}, map[string]bool{}
 	for _, raw := range []string{p.url.String(), p.canonicalURL()} {
 		u, err := url.Parse(raw)
 		if err != nil {
 			continue
 		}
 		if h := registrableHost(u); h != "" {
-			if label, _, ok := strings.Cut(registrableDomain(h), "."); ok && len(label) >= 6 {
-				labels[foldKey(label)] = true
+			if label, _, ok := strings.Cut(registrableDomain(h), "."); ok {
+				if len(label) >= 6 {
+					labels[foldKey(label)] = true
+				}
+				if f := firstNameLabel(label); f != "" {
+					firsts[f] = true
+				}
 			}
 		}
 	}
-	if len(labels) == 0 {
+	if len(labels) == 0 && len(firsts) == 0 {
 		return ""
 	}
-	names := []string{publisher, p.meta("og:site_name"), p.meta("application-name"), p.ldPartyName("publisher")}
-	names = append(names, titleSeparatorRe.Split(p.documentTitle(), -1)...)
+	site := []string{publisher, p.meta("og:site_name"), p.meta("application-name"), p.ldPartyName("publisher")}
+	segments := titleSeparatorRe.Split(p.documentTitle(), -1)
+	p.copyrightHolders()
+	site = append(site, p.holderNames...) // "© 2025 Jane Roe" in the footer
 	homes := 0
 	p.doc.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		if p.isHomeLink(a) {
-			names = append(names, spacedText(a))
+			site = append(site, spacedText(a))
 			homes++
 		}
 		return homes < maxHomeLinks
 	})
+	names := slices.Concat(site[:4], segments, site[4:])
+	// identity is what names the site rather than the page: all but the
+	// title's first segment, the headline, which a publisher read off the
+	// title may also be.
+	identity := slices.Concat(site, segments[min(1, len(segments)):])
 	for _, n := range names {
 		words := strings.Fields(cleanText(n))
 		for k := 2; k <= min(4, len(words)); k++ {
@@ -56,7 +70,33 @@ func (p *page) domainOwner(publisher string) string {
 			}
 		}
 	}
+	// A site named after its owner's first name or surname (Jane Roe on
+	// jane.dev or roe.blog, or on jane.example-blogs.dev where each blog
+	// has its own domain). The whole name must be the site's name, not the
+	// start of a headline: "Apple Unveils" is no owner of apple.com.
+	headline := ""
+	if len(segments) > 0 {
+		headline = foldKey(segments[0])
+	}
+	for _, n := range identity {
+		name := cleanText(n)
+		words := strings.Fields(name)
+		if len(words) >= 2 && len(words) <= 3 && (firsts[foldKey(words[0])] || firsts[foldKey(words[len(words)-1])]) &&
+			foldKey(name) != headline && properName(name) && !hasDatelineWord(name) &&
+			!orgSuffixRe.MatchString(name) && !orgFormRe.MatchString(name) && !orgWordRe.MatchString(name) {
+			return name
+		}
+	}
 	return ""
+}
+
+// firstNameLabel is label folded when it could be a first name or a
+// surname (4 to 12 letters); else "".
+func firstNameLabel(label string) string {
+	if n := len(label); n < 4 || n > 12 || strings.ContainsFunc(label, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return ""
+	}
+	return foldKey(label)
 }
 
 // isHomeLink reports a link to the site's home page.
