@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
@@ -145,7 +146,36 @@ func (p *page) authorSources() []authorSource {
 		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
+		{values: p.dataLayerAuthors, unmarked: true},
 	}...)
+}
+
+// pagePostAuthorRe finds the post's author in the data layer that
+// WordPress's tag-manager plugin writes into the page:
+// dataLayer_content = {"pagePostType":"post","pagePostAuthor":"Jane Roe"}.
+var pagePostAuthorRe = regexp.MustCompile(`"pagePostAuthor"\s*:\s*("(?:[^"\\]|\\.){1,200}")`)
+
+// maxDataLayerScripts bounds the inline scripts read for a data layer.
+const maxDataLayerScripts = 40
+
+// dataLayerAuthors returns the author a tag manager's data layer names:
+// the last thing read, when nothing the page prints or declares names one.
+func (p *page) dataLayerAuthors() []authorValue {
+	var out []authorValue
+	p.doc.Find("script:not([src])").EachWithBreak(func(i int, s *goquery.Selection) bool {
+		text := s.Text()
+		if !strings.Contains(text, "pagePostAuthor") {
+			return i < maxDataLayerScripts
+		}
+		if m := pagePostAuthorRe.FindStringSubmatch(text); m != nil {
+			var name string
+			if json.Unmarshal([]byte(m[1]), &name) == nil {
+				out = append(out, authorValue{text: name})
+			}
+		}
+		return false
+	})
+	return out
 }
 
 // looksLikeName is the extra test for names read off page text: two to six
@@ -621,6 +651,9 @@ var (
 	// clauseRe is what a printed byline adds after the name: "Jane Doe in
 	// Science on May 3".
 	clauseRe = regexp.MustCompile(`\s+(?:in|on)(?:\s.*)?$`)
+	// socialRe is the label of a link to a profile: "Jane Doe on
+	// Instagram", "Friends of the Park on Facebook".
+	socialRe = regexp.MustCompile(`(?i)\s+on\s+(?:facebook|twitter|x|instagram|linkedin|youtube|tiktok|threads|mastodon|bluesky|pinterest)$`)
 )
 
 // cleanAuthor turns a raw byline into a name, or "" when what is left is not
@@ -651,6 +684,7 @@ func cleanAuthor(s, host string, visible bool) string {
 	} else if ok && w.start == 0 {
 		s = strings.TrimLeft(s[w.end:], " ,;|·•-–—")
 	}
+	s = socialRe.ReplaceAllString(s, "")
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
 	}
