@@ -173,22 +173,34 @@ func TestOtherSitesDoNotHoldTheScrollThrough(t *testing.T) {
 		after, _ := revealSeconds(t, app.Registry)
 		return time.Duration((after - before) * float64(time.Second))
 	}
-	// The two pages are read in turn, three times each. A machine busy
-	// with other tests slows a read, so the page busy with another site
-	// is judged by its fastest read; and it may starve the page's timer
-	// of a beat long enough to end the wait early, so the control is
-	// judged by its slowest.
+	// The two pages are read in turn. A machine busy with other tests
+	// slows a read, so the page busy with another site is judged by its
+	// fastest of three reads. It may also delay the page's own beacons
+	// past the 250 ms the scroll-through waits for a quiet page, so the
+	// control, judged by its slowest read, is read again (six times at
+	// most) until it holds once.
+	const held = 1500 * time.Millisecond
 	var own, other time.Duration = 0, time.Hour
-	for range 3 {
-		own, other = max(own, took("/own")), min(other, took("/other"))
+	for i := 0; i < 6 && (i < 3 || own < held); i++ {
+		if i < 3 {
+			other = min(other, took("/other"))
+		}
+		own = max(own, took("/own"))
 	}
 	if ps.Hits["/beacon"].Load() == 0 {
 		t.Fatal("no beacon was sent; the test proves nothing")
 	}
 	// The scroll-through waits up to 2 s at its end for a page that keeps
 	// changing, and 250 ms for one that does not; a page read without
-	// that wait is well ahead.
-	if other+700*time.Millisecond > own {
+	// that wait is well ahead of the control. When the machine kept the
+	// control from ever holding, the 2 s bound stands in for it: a page
+	// that other sites held would still take it.
+	bound := own - 700*time.Millisecond
+	if own < held {
+		t.Logf("the page busy with its own site never held its scroll-through in six reads (%v at most): the machine delayed its beacons; judged against the 2 s wait instead", own)
+		bound = held - 200*time.Millisecond
+	}
+	if other >= bound {
 		t.Errorf("the scroll-through of the page busy with another site took %v, of the one busy with its own %v; want other sites' activity not to hold it", other, own)
 	}
 	t.Logf("scroll-through: %v busy with another site, %v with its own", other, own)
