@@ -44,7 +44,7 @@ TEST_PACKAGES ?= 3
 # A fuzzer that finds a new input spends up to a minute shrinking it and
 # fuzzes nothing meanwhile: shrinking by a bounded count keeps it fuzzing
 # (about 10,000 inputs a second instead of 5,000 in a whole run).
-FUZZ_TIME ?= 10s
+FUZZ_TIME ?= 8s
 FUZZ_MINIMIZE ?= 500x
 # Tests that are one goroutine's computation over much input (scoring the
 # development pages, hostile documents) call testtool.WithoutRace: they

@@ -1006,11 +1006,11 @@ func soak() bool {
 
 // TestRecyclingNeverLeavesTheServiceWithoutABrowser renders through two
 // sidecars that recycle their Chromium again and again. By default each
-// recycles every 6 pages over 240 requests; GLIMPSE_SOAK=1 runs the
+// recycles every 4 pages over 160 requests; GLIMPSE_SOAK=1 runs the
 // production-like length, every 50 pages over 2,000 requests. Both cross
 // about 40 recycles.
 func TestRecyclingNeverLeavesTheServiceWithoutABrowser(t *testing.T) {
-	total, recycleAfter := 240, 6
+	total, recycleAfter := 160, 4
 	if soak() {
 		total, recycleAfter = 2000, 50
 	}
@@ -1337,9 +1337,10 @@ func slowest(ds []time.Duration) time.Duration {
 
 // TestSoakLeavesNothingBehind sends a mix of requests with a fault now and
 // then, and checks that the service ends where it started. GLIMPSE_SOAK=1
-// runs 2,000 requests with a fault every 200; the default is a short run.
+// runs 2,000 requests with a fault every 200; the default is a short run
+// with as many faults of each kind.
 func TestSoakLeavesNothingBehind(t *testing.T) {
-	total, faultEvery := 300, 75
+	total, faultEvery := 200, 50
 	if soak() {
 		total, faultEvery = 2000, 200
 	}

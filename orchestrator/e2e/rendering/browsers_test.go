@@ -49,10 +49,10 @@ func TestTheHeadlessShellAnswersLikeTheFullBrowser(t *testing.T) {
 		sets["markdown"] = md
 	}
 	pages := devPages(t, sets)
-	// Every page takes two renders: by default a fixed eighth of the
+	// Every page takes two renders: by default a fixed sixteenth of the
 	// pages keeps the suite quick; GLIMPSE_EVAL_BROWSERS=1 compares them
 	// all.
-	pages = everyNth(pages, 8, "GLIMPSE_EVAL_BROWSERS")
+	pages = everyNth(pages, 16, "GLIMPSE_EVAL_BROWSERS")
 	srv := serveDevPages(t, sets)
 	shell := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = headlessShell })
 	full := e2e.StartApp(t, func(c *orchestrator.Config) { c.ChromePath = fullBrowser })
