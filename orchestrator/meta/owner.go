@@ -13,8 +13,8 @@ import (
 // A personal site is signed by its owner. When a page names no author at
 // all, but the site's name is a person's name that is also the site's
 // domain (Jane Roe on janeroe.com, "Jane Roe Yoga" on janeroe.com), that
-// person wrote it. The name may be the site's, a home link's, or the
-// copyright holder's of the footer.
+// person wrote it. The site's name is read from its declared names, its
+// title, its home links and the footer's copyright line.
 
 // titleSeparatorRe splits a document title into its segments.
 var titleSeparatorRe = regexp.MustCompile(`\s+[|–—\-:·•»/]\s+`)
