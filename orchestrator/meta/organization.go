@@ -54,8 +54,8 @@ func (p *page) isOrganization(name, publisher string) bool {
 		orgWordRe.MatchString(name) || orgScriptRe.MatchString(name) || strings.Contains(name, "©") {
 		return true
 	}
-	for _, holder := range p.copyrightHolders() {
-		if k == holder || len(k) >= 4 && strings.HasPrefix(holder, k) {
+	for _, name := range p.copyrightHolders() {
+		if holder := foldKey(name); k == holder || len(k) >= 4 && strings.HasPrefix(holder, k) {
 			return true
 		}
 	}
@@ -92,9 +92,9 @@ var (
 	reservedRe     = regexp.MustCompile(`(?i)[.,;]?\s*(?:all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados|alle rechten voorbehouden)\b.*$`)
 )
 
-// copyrightHolders returns the folded names of whoever the page says holds
-// its copyright: <meta name=copyright>, Dublin Core rights, and notices in
-// the footer. p.holderNames has them as printed.
+// copyrightHolders returns the names, as printed, of whoever the page says
+// holds its copyright: <meta name=copyright>, Dublin Core rights, and
+// notices in the footer.
 func (p *page) copyrightHolders() []string {
 	if p.holdersDone {
 		return p.holders
@@ -117,8 +117,7 @@ func (p *page) copyrightHolders() []string {
 			holder = trailingYearRe.ReplaceAllString(holder, "")
 			holder = strings.Trim(strings.TrimSpace(holder), ".,;:-–— ")
 			if k := foldKey(holder); len(k) >= 2 && len(k) <= 60 {
-				p.holders = append(p.holders, k)
-				p.holderNames = append(p.holderNames, holder)
+				p.holders = append(p.holders, holder)
 			}
 		}
 	}

@@ -46,8 +46,7 @@ func (p *page) domainOwner(publisher string) string {
 	}
 	site := []string{publisher, p.meta("og:site_name"), p.meta("application-name"), p.ldPartyName("publisher")}
 	segments := titleSeparatorRe.Split(p.documentTitle(), -1)
-	p.copyrightHolders()
-	site = append(site, p.holderNames...) // "© 2025 Jane Roe" in the footer
+	site = append(site, p.copyrightHolders()...) // "© 2025 Jane Roe" in the footer
 	homes := 0
 	p.doc.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		if p.isHomeLink(a) {

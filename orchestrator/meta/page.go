@@ -32,7 +32,6 @@ type page struct {
 	blocks      []*goquery.Selection // articleBlocks, once found
 	blocksDone  bool
 	holders     []string // copyrightHolders, once found
-	holderNames []string // the same holders as printed
 	holdersDone bool
 	offsets     map[*html.Node][2]int // text offsets of elements, for textDistance
 	locale      *dateLocale           // dateLocale, once found
