@@ -163,24 +163,6 @@ func (l *Local) URL(key string) string {
 	return PublicURL(l.base, key)
 }
 
-// mkdirAll makes dir and the folders above it. Two puts that make the
-// same new folder at once race: the root's MkdirAll can then fail with
-// "file exists" for a folder the other just made, which is the folder
-// wanted.
-func (l *Local) mkdirAll(dir string) error {
-	err := l.root.MkdirAll(dir, 0o755)
-	for range 3 {
-		if err == nil || !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if fi, serr := l.root.Stat(dir); serr == nil && fi.IsDir() {
-			return nil
-		}
-		err = l.root.MkdirAll(dir, 0o755) // a folder above it was the one made meanwhile
-	}
-	return err
-}
-
 // Put writes r to a temporary file beside the final one and renames it into
 // place, so readers see either the old object or the new one, never a part.
 func (l *Local) Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) (Object, error) {
@@ -196,7 +178,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader, size int64, co
 	contentType = contentTypeFor(key, contentType)
 	name := filepath.FromSlash(key)
 	if dir := filepath.Dir(name); dir != "." {
-		if err := l.mkdirAll(dir); err != nil {
+		if err := l.root.MkdirAll(dir, 0o755); err != nil {
 			return Object{}, fmt.Errorf("storage: could not create the folder for %q in %s: %w", key, l.dir, err)
 		}
 	}

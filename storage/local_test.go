@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -370,5 +372,35 @@ func TestLocalPutReportsAFileInThePlaceOfItsFolder(t *testing.T) {
 	_, err = l.Put(context.Background(), "files/shot/page.png", strings.NewReader("png"), 3, "image/png")
 	if err == nil || !strings.Contains(err.Error(), "could not create the folder") {
 		t.Errorf("storing under a file gave %v, want the folder that could not be created", err)
+	}
+}
+
+// Puts that make the same new folders at once all succeed: the folder one
+// of them made is the folder the others wanted.
+func TestLocalPutsMakingTheSameFolderAtOnceAllSucceed(t *testing.T) {
+	for round := range 50 {
+		l, err := NewLocal(LocalConfig{Dir: t.TempDir(), PublicBaseURL: "http://localhost:3000", SweepEvery: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := make(chan struct{})
+		errs := make(chan error, 8)
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				<-start
+				_, err := l.Put(context.Background(), fmt.Sprintf("files/shot/%d.png", i), strings.NewReader("png"), 3, "image/png")
+				errs <- err
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		l.Close()
 	}
 }
