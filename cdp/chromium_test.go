@@ -25,6 +25,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // chromiumFlags are the flags glimpse runs Chromium with in tests.
@@ -62,18 +64,17 @@ func chromiumPath(t *testing.T) string {
 
 // startChromium launches a headless Chromium with a fresh profile and returns
 // its DevTools browser endpoint and a func that kills it early. Cleanup kills
-// the whole process group and removes the profile.
+// the whole process group, then removes the profile with what Chromium put
+// in its temporary directory.
 func startChromium(t *testing.T) (wsURL string, kill func()) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("the Chromium tests do not run with -short")
 	}
 	bin := chromiumPath(t)
-	profile, err := os.MkdirTemp("", "glimpse-cdp-profile-")
-	if err != nil {
-		t.Fatal(err)
-	}
+	profile, env := testtool.ChromiumProfile(t)
 	cmd := exec.Command(bin, append(chromiumFlags, "--user-data-dir="+profile, "about:blank")...)
+	cmd.Env = env
 	// Its own process group, so one signal reaches the renderers and the
 	// zygote too; and dead with the test binary should that die first.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -82,7 +83,6 @@ func startChromium(t *testing.T) (wsURL string, kill func()) {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		os.RemoveAll(profile)
 		t.Fatalf("starting Chromium %s: %v", bin, err)
 	}
 
@@ -119,12 +119,7 @@ func startChromium(t *testing.T) (wsURL string, kill func()) {
 			<-scanned
 		})
 	}
-	t.Cleanup(func() {
-		kill()
-		if err := os.RemoveAll(profile); err != nil {
-			t.Errorf("removing the Chromium profile: %v", err)
-		}
-	})
+	t.Cleanup(kill)
 
 	select {
 	case wsURL = <-found:

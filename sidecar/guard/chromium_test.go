@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/glimpse/glimpse/internal/testtool"
 )
 
 // TestChromiumCannotReachRefusedServers runs a real Chromium behind the proxy
@@ -145,11 +147,13 @@ func startChromium(t *testing.T, path string, extra []string) string {
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--remote-debugging-port=0",
-		"--user-data-dir=" + t.TempDir(),
 	}
+	profile, env := testtool.ChromiumProfile(t)
+	args = append(args, "--user-data-dir="+profile)
 	args = append(args, extra...)
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

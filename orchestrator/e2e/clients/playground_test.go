@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/glimpse/glimpse/cdp"
+	"github.com/glimpse/glimpse/internal/testtool"
 
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
@@ -152,10 +153,11 @@ type tab struct {
 // one page, watching its console.
 func openTab(t *testing.T) *tab {
 	t.Helper()
-	profile := t.TempDir()
+	profile, env := testtool.ChromiumProfile(t)
 	cmd := exec.Command("/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
 		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
