@@ -167,8 +167,12 @@ func tidy(md string) string {
 			}
 			continue
 		}
-		// A line break inside a table cell is written "  <br />".
-		trimmed = strings.ReplaceAll(trimmed, "  <br />", "<br>")
+		// A cell of several lines or paragraphs is written with a
+		// "<br />" for each line break, blank lines too; one break
+		// between its parts is enough.
+		if strings.HasPrefix(trimmed, "|") {
+			trimmed = cellBreaksRe.ReplaceAllString(trimmed, "<br>")
+		}
 		trimmed = unescapeProse(trimmed)
 		if strings.HasSuffix(line, "  ") && fence == "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			trimmed += `\`
@@ -181,12 +185,16 @@ func tidy(md string) string {
 	if len(out) == 0 {
 		return ""
 	}
-	return strings.Join(out, "\n") + "\n"
+	return strings.ReplaceAll(strings.Join(out, "\n"), literalAmp, "&amp;") + "\n"
 }
+
+// cellBreaksRe is a run of line breaks in a table cell.
+var cellBreaksRe = regexp.MustCompile(`(?:[ \t]*<br />)+[ \t]*`)
 
 // unescapeProse undoes the escapes the converter writes where Markdown
 // needs none, outside code spans: "&lt;" before what cannot start a tag
-// ("5 &lt; 6" is "5 < 6"), "&gt;" anywhere but the start of a line, and
+// ("5 &lt; 6" is "5 < 6"; one that can is written "\<", as a reader of
+// Markdown expects), "&gt;" anywhere but the start of a line, and
 // "\_" inside a word (snake\_case), where CommonMark never reads an
 // underscore as emphasis. A model reads the plain character; the
 // Markdown means the same.
@@ -218,7 +226,10 @@ func unescapeProse(line string) string {
 		if inCode == "" {
 			rest := line[i:]
 			switch {
-			case strings.HasPrefix(rest, "&lt;") && !startsTag(rest[4:]):
+			case strings.HasPrefix(rest, "&lt;"):
+				if startsTag(rest[4:]) || blockStart(line[:i]) && startsBlockTag(rest[4:]) {
+					sb.WriteByte('\\') // Markdown's own escape: "\<commit>"
+				}
 				sb.WriteByte('<')
 				i += 4
 				continue
@@ -238,15 +249,184 @@ func unescapeProse(line string) string {
 	return sb.String()
 }
 
-// startsTag reports text that would start an HTML tag, comment or
-// declaration after a "<".
+// startsTag reports whether a "<" before s would be read by CommonMark as
+// markup: an opening or closing tag written whole, an autolink, or what
+// may open a comment, a declaration or a processing instruction. Only then
+// does the "<" need its escape; "Result<bool, Error>" and "a <= b" are
+// text as they stand. s is the rest of the line as the converter wrote it,
+// its own "&gt;" and "\_" escapes still in. A tag whose line ends before
+// it closes may go on in the next line, and counts as one, and so does
+// one longer than maxTagScan: a line of a thousand "<" costs a thousand
+// short looks, not a thousand reads of the line.
 func startsTag(s string) bool {
+	s = tagTextReplacer.Replace(s[:min(len(s), maxTagScan)])
 	if s == "" {
 		return false
 	}
-	c := s[0]
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+	if autolink(s) {
+		return true // an address may start with a digit or a sign
+	}
+	switch c := s[0]; {
+	case c == '!' || c == '?':
+		return true
+	case c == '/':
+		name := tagName(s[1:])
+		if name == 0 {
+			return false
+		}
+		rest := strings.TrimLeft(s[1+name:], " \t")
+		return rest == "" || rest[0] == '>'
+	case asciiLetter(c):
+		return openTag(s)
+	}
+	return false
 }
+
+// blockStart reports whether text before a position on a line is only
+// what may come before a block's first character: indentation, quote
+// marks and list markers. There a "<" may open an HTML block.
+func blockStart(prefix string) bool {
+	for {
+		prefix = strings.TrimLeft(prefix, " \t>")
+		if prefix == "" {
+			return true
+		}
+		switch {
+		case len(prefix) >= 2 && strings.ContainsRune("-*+", rune(prefix[0])) && (prefix[1] == ' ' || prefix[1] == '\t'):
+			prefix = prefix[2:]
+			continue
+		}
+		digits := 0
+		for digits < len(prefix) && digits < 10 && prefix[digits] >= '0' && prefix[digits] <= '9' {
+			digits++
+		}
+		if digits == 0 || digits+1 >= len(prefix) || prefix[digits] != '.' && prefix[digits] != ')' || prefix[digits+1] != ' ' && prefix[digits+1] != '\t' {
+			return false
+		}
+		prefix = prefix[digits+2:]
+	}
+}
+
+// startsBlockTag reports text that, after a "<" where a block begins,
+// CommonMark reads as the start of an HTML block even before the tag is
+// whole ("<div", "<DD 0"): a letter, or "/" and a letter.
+func startsBlockTag(s string) bool {
+	s = strings.TrimPrefix(s, "/")
+	return s != "" && asciiLetter(s[0])
+}
+
+// maxTagScan is how much of the line after a "<" startsTag reads.
+const maxTagScan = 256
+
+// tagTextReplacer undoes the escapes in the text after a "<" that this
+// pass may take away, for reading it the way CommonMark will: a "&gt;" may
+// become ">", a "\_" "_". A later "&lt;" is read as it stands, as the
+// characters it is if it keeps its escape: read so, the text is a tag more
+// often, and an escape where none is needed costs nothing.
+var tagTextReplacer = strings.NewReplacer("&gt;", ">", `\_`, "_")
+
+// tagName is the length of the tag name at the start of s: a letter, then
+// letters, digits and hyphens; 0 when there is none.
+func tagName(s string) int {
+	if s == "" || !asciiLetter(s[0]) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (asciiLetter(s[i]) || s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
+		i++
+	}
+	return i
+}
+
+// openTag reports an opening tag at the start of s (after its "<"): a
+// name, attributes each after white space, then "/>" or ">".
+func openTag(s string) bool {
+	i := tagName(s)
+	for {
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j == len(s) {
+			return true // the tag may go on in the next line
+		}
+		switch {
+		case s[j] == '>' || strings.HasPrefix(s[j:], "/>"):
+			return true
+		case j == i:
+			return false // an attribute needs white space before it
+		}
+		k := j
+		for k < len(s) && (asciiLetter(s[k]) || s[k] == '_' || s[k] == ':' || k > j && (s[k] >= '0' && s[k] <= '9' || s[k] == '.' || s[k] == '-')) {
+			k++
+		}
+		if k == j {
+			return false
+		}
+		i = k
+		// An optional value: = and an unquoted or quoted value.
+		v := i
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		if v == len(s) || s[v] != '=' {
+			continue
+		}
+		v++
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		if v == len(s) {
+			return true
+		}
+		switch q := s[v]; q {
+		case '"', '\'':
+			end := strings.IndexByte(s[v+1:], q)
+			if end < 0 {
+				return true // the value may go on in the next line
+			}
+			i = v + 1 + end + 1
+		default:
+			end := v
+			for end < len(s) && !strings.ContainsRune(" \t\"'=<>`", rune(s[end])) {
+				end++
+			}
+			if end == v {
+				return false
+			}
+			i = end
+		}
+	}
+}
+
+// autolink reports a URI or e-mail autolink at the start of s (after its
+// "<"): a scheme of 2 to 32 characters and a colon, or an address, then
+// no white space or "<" up to a ">".
+func autolink(s string) bool {
+	end := strings.IndexByte(s, '>')
+	if end < 0 {
+		return false
+	}
+	body := s[:end]
+	if strings.ContainsAny(body, " \t<") {
+		return false
+	}
+	if colon := strings.IndexByte(body, ':'); colon >= 2 && colon <= 32 {
+		scheme := body[:colon]
+		ok := true
+		for i := 0; i < len(scheme); i++ {
+			c := scheme[i]
+			ok = ok && (asciiLetter(c) || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'))
+		}
+		if ok {
+			return true
+		}
+	}
+	at := strings.IndexByte(body, '@')
+	return at > 0 && at < len(body)-1
+}
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // wordByte reports an ASCII letter or digit, or a byte of a multi-byte
 // character (a letter of another script, as far as an underscore goes).

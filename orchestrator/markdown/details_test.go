@@ -59,7 +59,23 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 		{
 			name: "a literal less-than sign is written as itself",
 			html: `<p>If 5 &lt; 6 and 7 &gt; 3, then a &lt;= b; the tag &lt;div&gt; stays escaped.</p>`,
-			want: []string{"If 5 < 6 and 7 > 3, then a <= b; the tag &lt;div> stays escaped."},
+			want: []string{`If 5 < 6 and 7 > 3, then a <= b; the tag \<div> stays escaped.`},
+		},
+		{
+			name: "a less-than sign that opens no tag is itself, in code words and comparisons",
+			html: `<p>It returns Result&lt;bool, Error&gt; or List&lt;Map&lt;String, Int&gt;&gt;, when x &lt;y + 1.</p>`,
+			want: []string{"It returns Result<bool, Error> or List<Map<String, Int>>, when x <y + 1."},
+		},
+		{
+			name: "a less-than sign that would open a tag, a closing tag, an autolink or a comment is escaped as Markdown escapes it",
+			html: `<p>Type man &lt;subject&gt; or &lt;a href="x"&gt;, close with &lt;/div &gt;, mail &lt;me@example.com&gt;, see &lt;https://example.com&gt; and &lt;!-- this.</p>`,
+			want: []string{`man \<subject>`, `\<a href="x">`, `\</div >`, `\<me@example.com>`, `\<https://example.com>`, `\<!-- this`},
+		},
+		{
+			name:     "the paragraphs of a table cell are one line break apart",
+			html:     `<table><tr><th>Plan</th><th>Price</th></tr><tr><td>Basic</td><td><p>Student: $80</p><p></p><p>Member: $130</p></td></tr></table>`,
+			want:     []string{"| Basic | Student: $80<br>Member: $130 |"},
+			unwanted: []string{"<br />", "<br><br>"},
 		},
 		{
 			name: "an underscore inside a word is not escaped, one that opens emphasis is",

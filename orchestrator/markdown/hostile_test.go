@@ -102,6 +102,18 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 		}
 		return document(append(controls, element("article", inner))...)
 	}
+	t.Run("a line of a hundred thousand less-than signs is written in a bounded time", func(t *testing.T) {
+		// Whether each "<" needs its escape is read from the line after
+		// it; a bounded look keeps the line's cost linear.
+		line := strings.Repeat("a &lt;b&gt; ", 100_000)
+		doc := parse(t, "<html><body><p>"+line+"</p></body></html>")
+		within(t, "Convert", func() {
+			md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+			if err != nil || strings.Count(md, `\<b>`) != 100_000 {
+				t.Errorf("got %d escaped signs of 100,000, %v", strings.Count(md, `\<b>`), err)
+			}
+		})
+	})
 	t.Run("panels nested in panels are each judged at a bounded cost", func(t *testing.T) {
 		doc := nestedPanels(2_000)
 		within(t, "Article", func() {

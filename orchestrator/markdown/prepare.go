@@ -30,6 +30,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 		elems = append(elems, n)
 		return true
 	})
+	markLiteralEntities(root)
 	captions := map[string]bool{}
 	for _, n := range elems {
 		if n.Parent == nil {
@@ -60,6 +61,38 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			prepareTable(n)
 		}
 	}
+}
+
+// literalAmp stands, in the text the converter writes, for an "&" of the
+// page's text that starts what Markdown would read as a character
+// reference ("&lt;", "&#60;", "&copy;" written out on a page about HTML).
+// The converter writes such an "&" as it is, and the reader would show
+// the character instead of the words; tidy writes "&amp;" in its place.
+// It is a Unicode noncharacter, which no page's text holds.
+const literalAmp = "\ufdd0"
+
+// entityLikeRe is an "&" that starts a character reference.
+var entityLikeRe = regexp.MustCompile(`&(#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)`)
+
+// markLiteralEntities puts literalAmp for each "&" of text under root that
+// starts a character reference, outside code, where a reader takes the
+// text as it is.
+func markLiteralEntities(root *html.Node) {
+	walk(root, func(n *html.Node) bool {
+		switch {
+		case n.Type == html.ElementNode:
+			switch n.DataAtom {
+			case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Tt, atom.Script, atom.Style:
+				return false
+			}
+			return n.Data != "math"
+		case n.Type == html.TextNode:
+			if strings.Contains(n.Data, "&") || strings.Contains(n.Data, literalAmp) {
+				n.Data = entityLikeRe.ReplaceAllString(strings.ReplaceAll(n.Data, literalAmp, ""), literalAmp+"$1")
+			}
+		}
+		return false
+	})
 }
 
 // walk visits the tree in document order; visit returns false to skip a
