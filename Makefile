@@ -32,7 +32,8 @@ vet:
 	$(GO) vet ./...
 
 # Every test, unit and integration, with the race detector; then a short
-# fuzzing run of the query parser and of the PDF reader of file targets.
+# fuzzing run of the query parser, of the PDF reader of file targets and
+# of the Markdown writer's escapes.
 # The end-to-end packages under orchestrator/e2e each start their own
 # glimpses and run beside the others; -parallel lets the tests of one
 # package that share a glimpse overlap their waits on the browser. Three
@@ -66,6 +67,7 @@ test: deps vet
 	$(GO) test -count=1 -timeout 20m -run '^($(subst $(space),,$(UNRACED_TESTS)))$$' $(UNRACED_PKGS)
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZ_TIME) -fuzzminimizetime=$(FUZZ_MINIMIZE) ./orchestrator/query/
 	$(GO) test -run='^$$' -fuzz='^FuzzPDFInfo$$' -fuzztime=$(FUZZ_TIME) -fuzzminimizetime=$(FUZZ_MINIMIZE) ./orchestrator/meta/
+	$(GO) test -run='^$$' -fuzz='^FuzzEscapesKeepTheTextACommonMarkReaderSees$$' -fuzztime=$(FUZZ_TIME) -fuzzminimizetime=$(FUZZ_MINIMIZE) ./orchestrator/markdown/
 
 # Unit tests only: no Chromium renders, and a test whose tool is missing
 # is skipped with the command that installs it.
