@@ -33,6 +33,12 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 			unwanted: []string{"[]"},
 		},
 		{
+			name:     "a link whose only picture is inline data or a tracking pixel leaves no empty brackets",
+			html:     `<p>Share: <a href="/share?fb"><img src="data:image/svg+xml,%3csvg%3e%3c/svg%3e"></a><a href="/share?x"><img src="/pixel.gif" width="1" height="1"></a> or read on.</p>`,
+			want:     []string{"Share: or read on."},
+			unwanted: []string{"[]", "]("},
+		},
+		{
 			name: "a caption and its credit are two phrases",
 			html: `<figure><img src="/r.jpg" alt="River"><figcaption>The river at dawn.<span class="credit">Credit: A. Photographer</span></figcaption></figure>`,
 			want: []string{"The river at dawn. Credit: A. Photographer"},

@@ -54,6 +54,13 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			prepareFormula(n)
 		}
 	}
+	// A link whose one picture was dropped after it (inline data, a
+	// tracking pixel, an ad) is now as empty as one that had none.
+	for _, n := range elems {
+		if n.DataAtom == atom.A && n.Parent != nil && emptyLink(n) {
+			n.Parent.RemoveChild(n)
+		}
+	}
 	// Innermost tables first: whether a table is data depends on what its
 	// cells hold once the tables inside them are settled.
 	for i := len(elems) - 1; i >= 0; i-- {
@@ -135,6 +142,12 @@ func prepareFormula(n *html.Node) {
 	n.Parent.RemoveChild(n)
 }
 
+// emptyLink reports a link with neither text nor picture, which would be
+// an empty [](url).
+func emptyLink(n *html.Node) bool {
+	return strings.TrimSpace(textOf(n)) == "" && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) == nil
+}
+
 // prepareLink keeps a link only when it leads to a web page; any other
 // (javascript:, data:, mailto:, an empty or broken href) gives way to its
 // text, which is all a reader of the Markdown could use.
@@ -148,8 +161,7 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		n.Parent.RemoveChild(n)
 		return
 	}
-	if strings.TrimSpace(textOf(n)) == "" && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) == nil {
-		// A link with neither text nor picture would be an empty [](url).
+	if emptyLink(n) {
 		n.Parent.RemoveChild(n)
 		return
 	}
