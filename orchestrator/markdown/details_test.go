@@ -39,6 +39,16 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 			unwanted: []string{"[]", "]("},
 		},
 		{
+			name: "a picture shown before every entry is an icon, and goes; one shown twice, or one address described three ways, stays",
+			html: `<ul><li><img src="/check.svg" alt="Check"> Fast</li><li><img src="/check.svg" alt="Check"> Quiet</li><li><img src="/check.svg" alt="Check"> Cheap</li></ul>` +
+				`<p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann wrote</p><p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann again</p><p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann last</p>` +
+				`<p><img src="/chart.png" alt="Chart"></p><p>As the chart shows.</p><p><img src="/chart.png" alt="Chart"></p>` +
+				`<p><img src="/wait.png" alt="Hybrid apps"> <img src="/wait.png" alt="Native apps"> <img src="/wait.png" alt="Web apps"></p>`,
+			want: []string{"- Fast\n- Quiet\n- Cheap", "Ann wrote", "![Chart](https://example.com/chart.png)\n\nAs the chart shows.\n\n![Chart](https://example.com/chart.png)",
+				"![Hybrid apps](https://example.com/wait.png) ![Native apps](https://example.com/wait.png) ![Web apps](https://example.com/wait.png)"},
+			unwanted: []string{"check.svg", "ann.png", "[]"},
+		},
+		{
 			name: "a caption and its credit are two phrases",
 			html: `<figure><img src="/r.jpg" alt="River"><figcaption>The river at dawn.<span class="credit">Credit: A. Photographer</span></figcaption></figure>`,
 			want: []string{"The river at dawn. Credit: A. Photographer"},

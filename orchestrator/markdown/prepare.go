@@ -54,8 +54,9 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			prepareFormula(n)
 		}
 	}
+	dropIcons(elems)
 	// A link whose one picture was dropped after it (inline data, a
-	// tracking pixel, an ad) is now as empty as one that had none.
+	// tracking pixel, an ad, an icon) is now as empty as one that had none.
 	for _, n := range elems {
 		if n.DataAtom == atom.A && n.Parent != nil && emptyLink(n) {
 			n.Parent.RemoveChild(n)
@@ -543,9 +544,38 @@ func dropEditLinks(h *html.Node) {
 	})
 }
 
+// minIconRepeats is how many times one picture must be shown in the
+// content to be an icon.
+const minIconRepeats = 3
+
+// dropIcons removes the pictures among elems that the content shows
+// minIconRepeats times or more: a check mark before each feature, an award
+// badge on each product, a user's avatar beside each post, a divider, a
+// placeholder. A picture of the content is shown once; one shown over and
+// over is the page's decoration, and in Markdown it is the same line of
+// address again and again.
+//
+// A picture is its address and its text together: pictures that share a
+// placeholder's address until a script loads them, each described in its
+// own words, are different pictures.
+func dropIcons(elems []*html.Node) {
+	key := func(img *html.Node) string { return attr(img, "src") + "\x00" + attr(img, "alt") }
+	shown := map[string]int{}
+	for _, n := range elems {
+		if n.DataAtom == atom.Img && n.Parent != nil && attr(n, "src") != "" {
+			shown[key(n)]++
+		}
+	}
+	for _, n := range elems {
+		if n.DataAtom == atom.Img && n.Parent != nil && attr(n, "src") != "" && shown[key(n)] >= minIconRepeats {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
 // dropRepeatedImage removes an image that repeats, with only white space
-// between them, the picture just before it: responsive markup often shows
-// one picture twice, once per screen size.
+// between them, the picture just before it, address and text: responsive
+// markup often shows one picture twice, once per screen size.
 func dropRepeatedImage(img *html.Node) {
 	if img.Parent == nil {
 		return
@@ -554,7 +584,8 @@ func dropRepeatedImage(img *html.Node) {
 	for prev != nil && prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" {
 		prev = prev.PrevSibling
 	}
-	if prev != nil && prev.DataAtom == atom.Img && attr(prev, "src") != "" && attr(prev, "src") == attr(img, "src") {
+	if prev != nil && prev.DataAtom == atom.Img && attr(prev, "src") != "" && attr(prev, "src") == attr(img, "src") &&
+		attr(prev, "alt") == attr(img, "alt") {
 		img.Parent.RemoveChild(img)
 	}
 }
