@@ -172,13 +172,15 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 }
 
 // permalink reports the anchor a heading or paragraph carries to link to
-// itself ("#", "¶", "§", a link icon): a place on this very page, marked
-// by a symbol, which says nothing once the page is text.
+// itself ("#", "¶", "§", a link icon, or the anchor's own name): a place on
+// this very page, marked by a symbol, which says nothing once the page is
+// text.
 func permalink(n *html.Node, href string, pageURL, base *url.URL) bool {
 	u, err := url.Parse(href)
 	if err != nil || u.Fragment == "" {
 		return false
 	}
+	fragment := u.Fragment
 	u.Fragment, u.RawFragment = "", ""
 	if here := u.String(); here != withoutFragment(pageURL) && here != withoutFragment(base) {
 		return false
@@ -186,12 +188,31 @@ func permalink(n *html.Node, href string, pageURL, base *url.URL) bool {
 	if findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
 		return false
 	}
+	if strings.TrimPrefix(strings.TrimSpace(textOf(n)), "#") == fragment && besideHeading(n) {
+		return true // the anchor's own name as its text: "Critics[#section4]"
+	}
 	for _, r := range textOf(n) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// besideHeading reports a link inside a heading that has words of its own
+// besides the link's: there a link named after its anchor is the
+// heading's permalink. A heading that is its link ("[align-items](#align-items)")
+// and a reference in a sentence ("See [#Configuration](#Configuration)")
+// keep theirs.
+func besideHeading(link *html.Node) bool {
+	for p := link.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			rest := strings.Replace(textOf(p), textOf(link), "", 1)
+			return strings.IndexFunc(rest, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+		}
+	}
+	return false
 }
 
 func withoutFragment(u *url.URL) string {
