@@ -88,6 +88,8 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropMenus(art)
 		if kind != kindMany {
 			dropTeasers(art, base)
+		} else {
+			dropRecommendations(art, base)
 		}
 		dropEmptySections(art)
 		dropRepeats(art)

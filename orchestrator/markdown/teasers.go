@@ -106,6 +106,24 @@ func relatedHeading(text string) bool {
 // stories: a section under a related heading that is mostly links or that
 // ends the content, and a run of teaser cards after the last paragraph.
 func dropTeasers(art *html.Node, page *url.URL) {
+	dropLabeledSections(art, page, relatedHeading)
+	dropTrailingCards(art, page)
+}
+
+// dropRecommendations removes from the content of a page made of many
+// blocks (a product, a thread, a listing) the boxes of other items the
+// site recommends beside them: "Customers also viewed", "Similar items",
+// "Related threads". Such a page's own blocks are cards and lists of
+// links too, so only these headings say a box is not its content; a
+// "Latest posts" or "Most popular" heading may head the listing itself.
+func dropRecommendations(art *html.Node, page *url.URL) {
+	dropLabeledSections(art, page, recommendationHeading)
+}
+
+// dropLabeledSections removes the sections under the labels of art that
+// heading accepts, when each is a list of links or ends the content (see
+// dropRelatedSection).
+func dropLabeledSections(art *html.Node, page *url.URL, heading func(string) bool) {
 	var labels []*html.Node
 	walk(art, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -114,7 +132,7 @@ func dropTeasers(art *html.Node, page *url.URL) {
 		if label(n) {
 			// A heading that is itself a link ("Related: <a>…</a>") is a
 			// pointer inside the story, not a box.
-			if relatedHeading(textOf(n)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+			if heading(textOf(n)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
 				labels = append(labels, n)
 			}
 			return false
@@ -127,7 +145,43 @@ func dropTeasers(art *html.Node, page *url.URL) {
 		}
 		dropRelatedSection(art, l, page)
 	}
-	dropTrailingCards(art, page)
+}
+
+// recommendationPhrases open or make up a heading over other items a site
+// recommends beside a product, a thread or a listing, in the common
+// languages of the web, lower-cased.
+var recommendationPhrases = []string{
+	// English
+	"also viewed", "also bought", "also purchased", "also searched", "also liked", "also like", "also enjoy",
+	"also shopped", "also considered", "similar items", "similar products", "similar threads",
+	"similar questions", "similar discussions", "similar listings", "similar jobs", "similar courses",
+	"related items", "related products", "related threads", "related questions", "related searches",
+	"related discussions", "related topics", "related listings", "related jobs", "related courses",
+	"frequently bought together", "customers who", "people who", "people also", "sponsored",
+	"recommended for you", "recommended products", "recommended items", "explore related", "more from this seller",
+	"more to consider", "compare with similar", "complete the look", "shop the look", "pairs well with",
+	"inspired by your", "hot network questions", "linked questions",
+	// German, French, Spanish, Portuguese, Italian, Dutch
+	"ähnliche produkte", "ähnliche artikel", "kunden kauften auch", "das könnte ihnen auch gefallen",
+	"produits similaires", "vous aimerez aussi", "vous aimerez peut-être", "productos similares",
+	"productos relacionados", "también te puede gustar", "produtos relacionados", "produtos semelhantes",
+	"prodotti simili", "prodotti correlati", "vergelijkbare producten", "gerelateerde producten",
+}
+
+// recommendationHeading reports whether text heads a box of other items a
+// site recommends.
+func recommendationHeading(text string) bool {
+	t := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	t = strings.TrimRight(t, ":.…»›>→ ")
+	if t == "" || len(strings.Fields(t)) > maxRelatedHeadingWords {
+		return false
+	}
+	for _, p := range recommendationPhrases {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // label reports a heading, or a short line standing alone that serves as

@@ -144,3 +144,44 @@ func TestRelatedHeadingsAreKnownInManyLanguages(t *testing.T) {
 		}
 	}
 }
+
+func TestPagesOfManyBlocksLeaveTheItemsTheSiteRecommendsOut(t *testing.T) {
+	var posts strings.Builder
+	for i := range 4 {
+		posts.WriteString(`<div class="post"><p class="who">member` + string(rune('a'+i)) + `</p><p>Reply ` + string(rune('A'+i)) +
+			`: I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it.</p></div>`)
+	}
+	thread := `<!doctype html><html><head><title>Squeaky wheel bearings</title>` +
+		`<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Squeaky wheel bearings"}</script>` +
+		`</head><body><main><h1>Squeaky wheel bearings</h1>` + posts.String()
+	for _, tc := range []struct {
+		name, tail     string
+		want, unwanted []string
+	}{
+		{
+			name: "a thread leaves its similar threads out",
+			tail: `<h3>Similar threads</h3><ul><li><a href="/t/1">Bearing grease for winter rides</a> <span>12 replies</span></li>` +
+				`<li><a href="/t/2">Which bearings for a cargo bike</a> <span>4 replies</span></li><li><a href="/t/3">Wheel truing at home</a> <span>9 replies</span></li></ul>`,
+			want:     []string{"Reply A", "Reply D"},
+			unwanted: []string{"Similar threads", "Bearing grease", "cargo bike"},
+		},
+		{
+			name: "a shop's bought-together box goes the same way",
+			tail: `<p><strong>Customers who bought this also bought</strong></p><ul><li><a href="/p/1">Light oil, 100 ml</a> $4</li>` +
+				`<li><a href="/p/2">Bearing press</a> $30</li><li><a href="/p/3">Spoke key</a> $8</li></ul>`,
+			want:     []string{"Reply A", "Reply D"},
+			unwanted: []string{"also bought", "Bearing press", "Spoke key"},
+		},
+		{
+			name: "a box under a heading of the page's own stays",
+			tail: `<h3>Latest posts</h3><ul><li><a href="/t/1">Bearing grease for winter rides</a> <span>12 replies</span></li>` +
+				`<li><a href="/t/2">Which bearings for a cargo bike</a> <span>4 replies</span></li></ul>`,
+			want: []string{"Reply A", "Reply D", "Bearing grease"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, thread+tc.tail+`</main></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
