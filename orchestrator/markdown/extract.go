@@ -86,6 +86,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	if art != nil {
 		dropMenus(art)
+		dropAccountPrompts(art)
 		if kind != kindMany {
 			dropTeasers(art, base)
 		} else {

@@ -1,0 +1,89 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Account prompts: the links and lines a site puts in its pages for its
+// accounts, "Log in", "Sign up", "Register", "You must log in to answer
+// this question". On a thread or a question they come back with every
+// post; they are the site's controls, not the page's words. A heading or
+// a sentence that speaks of signing in (a guide's "Sign in" step) is text
+// and stays: only a link standing alone, or a line that asks the reader
+// to sign in to do something on the page, is a prompt.
+
+// accountAction is an account action, in the common languages of the web.
+const accountAction = `(?:log ?in|login|log ?out|sign ?in|sign ?up|sign ?out|register|create (?:an |your |a free )?account|join (?:now|us|free|today)|my account|` +
+	`anmelden|einloggen|registrieren|abmelden|se connecter|connexion|s'inscrire|inscription|iniciar sesi[oó]n|registrarse|reg[ií]strate|` +
+	`entrar|cadastre-se|accedi|registrati|inloggen|registreren|zaloguj si[eę]|zarejestruj si[eę])`
+
+var (
+	// accountLinkRe is the whole text of a link that is an account
+	// control: one action, or two joined ("Log in or sign up").
+	accountLinkRe = regexp.MustCompile(`(?i)^` + accountAction + `(?:\s*(?:or|/|\||·|oder|ou|o|of|lub)\s*` + accountAction + `)?[.!]?$`)
+	// accountPromptRe is the whole text of a line asking the reader to
+	// sign in to do something on the page.
+	accountPromptRe = regexp.MustCompile(`(?i)^(?:you (?:must|need to|have to) |please )?` + accountAction +
+		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate)\b[^.!?]*[.!]?$`)
+)
+
+// maxPromptWords is the most words an account prompt has.
+const maxPromptWords = 14
+
+// dropAccountPrompts removes the account links that stand alone and the
+// lines that ask the reader to sign in, under root.
+func dropAccountPrompts(root *html.Node) {
+	var drop []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		text := strings.Join(strings.Fields(textOf(n)), " ")
+		if text == "" || countWords(text) > maxPromptWords {
+			return true
+		}
+		switch {
+		case n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n):
+			drop = append(drop, n)
+			return false
+		case promptLine(n) && accountPromptRe.MatchString(text):
+			drop = append(drop, n)
+			return false
+		}
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// promptLine reports an element that is a line of its own: a paragraph, a
+// heading, a list entry or a box.
+func promptLine(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.Li, atom.Span, atom.Section, atom.Footer,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return soleText(n)
+	}
+	return false
+}
+
+// standsAlone reports a link with no words beside it in its parent, up to
+// the nearest block: not a few words inside a sentence.
+func standsAlone(a *html.Node) bool {
+	for k := a.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k != a && k.Type == html.TextNode && countWords(k.Data) > 0 && strings.Trim(k.Data, " \t\n|·•/-–—") != "" {
+			if accountLinkRe.MatchString(strings.TrimSpace(k.Data)) || strings.TrimSpace(strings.ToLower(k.Data)) == "or" {
+				continue // "Log in | Register", "Sign in or register"
+			}
+			return false
+		}
+	}
+	return true
+}

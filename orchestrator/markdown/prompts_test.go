@@ -1,0 +1,33 @@
+package markdown
+
+import "testing"
+
+func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{
+			name: "a thread's sign-in links and its prompt to sign in to reply go",
+			body: `<div class="post"><p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p></div>` +
+				`<div class="post"><p>Same here: the squeak went after a day, and the bearings have been quiet for a whole winter of riding to work since.</p></div>` +
+				`<p><a href="/login">Log in</a> | <a href="/register">Register</a></p>` +
+				`<p><a href="/login">You must log in or register to reply here.</a></p><p>Please <a href="/signin">sign in</a> to post.</p>`,
+			want:     []string{"soaked the bearings", "quiet for a whole winter"},
+			unwanted: []string{"Log in", "Register", "log in or register", "sign in"},
+		},
+		{
+			name: "a guide's step about signing in, a sentence with a sign-in link and a macro named join stay",
+			body: `<h2>Sign in</h2><p>Open the app and sign in with the account your school gave you; the first screen then lists your classes for the term.</p>` +
+				`<p>New readers can <a href="/register">register</a> for the weekly letter, which collects the best answers of the week.</p>` +
+				`<p>Wait for both tasks with <a href="/macro.join.html">join</a> or for the first with select, as the examples below show in full.</p>` +
+				`<ul><li>Register to join the online events</li></ul>`,
+			want: []string{"## Sign in", "sign in with the account", "[register](", "[join](", "Register to join the online events"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<!doctype html><html><head><title>Bearings</title></head><body><main><h1>Bearings</h1>`+tc.body+`</main></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
