@@ -143,6 +143,7 @@ func (p *page) authorSources() []authorSource {
 		{values: p.bylineNames, visible: true},
 		{values: p.datelineNames, visible: true, unmarked: true},
 		{values: p.authorBoxNames, visible: true, unmarked: true},
+		{values: p.moreByNames, visible: true},
 		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
