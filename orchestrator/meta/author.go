@@ -144,6 +144,7 @@ func (p *page) authorSources() []authorSource {
 		{values: p.datelineNames, visible: true, unmarked: true},
 		{values: p.authorBoxNames, visible: true, unmarked: true},
 		{values: p.moreByNames, visible: true},
+		{values: p.labelledNames, visible: true, unmarked: true},
 		{values: p.noscriptAuthors},
 		{values: p.threadUserNames},
 		{values: func() []authorValue { return texts(p.metaAll("twitter:creator")) }},
@@ -692,8 +693,9 @@ func cleanAuthor(s, host string, visible bool) string {
 	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— \"“”„«»")
 	if visible {
 		// Markup names a person or an organisation on purpose; printed
-		// bylines run the name into the title beside it.
-		s = strings.Trim(cutTitles(s), ",;|·•-–— ")
+		// bylines run the name into the title beside it, or set the title
+		// apart with a dash or a bar ("Eliz - Product marketer").
+		s = strings.Trim(cutTitles(cutDashedTitle(s)), ",;|·•-–— ")
 	}
 	if foldKey(s) == "" || !strings.ContainsFunc(s, unicode.IsLetter) || onlyTitleWords(s) {
 		return ""
@@ -725,6 +727,24 @@ var titleWords = map[string]bool{
 	"marketing": true, "content": true, "tech": true, "technology": true, "digital": true, "social": true,
 	"updated": true, "modified": true, "reviewed": true, "edited": true, "published": true, "posted": true,
 	"winemaker": true, "expert": true, "journalist": true, "engineer": true, "designer": true, "developer": true,
+	"marketer": true,
+}
+
+// cutDashedTitle cuts a job title set after a name with a dash or a bar:
+// the part after it holds a word of titleWords.
+func cutDashedTitle(s string) string {
+	for _, sep := range []string{" - ", " – ", " — ", " | "} {
+		head, tail, ok := strings.Cut(s, sep)
+		if !ok || strings.TrimSpace(head) == "" {
+			continue
+		}
+		for _, w := range strings.Fields(tail) {
+			if titleWords[strings.ToLower(strings.Trim(w, ",;:()|·•"))] {
+				return head
+			}
+		}
+	}
+	return s
 }
 
 // cutTitles cuts what follows a name of two or more words when it opens

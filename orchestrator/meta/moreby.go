@@ -52,3 +52,57 @@ func (p *page) moreByNames() []authorValue {
 	}
 	return []authorValue{{text: name, printed: true}}
 }
+
+// A label over a name: a box that heads the writer's name with a label of
+// its own ("Article by", "Written by", "About the author") in the element
+// before it, with nothing in the markup naming either as a byline. The
+// name is the next element's whole text, or, under "About the author", the
+// name a short biography opens with ("Jane Roe is a writer …").
+
+// nameLabels are such labels, folded to lower case, their colon cut.
+var nameLabels = map[string]bool{
+	"article by": true, "written by": true, "posted by": true, "authored by": true, "post by": true,
+	"story by": true, "words by": true, "author": true, "the author": true, "about the author": true,
+	"about the writer": true, "geschrieben von": true, "écrit par": true, "escrito por": true, "scritto da": true,
+}
+
+// bioOpeningRe is the name a biography opens with: two to four
+// capitalised words, then the verb that starts the sentence about them.
+var bioOpeningRe = regexp.MustCompile(`^((?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+)(?:,\s+[^,]{1,60},)?\s+(?:is|was|has|writes|works|leads|covers|joined)\b`)
+
+// maxLabelElements bounds the elements read for such a label.
+const maxLabelElements = 5000
+
+// labelledNames returns the first name a label heads.
+func (p *page) labelledNames() []authorValue {
+	var out []authorValue
+	p.doc.Find("h2, h3, h4, h5, h6, p, span, div, dt, strong, b").EachWithBreak(func(i int, s *goquery.Selection) bool {
+		if i >= maxLabelElements {
+			return false
+		}
+		if s.Children().Length() > 1 {
+			return true
+		}
+		label := strings.ToLower(strings.Trim(strings.Join(strings.Fields(s.Text()), " "), " :"))
+		if !nameLabels[label] {
+			return true
+		}
+		next := s.Next()
+		if next.Length() == 0 {
+			return true
+		}
+		text := strings.Join(strings.Fields(next.Text()), " ")
+		switch {
+		case len(text) <= 60 && looksLikeName(text, false):
+			out = append(out, authorValue{text: text, printed: true})
+			return false
+		case strings.HasPrefix(label, "about the"):
+			if m := bioOpeningRe.FindStringSubmatch(text); m != nil && looksLikeName(m[1], false) {
+				out = append(out, authorValue{text: m[1], printed: true})
+				return false
+			}
+		}
+		return true
+	})
+	return out
+}

@@ -30,3 +30,32 @@ func TestAllArticlesByLinksNameTheWriter(t *testing.T) {
 		})
 	}
 }
+
+// TestALabelOverANameNamesTheWriter covers a name headed by a label in the
+// element before it, with nothing in the markup naming a byline.
+func TestALabelOverANameNamesTheWriter(t *testing.T) {
+	body := `<p>` + longText(800) + `</p>`
+	tests := []struct {
+		name, html, want string
+	}{
+		{"a heading saying article by over a name",
+			`<article><h1>Compilers for fun</h1>` + body + `</article><section><h2>Article by</h2><div>Matias Heikkilä</div></section>`,
+			"Matias Heikkilä"},
+		{"about the author over a biography that opens with the name",
+			`<article><h1>Cloud trends</h1>` + body + `<p>About the Author:</p><p>Juliette Carreiro is a content creator with five years of experience in tech.</p></article>`,
+			"Juliette Carreiro"},
+		{"a written-by label over a name and a title set apart with a dash",
+			`<article><h1>Quizzes that teach</h1>` + body + `<div><span>Written by</span><span>Eliz Varga - Product marketer</span></div></article>`,
+			"Eliz Varga"},
+		{"a label over a sentence names no one",
+			`<article><h1>Cloud trends</h1>` + body + `<h3>Author</h3><p>Send us your questions and we will answer them next week.</p></article>`,
+			""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
+				t.Errorf("author = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
