@@ -664,7 +664,7 @@ var (
 // name (" in Science", " on Monday").
 func cleanAuthor(s, host string, visible bool) string {
 	s = cleanText(s)
-	if creditRe.MatchString(s) {
+	if creditRe.MatchString(s) || siteCreditsRe.MatchString(s) {
 		return ""
 	}
 	for range 2 {

@@ -25,6 +25,12 @@ func isPrintedValue(s *goquery.Selection) bool {
 // "Fact checked by". Whoever follows is not the author.
 var creditRe = regexp.MustCompile(`(?i)^\s*(?:last\s+|medically\s+|expert\s+)?(?:updated|reviewed|edited|fact[\s-]*checked|checked|verified|revised)\s+(?:by|von|par|por|door|da|av|af)\b`)
 
+// siteCreditsRe matches the credits of a site's makers, one per role,
+// that some templates put in their author meta ("content: Example Media,
+// design: Jane Roe, code: John Doe"): two roles or more, each named and
+// followed by a colon. They say who made the site, not who wrote the page.
+var siteCreditsRe = regexp.MustCompile(`(?i)(?:^|[,;|]\s*)(?:content|design|designed|code|coding|development|developed|programming|hosting|photos?|photography|illustrations?|seo|copy|texts?|concept|layout|theme|website|site)\s*:\s*\S[^,;|]*[,;|]\s*(?:content|design|designed|code|coding|development|developed|programming|hosting|photos?|photography|illustrations?|seo|copy|texts?|concept|layout|theme|website|site)\s*:`)
+
 // onlyTitleWords reports a value made of job-title words alone ("Staff
 // Writer", "Senior Editor"): a role printed where a name was expected.
 func onlyTitleWords(s string) bool {
