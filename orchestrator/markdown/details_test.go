@@ -43,9 +43,11 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 			html: `<ul><li><img src="/check.svg" alt="Check"> Fast</li><li><img src="/check.svg" alt="Check"> Quiet</li><li><img src="/check.svg" alt="Check"> Cheap</li></ul>` +
 				`<p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann wrote</p><p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann again</p><p><a href="/u/ann"><img src="/ann.png" alt="ann"></a> Ann last</p>` +
 				`<p><img src="/chart.png" alt="Chart"></p><p>As the chart shows.</p><p><img src="/chart.png" alt="Chart"></p>` +
-				`<p><img src="/wait.png" alt="Hybrid apps"> <img src="/wait.png" alt="Native apps"> <img src="/wait.png" alt="Web apps"></p>`,
+				`<p><img src="/wait.png" alt="Hybrid apps"> <img src="/wait.png" alt="Native apps"> <img src="/wait.png" alt="Web apps"></p>` +
+				`<p><img src="/map.png" alt="Map"> The harbour.</p><p><img src="/map.png" alt="Map"> The wall.</p><p><a href="#main">Skip to main content <img src="/map.png" alt="Map"></a></p>`,
 			want: []string{"- Fast\n- Quiet\n- Cheap", "Ann wrote", "![Chart](https://example.com/chart.png)\n\nAs the chart shows.\n\n![Chart](https://example.com/chart.png)",
-				"![Hybrid apps](https://example.com/wait.png) ![Native apps](https://example.com/wait.png) ![Web apps](https://example.com/wait.png)"},
+				"![Hybrid apps](https://example.com/wait.png) ![Native apps](https://example.com/wait.png) ![Web apps](https://example.com/wait.png)",
+				"![Map](https://example.com/map.png) The harbour.", "![Map](https://example.com/map.png) The wall."},
 			unwanted: []string{"check.svg", "ann.png", "[]"},
 		},
 		{

@@ -54,7 +54,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			prepareFormula(n)
 		}
 	}
-	dropIcons(elems)
+	dropIcons(root, elems)
 	// A link whose one picture was dropped after it (inline data, a
 	// tracking pixel, an ad, an icon) is now as empty as one that had none.
 	for _, n := range elems {
@@ -569,7 +569,7 @@ func dropEditLinks(h *html.Node) {
 // content to be an icon.
 const minIconRepeats = 3
 
-// dropIcons removes the pictures among elems that the content shows
+// dropIcons removes the pictures among elems, under root, that the content shows
 // minIconRepeats times or more: a check mark before each feature, an award
 // badge on each product, a user's avatar beside each post, a divider, a
 // placeholder. A picture of the content is shown once; one shown over and
@@ -579,11 +579,11 @@ const minIconRepeats = 3
 // A picture is its address and its text together: pictures that share a
 // placeholder's address until a script loads them, each described in its
 // own words, are different pictures.
-func dropIcons(elems []*html.Node) {
+func dropIcons(root *html.Node, elems []*html.Node) {
 	key := func(img *html.Node) string { return attr(img, "src") + "\x00" + attr(img, "alt") }
 	shown := map[string]int{}
 	for _, n := range elems {
-		if n.DataAtom == atom.Img && n.Parent != nil && attr(n, "src") != "" {
+		if n.DataAtom == atom.Img && attr(n, "src") != "" && inTree(n, root) {
 			shown[key(n)]++
 		}
 	}
@@ -592,6 +592,17 @@ func dropIcons(elems []*html.Node) {
 			n.Parent.RemoveChild(n)
 		}
 	}
+}
+
+// inTree reports whether n is still under root: not removed, alone or
+// with a subtree around it.
+func inTree(n, root *html.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p == root {
+			return true
+		}
+	}
+	return false
 }
 
 // dropRepeatedImage removes an image that repeats, with only white space
