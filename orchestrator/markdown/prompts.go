@@ -31,8 +31,12 @@ var (
 		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate)\b[^.!?]*[.!]?$`)
 )
 
-// maxPromptWords is the most words an account prompt has.
-const maxPromptWords = 14
+// maxPromptWords is the most words an account prompt has, and
+// maxPromptText the most text, in bytes.
+const (
+	maxPromptWords = 14
+	maxPromptText  = 160
+)
 
 // dropAccountPrompts removes the account links that stand alone and the
 // lines that ask the reader to sign in, under root.
@@ -41,6 +45,9 @@ func dropAccountPrompts(root *html.Node) {
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
+		}
+		if textUpTo(n, maxPromptText) > maxPromptText {
+			return true // a block of text; a prompt may be inside it
 		}
 		text := strings.Join(strings.Fields(textOf(n)), " ")
 		if text == "" || countWords(text) > maxPromptWords {
