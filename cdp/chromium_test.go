@@ -3,19 +3,14 @@
 package cdp
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,8 +38,6 @@ var chromiumFlags = []string{
 	"--remote-debugging-port=0",
 }
 
-var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
-
 // chromiumPath finds the browser: GLIMPSE_CHROME_PATH, then Debian's
 // package, then chromium on PATH.
 func chromiumPath(t *testing.T) string {
@@ -71,66 +64,7 @@ func startChromium(t *testing.T) (wsURL string, kill func()) {
 	if testing.Short() {
 		t.Skip("the Chromium tests do not run with -short")
 	}
-	bin := chromiumPath(t)
-	profile, env := testtool.ChromiumProfile(t)
-	cmd := exec.Command(bin, append(chromiumFlags, "--user-data-dir="+profile, "about:blank")...)
-	cmd.Env = env
-	// Its own process group, so one signal reaches the renderers and the
-	// zygote too; and dead with the test binary should that die first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting Chromium %s: %v", bin, err)
-	}
-
-	found := make(chan string, 1)
-	var (
-		mu   sync.Mutex
-		head []string // the first lines, for a failure message
-	)
-	scanned := make(chan struct{})
-	go func() {
-		defer close(scanned)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			mu.Lock()
-			if len(head) < 20 {
-				head = append(head, line)
-			}
-			mu.Unlock()
-			if m := devtoolsLine.FindStringSubmatch(line); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		// Chromium blocks once its stderr pipe is full, so keep reading.
-		io.Copy(io.Discard, stderr)
-	}()
-
-	var once sync.Once
-	kill = func() {
-		once.Do(func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			cmd.Wait()
-			<-scanned
-		})
-	}
-	t.Cleanup(kill)
-
-	select {
-	case wsURL = <-found:
-		return wsURL, kill
-	case <-time.After(20 * time.Second):
-		kill()
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("Chromium printed no DevTools endpoint within 20s; its stderr began with:\n%s", strings.Join(head, "\n"))
-		return "", nil
-	}
+	return testtool.StartChromium(t, chromiumPath(t), chromiumFlags...)
 }
 
 const testPageTitle = "glimpse test page"

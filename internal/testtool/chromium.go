@@ -1,10 +1,16 @@
 package testtool
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // ChromiumProfile makes a profile directory for a Chromium a test starts
@@ -35,4 +41,77 @@ func ChromiumProfile(tb testing.TB) (dir string, env []string) {
 		env = append(env, kv)
 	}
 	return dir, append(env, "TMPDIR="+dir, "XDG_CONFIG_HOME="+dir, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+}
+
+// StartChromium starts the browser at bin with flags (the test's own:
+// headless, the DevTools port), a profile of its own from ChromiumProfile
+// and about:blank, in a process group of its own that dies with the test
+// binary. It returns the browser's DevTools address (ws://…) and a func
+// that kills the group early; the test's end kills it, then removes the
+// profile.
+func StartChromium(tb testing.TB, bin string, flags ...string) (wsURL string, kill func()) {
+	tb.Helper()
+	profile, env := ChromiumProfile(tb)
+	return startChromium(tb, bin, env, append(append(flags[:len(flags):len(flags)], "--user-data-dir="+profile), "about:blank"))
+}
+
+// devtoolsLine is what Chromium prints on stderr once DevTools listens.
+var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
+
+// chromiumStartTimeout bounds the wait for the DevTools line.
+const chromiumStartTimeout = 30 * time.Second
+
+func startChromium(tb testing.TB, bin string, env, args []string) (wsURL string, kill func()) {
+	tb.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("starting Chromium at %s: %v (install the Debian package chromium)", bin, err)
+	}
+	found, read := make(chan string, 1), make(chan struct{})
+	var (
+		mu   sync.Mutex
+		tail []string // the last lines, for a failure message
+	)
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			if m := devtoolsLine.FindStringSubmatch(line); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+			mu.Lock()
+			tail = append(tail[max(0, len(tail)-19):], line)
+			mu.Unlock()
+		}
+	}()
+	var once sync.Once
+	kill = func() {
+		once.Do(func() {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-read
+			_ = cmd.Wait()
+		})
+	}
+	tb.Cleanup(kill)
+	select {
+	case wsURL = <-found:
+		return wsURL, kill
+	case <-read:
+	case <-time.After(chromiumStartTimeout):
+	}
+	kill()
+	mu.Lock()
+	defer mu.Unlock()
+	tb.Fatalf("Chromium at %s printed no DevTools address within %v; its stderr ended with:\n%s", bin, chromiumStartTimeout, strings.Join(tail, "\n"))
+	return "", nil
 }

@@ -1,11 +1,9 @@
 package guard
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,10 +11,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -137,72 +133,21 @@ Promise.race([Promise.all(attempts), timeout]).then(() => fetch('/done'));
 </script>`
 }
 
-var devtoolsLine = regexp.MustCompile(`DevTools listening on ws://([^/\s]+)/`)
-
 // startChromium launches the browser in its own process group and returns the
 // host:port of its DevTools HTTP endpoint. Cleanup kills the whole group.
 func startChromium(t *testing.T, path string, extra []string) string {
 	t.Helper()
-	args := []string{
+	flags := append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--remote-debugging-port=0",
-	}
-	profile, env := testtool.ChromiumProfile(t)
-	args = append(args, "--user-data-dir="+profile)
-	args = append(args, extra...)
-	args = append(args, "about:blank")
-	cmd := exec.Command(path, args...)
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stderr, err := cmd.StderrPipe()
+	}, extra...)
+	ws, _ := testtool.StartChromium(t, path, flags...)
+	u, err := url.Parse(ws)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Chromium's DevTools address %q: %v", ws, err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting Chromium at %s: %v (install the Debian package \"chromium\")", path, err)
-	}
-
-	endpoint := make(chan string, 1)
-	var logMu sync.Mutex
-	var logTail []string
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			if m := devtoolsLine.FindStringSubmatch(line); m != nil {
-				select {
-				case endpoint <- m[1]:
-				default:
-				}
-			}
-			logMu.Lock()
-			logTail = append(logTail, line)
-			if len(logTail) > 20 {
-				logTail = logTail[1:]
-			}
-			logMu.Unlock()
-		}
-		io.Copy(io.Discard, stderr)
-	}()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-readDone
-		cmd.Wait()
-	})
-
-	select {
-	case ep := <-endpoint:
-		return ep
-	case <-readDone:
-	case <-time.After(20 * time.Second):
-	}
-	logMu.Lock()
-	defer logMu.Unlock()
-	t.Fatalf("Chromium did not announce its DevTools endpoint; its last output:\n%s", strings.Join(logTail, "\n"))
-	return ""
+	return u.Host
 }
 
 // openTab asks the DevTools HTTP endpoint for a new tab showing target.

@@ -1,18 +1,15 @@
 package clients_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -153,38 +150,9 @@ type tab struct {
 // one page, watching its console.
 func openTab(t *testing.T) *tab {
 	t.Helper()
-	profile, env := testtool.ChromiumProfile(t)
-	cmd := exec.Command("/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	ws, _ := testtool.StartChromium(t, "/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	wsURL := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "DevTools listening on "); ok {
-				wsURL <- strings.TrimSpace(rest)
-			}
-		}
-	}()
-	var ws string
-	select {
-	case ws = <-wsURL:
-	case <-time.After(30 * time.Second):
-		t.Fatal("Chromium did not say where DevTools listens within 30 s")
-	}
+		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	conn, err := cdp.Dial(ctx, ws)
