@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -26,7 +27,33 @@ const minThreadShare = 0.5
 // breadcrumbs).
 func threadShape(region *html.Node) bool {
 	posts := threadPosts(region, false)
+	if posts == nil {
+		// Posts each headed by a reply's title ("Re: Squeaky bearings")
+		// are a thread's, not a listing's excerpts under their titles.
+		if posts = threadPosts(region, true); !replyHeaded(posts) {
+			return false
+		}
+	}
 	return posts != nil && proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
+}
+
+// replyTitleRe is the title of a reply: the thread's title after "Re:", or
+// the mark of another language's mail and forum software.
+var replyTitleRe = regexp.MustCompile(`(?i)^\s*(?:re|aw|sv|vs|odp|rif|antw|r)\s*(?:\[\d+\])?\s*:\s*\S`)
+
+// replyHeaded reports posts whose headings are, from the second post on,
+// mostly replies' titles.
+func replyHeaded(posts []*html.Node) bool {
+	if len(posts) < minRepeats {
+		return false
+	}
+	replies := 0
+	for _, post := range posts[1:] {
+		if h := findFirst(post, func(k *html.Node) bool { return headingLevel(k) > 0 }); h != nil && replyTitleRe.MatchString(textOf(h)) {
+			replies++
+		}
+	}
+	return 2*replies >= len(posts)-1
 }
 
 // threadPosts finds the posts of a thread under region: the first series,

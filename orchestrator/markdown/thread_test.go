@@ -80,6 +80,12 @@ func TestThreadShape(t *testing.T) {
 		{"paragraphs are not posts", strings.Repeat(`<p>A paragraph of an article that runs on long enough to count as prose of its own, like any other.</p>`, 5), false},
 		{"excerpts headed by their titles are a listing",
 			strings.Repeat(`<div class="item"><h2><a href="/a">A story</a></h2><p>An excerpt of the story that runs on long enough to count as prose of its own.</p></div>`, 5), false},
+		{"posts headed by replies' titles are a thread",
+			`<h1>Squeaky hinge</h1>` + `<div class="post"><h3>Squeaky hinge</h3><p>Reply 0: the hinge squeaks less after a drop of oil, but a worn pin needs replacing soon.</p></div>` +
+				strings.Repeat(`<div class="post"><h3>Re: Squeaky hinge</h3><p>A reply: the hinge squeaks less after a drop of oil, but a worn pin needs replacing soon.</p></div>`, 4), true},
+		{"excerpts headed by titles that are not replies' are still a listing",
+			`<div class="item"><h2>Re: a story</h2><p>An excerpt of the story that runs on long enough to count as prose of its own.</p></div>` +
+				strings.Repeat(`<div class="item"><h2><a href="/a">A story</a></h2><p>An excerpt of the story that runs on long enough to count as prose of its own.</p></div>`, 4), false},
 		{"cards that are mostly links are a listing",
 			strings.Repeat(`<div class="card"><a href="/a">A product with a long name that the card links to, in full</a><p>Short tagline.</p></div>`, 5), false},
 	} {
