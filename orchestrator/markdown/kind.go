@@ -40,9 +40,11 @@ var articleTypes = map[string]bool{
 // declaredKind reads the page's JSON-LD types and its og:type. A page that
 // declares a thread, a product or a list is kindMany whatever else it
 // declares (news sites call every page an article); else a declared
-// article is kindArticle.
+// article is kindArticle, unless WordPress marks it as one of the site's
+// pages ("type-page"), not a post: a services or landing page whose SEO
+// plugin calls every page an article.
 func declaredKind(root *html.Node) pageKind {
-	many, article := false, false
+	many, article, wpPage := false, false, false
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -58,6 +60,9 @@ func declaredKind(root *html.Node) pageKind {
 				})
 			}
 			return false
+		case hasClass(n, "type-page"):
+			wpPage = true
+			return true
 		case n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type"):
 			article = article || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "article")
 			return false
@@ -67,7 +72,7 @@ func declaredKind(root *html.Node) pageKind {
 	switch {
 	case many:
 		return kindMany
-	case article:
+	case article && !wpPage:
 		return kindArticle
 	}
 	return kindUnknown
@@ -103,4 +108,14 @@ func ldTypes(v any, depth int, found func(string)) {
 			}
 		}
 	}
+}
+
+// hasClass reports whether n's class attribute holds the word c.
+func hasClass(n *html.Node, c string) bool {
+	for _, w := range strings.Fields(attr(n, "class")) {
+		if w == c {
+			return true
+		}
+	}
+	return false
 }

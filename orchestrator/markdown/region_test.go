@@ -188,20 +188,28 @@ func TestArticleReadsContentKeptForClientsWithoutScript(t *testing.T) {
 
 func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
 	for _, tc := range []struct {
-		name, head string
-		want       pageKind
+		name, head, body string
+		want             pageKind
 	}{
-		{"a page that declares nothing is of no known kind", ``, kindUnknown},
-		{"a news article is an article", `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`, kindArticle},
-		{"og:type article is an article", `<meta property="og:type" content="article">`, kindArticle},
-		{"a question page is many blocks", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, kindMany},
+		{"a WordPress page that calls itself an article is of no known kind",
+			`<meta property="og:type" content="article">`, `<article class="post-12 page type-page status-publish">`, kindUnknown},
+		{"a WordPress post that calls itself an article is one",
+			`<meta property="og:type" content="article">`, `<article class="post-12 post type-post status-publish">`, kindArticle},
+		{"a page that declares nothing is of no known kind", ``, "", kindUnknown},
+		{"a news article is an article", `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`, "", kindArticle},
+		{"og:type article is an article", `<meta property="og:type" content="article">`, "", kindArticle},
+		{"a question page is many blocks", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, "", kindMany},
 		{"a product in a graph is many blocks, though the page also says article",
-			`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":["Product"]}]}</script>`, kindMany},
-		{"a full schema.org type URL counts", `<script type="application/ld+json">{"@type":"https://schema.org/ItemList"}</script>`, kindMany},
-		{"broken JSON-LD is ignored", `<script type="application/ld+json">{"@type": "Product",</script>`, kindUnknown},
+			`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":["Product"]}]}</script>`, "", kindMany},
+		{"a full schema.org type URL counts", `<script type="application/ld+json">{"@type":"https://schema.org/ItemList"}</script>`, "", kindMany},
+		{"broken JSON-LD is ignored", `<script type="application/ld+json">{"@type": "Product",</script>`, "", kindUnknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := parse(t, "<!doctype html><html><head>"+tc.head+"</head><body><p>x</p></body></html>")
+			body := tc.body
+			if body == "" {
+				body = "<div>"
+			}
+			doc := parse(t, "<!doctype html><html><head>"+tc.head+"</head><body>"+body+"<p>x</p></div></body></html>")
 			if got := declaredKind(doc.Nodes[0]); got != tc.want {
 				t.Errorf("declaredKind = %d, want %d", got, tc.want)
 			}
