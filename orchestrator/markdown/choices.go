@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -73,7 +74,7 @@ func choiceList(n *html.Node) bool {
 	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
 		return false
 	}
-	entries, choices := 0, 0
+	entries, choices, counted := 0, 0, 0
 	for k := n.FirstChild; k != nil; k = k.NextSibling {
 		if k.Type != html.ElementNode {
 			continue
@@ -81,10 +82,25 @@ func choiceList(n *html.Node) bool {
 		entries++
 		if choice(k) {
 			choices++
+			if facetCountRe.MatchString(strings.TrimSpace(textOf(k))) {
+				counted++
+			}
 		}
 	}
-	return choices >= minChoices && float64(choices) >= minChoiceShare*float64(entries)
+	// A filter of a shop or a search says how many items each choice
+	// leaves ("Yes (30)"): a choice of two is a filter too when each
+	// does; a price plan's monthly and yearly switch says no count.
+	return choices >= minChoices && float64(choices) >= minChoiceShare*float64(entries) ||
+		counted >= minCountedChoices && counted == entries
 }
+
+// facetCountRe is a choice's label ending in the count of what it leaves:
+// "Wireless (21)", "Sony [12]".
+var facetCountRe = regexp.MustCompile(`[(\[]\s*\d[\d,.]*\s*[)\]]$`)
+
+// minCountedChoices is the fewest choices, each with its count, that make
+// a filter.
+const minCountedChoices = 2
 
 // choice reports an entry holding one checkbox or radio button that can be
 // ticked, and a label of at most maxChoiceText bytes.

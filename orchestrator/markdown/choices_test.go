@@ -48,6 +48,15 @@ func TestArticleLeavesOutListsOfChoices(t *testing.T) {
 			unwanted: []string{"Size 8.5", "Shoe size", "Price, low to high", "Sort by"},
 		},
 		{
+			name: "a filter of two choices, each with the count it leaves, goes with its heading",
+			page: `<!doctype html><html><head><title>Mice - Example</title></head><body>` + pageHeader +
+				`<main><h1>Ergonomic mice</h1><div class="layout"><div class="filters">` +
+				choiceEntries("Wireless", "checkbox", "No (21)", "Yes (30)") + choiceEntries("Trackball", "checkbox", "No (43)", "Yes (4)") + `</div>` +
+				productCards(12) + `</div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 0", "Walnut side table model 11"},
+			unwanted: []string{"(21)", "Yes (4)", "Trackball", "Wireless"},
+		},
+		{
 			name: "a product page leaves out its options as swatches and keeps its description",
 			page: `<!doctype html><html><head><title>Walnut table - Example</title></head><body>` + pageHeader +
 				`<main><h1>Walnut side table</h1><div class="product"><p>A side table of solid walnut.</p>` + swatches + sizes +
