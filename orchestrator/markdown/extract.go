@@ -87,6 +87,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropAccountPrompts(art)
+		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		if kind != kindMany {
 			dropTeasers(art, base)
 		} else {

@@ -1,0 +1,98 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A listing's controls: the lines a shop's category page or a search puts
+// over its grid to steer it, "Sort by:", "Filters", "View:", and the count
+// of what it found, "514 items", "Showing 24 of 133 results". They name
+// the page's controls, not its items, and read the same on every listing
+// of the site. A count is known anywhere by its shape; a control's name
+// ("Filters") may head a section of a guide, so it goes only from a page
+// that declares or shows many blocks.
+
+var (
+	// listingCountRe is the whole text of a line counting what a listing
+	// shows.
+	listingCountRe = regexp.MustCompile(`(?i)^(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s+(?:of\s+\d[\d,.]*\s+)?(?:results?|items?|products?|matches|listings|articles|posts)(?:\s+found)?\.?$|^showing\s+\d[\d,.]*\s+(?:of|to)\s+\d[\d,.]*$`)
+	// listingControlRe is the whole text of a line naming a listing's
+	// control.
+	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters)\s*:?$`)
+)
+
+// maxControlText is the most text, in bytes, of such a line.
+const maxControlText = 48
+
+// dropListingControls removes the lines under art that count a listing's
+// items and, when many is set, those that name its controls.
+func dropListingControls(art *html.Node, many bool) {
+	var drop []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Table, atom.Form:
+			return false // code and data say what they say
+		}
+		if textUpTo(n, maxControlText) > maxControlText {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Legend, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		case atom.Span, atom.Strong, atom.B, atom.Label:
+			if !noTextBeside(n) {
+				return true // a few words of a sentence
+			}
+		default:
+			return true
+		}
+		text := strings.Join(strings.Fields(textOf(n)), " ")
+		if text == "" || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
+			return true
+		}
+		if listingCountRe.MatchString(text) || many && listingControlRe.MatchString(text) {
+			drop = append(drop, n)
+			return false
+		}
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// noTextBeside reports an element with no text beside it in its line: no
+// words in its parent around it, nor in the inline elements next to it
+// ("<span>Sort</span><span>: </span><span>Best Match</span>" is one line).
+func noTextBeside(n *html.Node) bool {
+	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k == n {
+			continue
+		}
+		switch {
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+			return false
+		case k.Type == html.ElementNode && inlineElement(k) && strings.TrimSpace(textOf(k)) != "":
+			return false
+		}
+	}
+	return true
+}
+
+// inlineElement reports an element that stays in the line of the text
+// around it.
+func inlineElement(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Span, atom.A, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Label, atom.Abbr, atom.Mark, atom.Code, atom.Sup, atom.Sub:
+		return true
+	}
+	return false
+}

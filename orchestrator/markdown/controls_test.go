@@ -1,0 +1,44 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestArticleLeavesOutAListingsControls(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		page           string
+		want, unwanted []string
+	}{
+		{
+			name: "a category page loses its count, its sort label and its filters label, and keeps its grid",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1><p>Showing 24 of 133 results</p><div class="bar"><h2>Sort By:</h2><span>Filters</span></div>` +
+				productCards(12) + `</main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 0", "Walnut side table model 11"},
+			unwanted: []string{"Showing 24", "133 results", "Sort By", "Filters"},
+		},
+		{
+			name: "a guide keeps a section named Filters, and a sentence that counts",
+			page: `<!doctype html><html><head><title>Brewing - Example</title><meta property="og:type" content="article"></head><body>` + pageHeader +
+				`<main><article><h1>Brewing by hand</h1><p>` + strings.Repeat("A pour-over brews one cup at a time from freshly ground beans. ", 5) + `</p>` +
+				`<h2>Filters</h2><p>` + strings.Repeat("Paper filters give a clean cup; metal ones let the oils through. ", 4) + `</p>` +
+				`<p>We tested 12 items over a month.</p></article></main>` + pageFooter + `</body></html>`,
+			want: []string{"## Filters", "clean cup", "We tested 12 items over a month."},
+		},
+		{
+			name: "a listing's code keeps every word, a control's name among them",
+			page: `<!doctype html><html><head><title>Recipes - Example</title>` +
+				`<script type="application/ld+json">{"@type":"ItemList"}</script></head><body>` + pageHeader +
+				`<main><h1>Query recipes</h1><pre><code><span>qs</span><span>.</span><span>filter</span><span>(</span><span>name</span><span>=</span><span>"x"</span><span>)</span></code></pre>` +
+				productCards(12) + `</main>` + pageFooter + `</body></html>`,
+			want: []string{`qs.filter(name="x")`, "Walnut side table model 3"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
