@@ -53,7 +53,8 @@ func dropListingControls(art *html.Node, many bool) {
 			return true
 		}
 		text := strings.Join(strings.Fields(textOf(n)), " ")
-		if text == "" || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
+		if text == "" || !strings.ContainsAny(text, "0123456789") && !many ||
+			findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
 			return true
 		}
 		if listingCountRe.MatchString(text) || many && listingControlRe.MatchString(text) {

@@ -46,11 +46,14 @@ func dropAccountPrompts(root *html.Node) {
 		if n.Type != html.ElementNode {
 			return false
 		}
+		if n.DataAtom != atom.A && !promptElement(n) {
+			return true
+		}
 		if textUpTo(n, maxPromptText) > maxPromptText {
 			return true // a block of text; a prompt may be inside it
 		}
 		text := strings.Join(strings.Fields(textOf(n)), " ")
-		if text == "" || countWords(text) > maxPromptWords {
+		if text == "" || countWords(text) > maxPromptWords || !mayNameAccount(text) {
 			return true
 		}
 		switch {
@@ -73,10 +76,31 @@ func dropAccountPrompts(root *html.Node) {
 // promptLine reports an element that is a line of its own: a paragraph, a
 // heading, a list entry or a box.
 func promptLine(n *html.Node) bool {
+	return promptElement(n) && soleText(n)
+}
+
+// promptElement reports the elements a prompt's line may be.
+func promptElement(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.P, atom.Div, atom.Li, atom.Span, atom.Section, atom.Footer,
 		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		return soleText(n)
+		return true
+	}
+	return false
+}
+
+// accountStems are in every account action of accountAction, lower-cased:
+// a text holding none is no prompt, and needs no regular expression.
+var accountStems = []string{"log", "sign", "regist", "account", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
+	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr"}
+
+// mayNameAccount reports text that holds a stem of an account action.
+func mayNameAccount(text string) bool {
+	t := strings.ToLower(text)
+	for _, s := range accountStems {
+		if strings.Contains(t, s) {
+			return true
+		}
 	}
 	return false
 }

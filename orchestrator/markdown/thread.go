@@ -29,7 +29,11 @@ func threadShape(region *html.Node) bool {
 	posts := threadPosts(region, false)
 	if posts == nil {
 		// Posts each headed by a reply's title ("Re: Squeaky bearings")
-		// are a thread's, not a listing's excerpts under their titles.
+		// are a thread's, not a listing's excerpts under their titles;
+		// the search for them is made only where such titles are.
+		if replyTitles(region) < minRepeats-1 {
+			return false
+		}
 		if posts = threadPosts(region, true); !replyHeaded(posts) {
 			return false
 		}
@@ -40,6 +44,25 @@ func threadShape(region *html.Node) bool {
 // replyTitleRe is the title of a reply: the thread's title after "Re:", or
 // the mark of another language's mail and forum software.
 var replyTitleRe = regexp.MustCompile(`(?i)^\s*(?:re|aw|sv|vs|odp|rif|antw|r)\s*(?:\[\d+\])?\s*:\s*\S`)
+
+// replyTitles counts the headings under region that are replies' titles,
+// up to minRepeats.
+func replyTitles(region *html.Node) int {
+	n := 0
+	walk(region, func(k *html.Node) bool {
+		if n >= minRepeats || k.Type != html.ElementNode {
+			return false
+		}
+		if headingLevel(k) > 0 {
+			if replyTitleRe.MatchString(textOf(k)) {
+				n++
+			}
+			return false
+		}
+		return true
+	})
+	return n
+}
 
 // replyHeaded reports posts whose headings are, from the second post on,
 // mostly replies' titles.
