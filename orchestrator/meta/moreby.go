@@ -3,8 +3,11 @@ package meta
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // "All articles by …": a post's page links to the other posts of its
@@ -19,8 +22,12 @@ var moreByRe = regexp.MustCompile(`(?i)^(?:view |see |read |browse |show |explor
 	`(?:articles|posts|blog posts|stories|entries|insights|columns|writing|publications|content) ` +
 	`(?:by|from|written by) (.{3,60}?)\s*[»›→>)]?$`)
 
-// maxMoreByElements bounds the links and buttons read for such a label.
-const maxMoreByElements = 3000
+// maxMoreByElements bounds the links and buttons read for such a label,
+// and maxMoreByText the text read of each.
+const (
+	maxMoreByElements = 3000
+	maxMoreByText     = 120
+)
 
 // moreByNames returns the one writer the page's "all articles by" links
 // name; none when they name several, or nobody.
@@ -28,9 +35,13 @@ func (p *page) moreByNames() []authorValue {
 	var name string
 	several := false
 	p.doc.Find("a, button").EachWithBreak(func(i int, s *goquery.Selection) bool {
-		for _, text := range []string{s.AttrOr("aria-label", ""), s.AttrOr("title", ""), s.Text()} {
+		own, whole := boundedText(s.Nodes[0], 4*maxMoreByText)
+		if !whole {
+			own = "" // a link around a block, not a label
+		}
+		for _, text := range []string{s.AttrOr("aria-label", ""), s.AttrOr("title", ""), own} {
 			text = strings.Join(strings.Fields(text), " ")
-			if len(text) > 120 {
+			if len(text) > maxMoreByText {
 				continue
 			}
 			m := moreByRe.FindStringSubmatch(text)
@@ -70,8 +81,14 @@ var nameLabels = map[string]bool{
 // capitalised words, then the verb that starts the sentence about them.
 var bioOpeningRe = regexp.MustCompile(`^((?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+)(?:,\s+[^,]{1,60},)?\s+(?:is|was|has|writes|works|leads|covers|joined)\b`)
 
-// maxLabelElements bounds the elements read for such a label.
-const maxLabelElements = 5000
+// maxLabelElements bounds the elements read for such a label, maxLabelText
+// the text of a label, and maxBioOpening what is read of the element after
+// it.
+const (
+	maxLabelElements = 5000
+	maxLabelText     = 40
+	maxBioOpening    = 200
+)
 
 // labelledNames returns the first name a label heads.
 func (p *page) labelledNames() []authorValue {
@@ -83,7 +100,11 @@ func (p *page) labelledNames() []authorValue {
 		if s.Children().Length() > 1 {
 			return true
 		}
-		label := strings.ToLower(strings.Trim(strings.Join(strings.Fields(s.Text()), " "), " :"))
+		own, short := boundedText(s.Nodes[0], maxLabelText)
+		if !short {
+			return true
+		}
+		label := strings.ToLower(strings.Trim(strings.Join(strings.Fields(own), " "), " :"))
 		if !nameLabels[label] {
 			return true
 		}
@@ -91,9 +112,11 @@ func (p *page) labelledNames() []authorValue {
 		if next.Length() == 0 {
 			return true
 		}
-		text := strings.Join(strings.Fields(next.Text()), " ")
+		// The name alone, or the opening of a biography.
+		opening, whole := boundedText(next.Nodes[0], maxBioOpening)
+		text := strings.Join(strings.Fields(opening), " ")
 		switch {
-		case len(text) <= 60 && looksLikeName(text, false):
+		case whole && len(text) <= 60 && looksLikeName(text, false):
 			out = append(out, authorValue{text: text, printed: true})
 			return false
 		case strings.HasPrefix(label, "about the"):
@@ -105,4 +128,38 @@ func (p *page) labelledNames() []authorValue {
 		return true
 	})
 	return out
+}
+
+// boundedText is the text under n, each run of white space one space, up
+// to about limit bytes, and whether that is all of it: a large block is
+// read no further than its start.
+func boundedText(n *html.Node, limit int) (string, bool) {
+	var b strings.Builder
+	whole := true
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for k := n.FirstChild; k != nil && whole; k = k.NextSibling {
+			switch k.Type {
+			case html.TextNode:
+				for i, w := range strings.Fields(k.Data) {
+					if i > 0 || b.Len() > 0 && strings.IndexFunc(k.Data[:1], unicode.IsSpace) == 0 {
+						b.WriteByte(' ')
+					}
+					b.WriteString(w)
+				}
+				if len(k.Data) > 0 && unicode.IsSpace(rune(k.Data[len(k.Data)-1])) && b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				if b.Len() > limit {
+					whole = false
+				}
+			case html.ElementNode:
+				if k.DataAtom != atom.Script && k.DataAtom != atom.Style {
+					walk(k)
+				}
+			}
+		}
+	}
+	walk(n)
+	return b.String(), whole
 }

@@ -1,6 +1,9 @@
 package meta
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestAllArticlesByLinksNameTheWriter covers the links to a writer's other
 // posts, read when nothing else names the writer.
@@ -57,5 +60,21 @@ func TestALabelOverANameNamesTheWriter(t *testing.T) {
 				t.Errorf("author = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBoundedTextReadsABlockNoFurtherThanItsStart covers the bounded read
+// the label rules make of each element: white space counts once, and a
+// large block stops the read past the limit.
+func TestBoundedTextReadsABlockNoFurtherThanItsStart(t *testing.T) {
+	doc := parseHTML(t, `<div id="name">`+strings.Repeat("\n   ", 500)+`<span>Jane</span>`+strings.Repeat(" \n", 300)+`<span>Roe</span></div>`+
+		`<div id="big">`+strings.Repeat("<div>A long sentence of the article. ", 5000)+strings.Repeat("</div>", 5000)+`</div>`)
+	name, whole := boundedText(doc.Find("#name").Nodes[0], 40)
+	if got := strings.Join(strings.Fields(name), " "); got != "Jane Roe" || !whole {
+		t.Errorf("the name read %q, whole %v; want \"Jane Roe\", whole", got, whole)
+	}
+	big, whole := boundedText(doc.Find("#big").Nodes[0], 200)
+	if whole || len(big) > 240 {
+		t.Errorf("the block read %d bytes, whole %v; want at most about 200, not whole", len(big), whole)
 	}
 }
