@@ -87,6 +87,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		dropMenus(art)
 		dropAccountPrompts(art)
+		dropDatelines(art)
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		if kind != kindMany {
 			dropTeasers(art, base)
@@ -122,7 +123,33 @@ func readable(page *html.Node, base *url.URL) (article *html.Node, ok bool) {
 	if err != nil {
 		return nil, true
 	}
+	settleAtoms(art.Node)
 	return art.Node, true
+}
+
+// settleAtoms gives each element under root the atom of its tag name. The
+// extractor renames elements (a <div> of phrasing content becomes a <p>)
+// and makes new ones by name alone, leaving their atoms behind; the rules
+// after it know elements by their atoms.
+func settleAtoms(root *html.Node) {
+	if root == nil {
+		return
+	}
+	var settle func(n *html.Node)
+	settle = func(n *html.Node) {
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.ElementNode && k.Namespace == "" {
+				if a := atom.Lookup([]byte(k.Data)); a != k.DataAtom {
+					k.DataAtom = a
+				}
+			}
+			settle(k)
+		}
+	}
+	if root.Type == html.ElementNode && root.Namespace == "" {
+		root.DataAtom = atom.Lookup([]byte(root.Data))
+	}
+	settle(root)
 }
 
 // chooseRegion reports whether the main region is the content rather than

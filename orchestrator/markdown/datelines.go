@@ -1,0 +1,67 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Datelines: the line a page prints over or under a piece to say when it
+// was published or changed, "Updated on January 30, 2026", "Posted
+// October 29, 2025", a line of a label and a date and nothing else. The
+// dates are the answer's datePublished and dateModified; in the text
+// they are the template's, repeated on every page and every post. A date
+// inside a sentence, or a line that says more than the date, is text.
+
+// datelineRe is the whole text of a dateline: a label, then a written
+// date, with a time perhaps.
+var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified|reviewed|edited|first published|originally published|` +
+	`aktualisiert|veröffentlicht|publié|mis à jour|publicado|actualizado|atualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt)` +
+	`(?:\s+(?:on|at|am|le|el|em|il|op))?\s*:?\s*` +
+	`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?` +
+	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})` +
+	`(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4})?)?\.?$`)
+
+// maxDatelineText is the most text, in bytes, of a dateline.
+const maxDatelineText = 72
+
+// dropDatelines removes the datelines standing as lines of their own
+// under art.
+func dropDatelines(art *html.Node) {
+	var drop []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Pre, atom.Code, atom.Table, atom.Blockquote:
+			return false
+		case atom.P, atom.Div, atom.Li, atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B,
+			atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		default:
+			return true
+		}
+		if textUpTo(n, maxDatelineText) > maxDatelineText {
+			return true
+		}
+		if inlineElement(n) || n.DataAtom == atom.Time {
+			if !noTextBeside(n) {
+				return true
+			}
+		}
+		text := strings.Join(strings.Fields(textOf(n)), " ")
+		text = strings.Trim(text, "|·•—–- ")
+		if text != "" && datelineRe.MatchString(text) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+			drop = append(drop, n)
+			return false
+		}
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+func TestArticleLeavesItsDatelinesOut(t *testing.T) {
+	story := `<p>` + strings.Repeat("The harbour master logs the tide twice a day, as her father did, in a ledger by the window. ", 4) + `</p>`
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{
+			name: "a line of a label and a date, in English or another language, goes",
+			body: `<p class="meta">Updated on January 30, 2026</p>` + story + `<div><span>Last updated:</span> <time datetime="2025-02-20">20 February 2025</time></div>` +
+				`<p><em>Veröffentlicht am 3. März 2024</em></p><p>Posted Oct. 29, 2025 at 9:14 am</p>`,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"Updated on", "January 30", "Last updated", "20 February", "Veröffentlicht", "Posted"},
+		},
+		{
+			name: "a date inside a sentence, a line that says more and a linked date stay",
+			body: story + `<p>The ledger was first published on May 3, 2021 by the harbour trust.</p>` +
+				`<p>Updated January 30, 2026: the gauge now reports every minute.</p><p><a href="/2025/10/29/">Posted October 29, 2025</a></p>`,
+			want: []string{"first published on May 3, 2021", "the gauge now reports", "Posted October 29, 2025"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<!doctype html><html><head><title>The tide ledger</title></head><body><main><article><h1>The tide ledger</h1>`+
+				tc.body+`</article></main></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+// TestSettleAtomsNamesRenamedElements covers the elements the extractor
+// renames or makes by name alone: each gets the atom of its tag, which
+// the rules after the extractor know elements by.
+func TestSettleAtomsNamesRenamedElements(t *testing.T) {
+	renamed := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.Div}
+	made := &html.Node{Type: html.ElementNode, Data: "span"}
+	root := &html.Node{Type: html.ElementNode, Data: "div"}
+	root.AppendChild(renamed)
+	renamed.AppendChild(made)
+	settleAtoms(root)
+	if root.DataAtom != atom.Div || renamed.DataAtom != atom.P || made.DataAtom != atom.Span {
+		t.Errorf("atoms %v, %v, %v; want div, p, span", root.DataAtom, renamed.DataAtom, made.DataAtom)
+	}
+}
