@@ -31,69 +31,21 @@ const maxControlText = 48
 // dropListingControls removes the lines under art that count a listing's
 // items and, when many is set, those that name its controls.
 func dropListingControls(art *html.Node, many bool) {
-	var drop []*html.Node
-	walk(art, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		switch n.DataAtom {
-		case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Table, atom.Form:
-			return false // code and data say what they say
-		}
-		if textUpTo(n, maxControlText) > maxControlText {
-			return true
-		}
+	// A table's cells and a form's labels are data and fields, whatever
+	// they say.
+	dropLines(art, maxControlText, []atom.Atom{atom.Table, atom.Form}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Legend, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return true
 		case atom.Span, atom.Strong, atom.B, atom.Label:
-			if !noTextBeside(n) {
-				return true // a few words of a sentence
-			}
-		default:
-			return true
+			return noTextBeside(n) // else a few words of a sentence
 		}
-		text := strings.Join(strings.Fields(textOf(n)), " ")
-		if text == "" || !strings.ContainsAny(text, "0123456789") && !many ||
+		return false
+	}, func(n *html.Node, text string) bool {
+		if !strings.ContainsAny(text, "0123456789") && !many ||
 			findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
-			return true
-		}
-		if listingCountRe.MatchString(text) || many && listingControlRe.MatchString(text) {
-			drop = append(drop, n)
 			return false
 		}
-		return true
+		return listingCountRe.MatchString(text) || many && listingControlRe.MatchString(text)
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
-}
-
-// noTextBeside reports an element with no text beside it in its line: no
-// words in its parent around it, nor in the inline elements next to it
-// ("<span>Sort</span><span>: </span><span>Best Match</span>" is one line).
-func noTextBeside(n *html.Node) bool {
-	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
-		if k == n {
-			continue
-		}
-		switch {
-		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
-			return false
-		case k.Type == html.ElementNode && inlineElement(k) && strings.TrimSpace(textOf(k)) != "":
-			return false
-		}
-	}
-	return true
-}
-
-// inlineElement reports an element that stays in the line of the text
-// around it.
-func inlineElement(n *html.Node) bool {
-	switch n.DataAtom {
-	case atom.Span, atom.A, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Label, atom.Abbr, atom.Mark, atom.Code, atom.Sup, atom.Sub:
-		return true
-	}
-	return false
 }

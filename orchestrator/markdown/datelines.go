@@ -30,38 +30,17 @@ const maxDatelineText = 72
 // dropDatelines removes the datelines standing as lines of their own
 // under art.
 func dropDatelines(art *html.Node) {
-	var drop []*html.Node
-	walk(art, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
+	// A table's dates are its data; a quotation's, the quoted post's.
+	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
 		switch n.DataAtom {
-		case atom.Pre, atom.Code, atom.Table, atom.Blockquote:
-			return false
-		case atom.P, atom.Div, atom.Li, atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B,
-			atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		default:
+		case atom.P, atom.Div, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 			return true
+		case atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B:
+			return noTextBeside(n)
 		}
-		if textUpTo(n, maxDatelineText) > maxDatelineText {
-			return true
-		}
-		if inlineElement(n) || n.DataAtom == atom.Time {
-			if !noTextBeside(n) {
-				return true
-			}
-		}
-		text := strings.Join(strings.Fields(textOf(n)), " ")
+		return false
+	}, func(n *html.Node, text string) bool {
 		text = strings.Trim(text, "|·•—–- ")
-		if text != "" && datelineRe.MatchString(text) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
-			drop = append(drop, n)
-			return false
-		}
-		return true
+		return text != "" && datelineRe.MatchString(text) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
 }

@@ -41,36 +41,16 @@ const (
 // dropAccountPrompts removes the account links that stand alone and the
 // lines that ask the reader to sign in, under root.
 func dropAccountPrompts(root *html.Node) {
-	var drop []*html.Node
-	walk(root, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
+	// A forum laid out in tables prompts inside them.
+	dropLines(root, maxPromptText, nil, func(n *html.Node) bool {
+		return n.DataAtom == atom.A || promptElement(n)
+	}, func(n *html.Node, text string) bool {
+		if countWords(text) > maxPromptWords || !mayNameAccount(text) {
 			return false
 		}
-		if n.DataAtom != atom.A && !promptElement(n) {
-			return true
-		}
-		if textUpTo(n, maxPromptText) > maxPromptText {
-			return true // a block of text; a prompt may be inside it
-		}
-		text := strings.Join(strings.Fields(textOf(n)), " ")
-		if text == "" || countWords(text) > maxPromptWords || !mayNameAccount(text) {
-			return true
-		}
-		switch {
-		case n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n):
-			drop = append(drop, n)
-			return false
-		case promptLine(n) && accountPromptRe.MatchString(text):
-			drop = append(drop, n)
-			return false
-		}
-		return true
+		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
+			promptLine(n) && accountPromptRe.MatchString(text)
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
 }
 
 // promptLine reports an element that is a line of its own: a paragraph, a
