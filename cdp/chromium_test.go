@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -38,23 +36,6 @@ var chromiumFlags = []string{
 	"--remote-debugging-port=0",
 }
 
-// chromiumPath finds the browser: GLIMPSE_CHROME_PATH, then Debian's
-// package, then chromium on PATH.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GLIMPSE_CHROME_PATH"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/lib/chromium/chromium"); err == nil {
-		return "/usr/lib/chromium/chromium"
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Fatal("Chromium is not installed: install the Debian package chromium (apt-get install chromium), or point GLIMPSE_CHROME_PATH at a Chromium binary")
-	return ""
-}
-
 // startChromium launches a headless Chromium with a fresh profile and returns
 // its DevTools browser endpoint and a func that kills it early. Cleanup kills
 // the whole process group, then removes the profile with what Chromium put
@@ -64,7 +45,7 @@ func startChromium(t *testing.T) (wsURL string, kill func()) {
 	if testing.Short() {
 		t.Skip("the Chromium tests do not run with -short")
 	}
-	return testtool.StartChromium(t, chromiumPath(t), chromiumFlags...)
+	return testtool.StartChromium(t, testtool.ChromiumPath(t), chromiumFlags...)
 }
 
 const testPageTitle = "glimpse test page"

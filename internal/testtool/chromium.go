@@ -43,6 +43,27 @@ func ChromiumProfile(tb testing.TB) (dir string, env []string) {
 	return dir, append(env, "TMPDIR="+dir, "XDG_CONFIG_HOME="+dir, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 }
 
+// ChromiumPath finds the browser a test starts itself: GLIMPSE_CHROME_PATH,
+// then Debian's Chromium, then a Chromium or Chrome on PATH. Without one
+// the test is skipped under -short and fails otherwise, with the command
+// that installs it.
+func ChromiumPath(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("GLIMPSE_CHROME_PATH"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/lib/chromium/chromium"); err == nil {
+		return "/usr/lib/chromium/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	Missingf(tb, "Chromium is not installed: apt-get install chromium, or point GLIMPSE_CHROME_PATH at a Chromium binary")
+	return ""
+}
+
 // StartChromium starts the browser at bin with flags (the test's own:
 // headless, the DevTools port), a profile of its own from ChromiumProfile
 // and about:blank, in a process group of its own that dies with the test

@@ -21,13 +21,7 @@ func TestAKilledChromiumLeavesNothingOutsideItsProfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium")
 	}
-	bin := "/usr/lib/chromium/chromium"
-	if p := os.Getenv("GLIMPSE_CHROME_PATH"); p != "" {
-		bin = p
-	}
-	if _, err := os.Stat(bin); err != nil {
-		Missingf(t, "Chromium is not installed: apt-get install chromium (%v)", err)
-	}
+	bin := ChromiumPath(t)
 	for _, tc := range []struct {
 		name     string
 		own      bool

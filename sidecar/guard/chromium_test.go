@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +26,7 @@ func TestChromiumCannotReachRefusedServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium; skipped under -short")
 	}
-	chrome := chromiumPath(t)
+	chrome := testtool.ChromiumPath(t)
 
 	internal := newTrackedServer(t, "127.0.0.3", false, http.HandlerFunc(hello))
 	ip, port := "127.0.0.3", internal.port()
@@ -171,23 +169,4 @@ func openTab(t *testing.T, devtools, target string) {
 	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("opening a tab on %s: status %d, %v", target, resp.StatusCode, err)
 	}
-}
-
-// chromiumPath finds the browser the way the sidecar does; the test fails
-// with install instructions when it is missing.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GLIMPSE_CHROME_PATH"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/lib/chromium/chromium"); err == nil {
-		return "/usr/lib/chromium/chromium"
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Fatal("Chromium is not installed: install the Debian package \"chromium\" (apt-get install chromium) or set GLIMPSE_CHROME_PATH")
-	return ""
 }
