@@ -131,25 +131,16 @@ func readable(page *html.Node, base *url.URL) (article *html.Node, ok bool) {
 // extractor renames elements (a <div> of phrasing content becomes a <p>)
 // and makes new ones by name alone, leaving their atoms behind; the rules
 // after it know elements by their atoms.
-func settleAtoms(root *html.Node) {
-	if root == nil {
+func settleAtoms(n *html.Node) {
+	if n == nil {
 		return
 	}
-	var settle func(n *html.Node)
-	settle = func(n *html.Node) {
-		for k := n.FirstChild; k != nil; k = k.NextSibling {
-			if k.Type == html.ElementNode && k.Namespace == "" {
-				if a := atom.Lookup([]byte(k.Data)); a != k.DataAtom {
-					k.DataAtom = a
-				}
-			}
-			settle(k)
-		}
+	if n.Type == html.ElementNode && n.Namespace == "" {
+		n.DataAtom = atom.Lookup([]byte(n.Data))
 	}
-	if root.Type == html.ElementNode && root.Namespace == "" {
-		root.DataAtom = atom.Lookup([]byte(root.Data))
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		settleAtoms(k)
 	}
-	settle(root)
 }
 
 // chooseRegion reports whether the main region is the content rather than

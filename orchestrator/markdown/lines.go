@@ -16,7 +16,6 @@ import (
 // holds; the walk goes into the others, never into code, which says what
 // it says, nor into the elements of closed.
 func dropLines(root *html.Node, limit int, closed []atom.Atom, candidate func(*html.Node) bool, line func(n *html.Node, text string) bool) {
-	var drop []*html.Node
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -32,16 +31,11 @@ func dropLines(root *html.Node, limit int, closed []atom.Atom, candidate func(*h
 			return true
 		}
 		if text := strings.Join(strings.Fields(textOf(n)), " "); text != "" && line(n, text) {
-			drop = append(drop, n)
+			n.Parent.RemoveChild(n)
 			return false
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
 }
 
 // noTextBeside reports an element with no text beside it in its line: no
@@ -55,19 +49,9 @@ func noTextBeside(n *html.Node) bool {
 		switch {
 		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
 			return false
-		case k.Type == html.ElementNode && inlineElement(k) && strings.TrimSpace(textOf(k)) != "":
+		case k.Type == html.ElementNode && inlineTags[k.DataAtom] && strings.TrimSpace(textOf(k)) != "":
 			return false
 		}
 	}
 	return true
-}
-
-// inlineElement reports an element that stays in the line of the text
-// around it.
-func inlineElement(n *html.Node) bool {
-	switch n.DataAtom {
-	case atom.Span, atom.A, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.Label, atom.Abbr, atom.Mark, atom.Code, atom.Sup, atom.Sub:
-		return true
-	}
-	return false
 }

@@ -73,12 +73,20 @@ const (
 	minStoryFactor = 2
 )
 
+// boxHeading is text as a heading over a box, lower-cased, white space
+// collapsed and the marks after it ("More:", "Related »") cut; ok is false
+// when it is empty or longer than such a heading is.
+func boxHeading(text string) (t string, ok bool) {
+	t = strings.ToLower(strings.Join(strings.Fields(text), " "))
+	t = strings.TrimRight(t, ":.…»›>→ ")
+	return t, t != "" && len(strings.Fields(t)) <= maxRelatedHeadingWords
+}
+
 // relatedHeading reports whether text heads a box of links to other
 // stories.
 func relatedHeading(text string) bool {
-	t := strings.ToLower(strings.Join(strings.Fields(text), " "))
-	t = strings.TrimRight(t, ":.…»›>→ ")
-	if t == "" || len(strings.Fields(t)) > maxRelatedHeadingWords {
+	t, ok := boxHeading(text)
+	if !ok {
 		return false
 	}
 	if t == "recommended" {
@@ -171,9 +179,8 @@ var recommendationPhrases = []string{
 // recommendationHeading reports whether text heads a box of other items a
 // site recommends.
 func recommendationHeading(text string) bool {
-	t := strings.ToLower(strings.Join(strings.Fields(text), " "))
-	t = strings.TrimRight(t, ":.…»›>→ ")
-	if t == "" || len(strings.Fields(t)) > maxRelatedHeadingWords {
+	t, ok := boxHeading(text)
+	if !ok {
 		return false
 	}
 	for _, p := range recommendationPhrases {
