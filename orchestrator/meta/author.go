@@ -200,6 +200,9 @@ func looksLikeName(s string, oneWord bool) bool {
 		if interfaceWords[lw] || seen[lw] {
 			return false // "Share Tweet Email", "Follow Follow"
 		}
+		if clauseWords[w] {
+			return false // "Wes Bos is a Full Stack …": a sentence about someone
+		}
 		seen[lw] = true
 	}
 	// A name's words start with a capital (or are particles such as "de",
@@ -214,6 +217,11 @@ func looksLikeName(s string, oneWord bool) bool {
 	return capital*2 > len(words)
 }
 
+// clauseWords are words of a sentence, written in lower case, that no name
+// holds: a bio's opening cut short reads "Jane Roe is a Senior …".
+var clauseWords = map[string]bool{"is": true, "was": true, "are": true, "were": true, "has": true, "have": true,
+	"had": true, "who": true, "which": true, "our": true, "your": true, "my": true, "we": true}
+
 // interfaceWords are the words of buttons and links printed around bylines,
 // which no name contains.
 var interfaceWords = map[string]bool{
@@ -222,7 +230,7 @@ var interfaceWords = map[string]bool{
 	"read": true, "view": true, "posts": true, "articles": true, "stories": true, "privacy": true,
 	"policy": true, "terms": true, "cookies": true, "contact": true, "facebook": true, "twitter": true,
 	"linkedin": true, "instagram": true, "whatsapp": true, "reddit": true, "pinterest": true, "bio": true,
-	"meet": true,
+	"meet": true, "about": true,
 }
 
 // ldAuthors returns the author names of the first main JSON-LD item that
@@ -297,7 +305,7 @@ func (p *page) microdataAuthors() []authorValue {
 // microdataAuthorsIn is microdataAuthors over the elements under root.
 func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 	var out []authorValue
-	var owner *goquery.Selection
+	var owner, ownerEntry *goquery.Selection
 	root.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
 		if !hasToken(s.AttrOr("itemprop", ""), "author") && !hasToken(s.AttrOr("property", ""), "author") &&
 			!hasToken(s.AttrOr("itemprop", ""), "creator") && !hasToken(s.AttrOr("property", ""), "creator") {
@@ -313,9 +321,17 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 		if isReplyItem(item) {
 			return // an answer's or a reply's author, even where it is no nested item
 		}
+		// Within the item (or outside any), an <article> is an entry of
+		// its own: the cards of other posts each carry their own author.
+		entry := s.Closest("article")
+		if entry.Length() > 0 && item.Length() > 0 && !isDescendant(entry.Nodes[0], item.Nodes[0]) {
+			entry = entry.Slice(0, 0)
+		}
 		if owner == nil {
-			owner = item
+			owner, ownerEntry = item, entry
 		} else if item.Length() != owner.Length() || (item.Length() > 0 && !item.IsSelection(owner)) {
+			return
+		} else if entry.Length() != ownerEntry.Length() || (entry.Length() > 0 && !entry.IsSelection(ownerEntry)) {
 			return
 		}
 		if _, scoped := s.Attr("itemscope"); scoped {
@@ -393,6 +409,7 @@ func (p *page) bylineNames() []authorValue {
 // at most maxDistance characters of text from the headline.
 func (p *page) bylineNamesWithin(maxDistance int) []authorValue {
 	var out []authorValue
+	lang := p.lang()
 	for i, block := range p.articleBlocks() {
 		var found []*goquery.Selection
 		block.Find(bylineBlocks + ", " + authorLinks).Each(func(_ int, s *goquery.Selection) {
@@ -401,7 +418,7 @@ func (p *page) bylineNamesWithin(maxDistance int) []authorValue {
 			}
 		})
 		if i < maxByDepth {
-			found = append(found, byTextHolders(block)...)
+			found = append(found, byTextHolders(block, lang)...)
 		}
 		for _, s := range found {
 			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance && (p.textDistance(s) > maxDistance || !inBylineBlock(s)) {
@@ -435,21 +452,38 @@ const maxByDepth = 5
 
 // byWordRe matches text that opens a byline: "By", "Von", "Par", "Por",
 // "Door", "Av", "Af", alone or before a name.
-var byWordRe = regexp.MustCompile(`^(?:(?:[Ww]ritten|[Pp]osted|[Pp]ublished|[Rr]eported)\s+)?(?:By|by|BY|Von|von|Par|par|Por|por|Door|door|Av|av|Af|af)(?:\s*:?\s|:?$)`)
+var byWordRe = regexp.MustCompile(`^(?:(?:[Ww]ritten|[Pp]osted|[Pp]ublished|[Rr]eported)\s+)?(By|by|BY|Von|von|Par|par|Por|por|Door|door|Av|av|Af|af)(?:\s*:?\s|:?$)`)
+
+// byWordLangs are the languages of the byline words other than "By": on a
+// page that declares another language they are ordinary words ("Door
+// Anchor for Resistance Bands", "Par 3 courses").
+var byWordLangs = map[string][]string{"von": {"de"}, "par": {"fr"}, "por": {"es", "pt"}, "door": {"nl"},
+	"av": {"sv", "no", "nb", "nn"}, "af": {"da"}}
+
+// opensByline reports text that opens with a byline word in the page's
+// language, lang ("" when the page declares none).
+func opensByline(text, lang string) bool {
+	m := byWordRe.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	langs, foreign := byWordLangs[strings.ToLower(m[1])]
+	return !foreign || lang == "" || slices.Contains(langs, lang)
+}
 
 // byTextHolders returns the elements inside block, outside furniture, that
 // hold a text starting with a byline word, widened to their parent when the
 // word stands alone in its element ("<span>By</span><a>Jane</a>").
-func byTextHolders(block *goquery.Selection) []*goquery.Selection {
+func byTextHolders(block *goquery.Selection, lang string) []*goquery.Selection {
 	var out []*goquery.Selection
 	block.Find("*").Each(func(_ int, s *goquery.Selection) {
 		for c := s.Nodes[0].FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.TextNode || !byWordRe.MatchString(strings.TrimSpace(c.Data)) {
+			if c.Type != html.TextNode || !opensByline(strings.TrimSpace(c.Data), lang) {
 				continue
 			}
 			holder := s
 			text := spacedText(holder)
-			if !byWordRe.MatchString(text) {
+			if !opensByline(text, lang) {
 				return // "a portrait by …" inside a sentence or caption
 			}
 			if len(strings.Fields(text)) <= 2 {
@@ -486,6 +520,11 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	if v, ok := p.userLinkName(s); ok {
 		return v, true
 	}
+	if hasClassToken(s, authorAboutWords) {
+		// The author's description ("Licensed Q Grader, M.A. Journalism")
+		// names no one; the name stands just before it in the same box.
+		return p.nameBefore(s)
+	}
 	parts := p.bylineParts(s)
 	if name := nameAfterBy(parts); name != "" {
 		return authorValue{text: name}, true
@@ -499,6 +538,44 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	}
 	if t := cleanAuthor(spacedText(s), p.url.Hostname(), true); looksLikeName(t, false) {
 		return authorValue{text: t}, true
+	}
+	return authorValue{}, false
+}
+
+// isDescendant reports whether n lies inside ancestor.
+func isDescendant(n, ancestor *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == ancestor {
+			return true
+		}
+	}
+	return false
+}
+
+// authorAboutWords are class words of an element about the author rather
+// than naming them: "author-description", "author-bio", "author-job".
+var authorAboutWords = map[string]bool{"description": true, "desc": true, "bio": true, "biography": true,
+	"summary": true, "excerpt": true, "job": true, "position": true, "credentials": true}
+
+// nameBefore is a name printed alone just before s: the element before it
+// in its box, or before the box holding it, at most two levels up.
+func (p *page) nameBefore(s *goquery.Selection) (authorValue, bool) {
+	for range 3 {
+		prev := s.PrevAllFiltered("*").First()
+		for prev.Length() > 0 && strings.TrimSpace(prev.Text()) == "" {
+			prev = prev.PrevAllFiltered("*").First()
+		}
+		if prev.Length() > 0 {
+			t := spacedText(prev)
+			if utf8.RuneCountInString(t) > 60 {
+				return authorValue{}, false
+			}
+			if t = cleanAuthor(t, p.url.Hostname(), true); looksLikeName(t, false) {
+				return authorValue{text: t}, true
+			}
+			return authorValue{}, false
+		}
+		s = s.Parent()
 	}
 	return authorValue{}, false
 }
@@ -670,7 +747,7 @@ func cleanAuthor(s, host string, visible bool) string {
 	for range 2 {
 		s = strings.TrimSpace(byPrefixRe.ReplaceAllString(s, ""))
 	}
-	s = strings.TrimLeft(s, "—–-:|· ")
+	s = strings.TrimLeft(s, "—–-:|·•∙ ")
 	if s == "" || isURLLike(s) || isHandle(s) {
 		return ""
 	}
@@ -690,7 +767,7 @@ func cleanAuthor(s, host string, visible bool) string {
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
 	}
-	s = strings.Trim(strings.TrimSpace(s), ",;|·•-–— \"“”„«»")
+	s = strings.Trim(strings.TrimSpace(s), ",;|·•∙-–— \"“”„«»")
 	if visible {
 		// Markup names a person or an organisation on purpose; printed
 		// bylines run the name into the title beside it, or set the title

@@ -130,12 +130,17 @@ func (p *page) labelledNames() []authorValue {
 	return out
 }
 
-// boundedText is the text under n, each run of white space one space, up
-// to about limit bytes, and whether that is all of it: a large block is
-// read no further than its start.
+// boundedText is the text under n, each run of white space and each edge
+// of a block one space, up to about limit bytes, and whether that is all
+// of it: a large block is read no further than its start.
 func boundedText(n *html.Node, limit int) (string, bool) {
 	var b strings.Builder
 	whole := true
+	space := func() {
+		if b.Len() > 0 && b.String()[b.Len()-1] != ' ' {
+			b.WriteByte(' ')
+		}
+	}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		for k := n.FirstChild; k != nil && whole; k = k.NextSibling {
@@ -154,8 +159,18 @@ func boundedText(n *html.Node, limit int) (string, bool) {
 					whole = false
 				}
 			case html.ElementNode:
-				if k.DataAtom != atom.Script && k.DataAtom != atom.Style {
-					walk(k)
+				if k.DataAtom == atom.Script || k.DataAtom == atom.Style {
+					continue
+				}
+				// Blocks are apart on the page however the markup runs them
+				// together: <p>Written by</p><p>Jane Roe</p>.
+				block := blockTags[k.Data] || k.DataAtom == atom.Br
+				if block {
+					space()
+				}
+				walk(k)
+				if block {
+					space()
 				}
 			}
 		}

@@ -77,4 +77,8 @@ func TestBoundedTextReadsABlockNoFurtherThanItsStart(t *testing.T) {
 	if whole || len(big) > 240 {
 		t.Errorf("the block read %d bytes, whole %v; want at most about 200, not whole", len(big), whole)
 	}
+	doc = parseHTML(t, `<div id="box"><p>Written by</p><p><a href="/author/x/">Sir Nuno</a></p><ul><li>One</li><li>Two</li></ul>Jo<b>e</b></div>`)
+	if got, _ := boundedText(doc.Find("#box").Nodes[0], 200); strings.Join(strings.Fields(got), " ") != "Written by Sir Nuno One Two Joe" {
+		t.Errorf("the blocks read %q; want each block apart and inline markup joined", got)
+	}
 }
