@@ -25,12 +25,13 @@ func (b *bench) cpuNow() cpuUse {
 	if b.orch != nil {
 		u.orch, _ = procmem.CPU(b.orch.pid())
 	}
-	if b.side != nil {
+	for _, side := range b.sidecars() {
 		// The sidecar's own figure leaves out Chromium, a child that has
 		// not ended; the tree's holds both.
-		u.sidecar, _ = procmem.CPU(b.side.pid())
-		tree, _ := procmem.TreeCPU(b.side.pid())
-		u.browser = tree - u.sidecar
+		own, _ := procmem.CPU(side.pid())
+		tree, _ := procmem.TreeCPU(side.pid())
+		u.sidecar += own
+		u.browser += tree - own
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {

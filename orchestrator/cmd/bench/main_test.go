@@ -27,7 +27,7 @@ func TestParseOptions(t *testing.T) {
 		{
 			name: "the defaults are the full run against the repository's binaries",
 			check: func(t *testing.T, o options) {
-				if o.rounds != 2 || o.soak != 1000 || o.cacheConns != 64 || o.strict || o.short {
+				if o.rounds != 2 || o.soak != 1000 || o.cacheConns != 64 || o.strict || o.short || o.sidecars != 1 {
 					t.Errorf("defaults = %+v", o)
 				}
 				if filepath.Base(o.binDir) != "bin" || !filepath.IsAbs(o.binDir) {
@@ -69,6 +69,17 @@ func TestParseOptions(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "glimpse can render on more than one sidecar",
+			args: []string{"-sidecars", "3"},
+			check: func(t *testing.T, o options) {
+				if o.sidecars != 3 {
+					t.Errorf("sidecars = %d", o.sidecars)
+				}
+			},
+		},
+		{name: "no sidecar is refused", args: []string{"-sidecars", "0"}, wantErr: "between 1 and 8"},
+		{name: "more sidecars than the machine should hold are refused", args: []string{"-sidecars", "9"}, wantErr: "between 1 and 8"},
 		{name: "zero rounds are refused", args: []string{"-rounds", "0"}, wantErr: "at least one round"},
 		{name: "a soak too short to hold every kind is refused", args: []string{"-soak", "5"}, wantErr: "at least 20"},
 		{name: "no soak workers are refused", args: []string{"-soak-concurrency", "0"}, wantErr: "at least 1"},

@@ -187,6 +187,9 @@ func (b *bench) report() {
 	if n := b.webNote(); n != "" {
 		fmt.Fprintf(w, "%s\n\n", n)
 	}
+	if b.o.sidecars > 1 {
+		fmt.Fprintf(w, "glimpse renders on %d sidecars, a browser each; the baseline and the leak check use the first; Chromium's CPU and memory are summed over all of them\n\n", b.o.sidecars)
+	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "row\tc\treqs\treq/s\tp50\tp95\tp99\tp50 ÷ base\treq/s ÷ base\t")

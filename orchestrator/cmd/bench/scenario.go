@@ -36,7 +36,8 @@ type bench struct {
 
 	site       *pages.Site
 	side, orch *proc
-	sidecar    string // host:port
+	sidecar    string  // host:port
+	more       []*proc // sidecars beyond the first (-sidecars), glimpse's only
 	api        *api
 	raw        *rawcdp.Browser
 	rawOpen    *rawcdp.Browser // raw through the unfiltered proxy: nothing blocked
@@ -213,13 +214,17 @@ func (b *bench) setup(ctx context.Context) error {
 	if err := waitReady(startCtx, b.side, "http://"+sidecarAddr+"/healthz"); err != nil {
 		return err
 	}
+	addrs, err := b.startMoreSidecars(startCtx, token)
+	if err != nil {
+		return err
+	}
 	apiAddr, err := freeAddr()
 	if err != nil {
 		return err
 	}
 	b.orch, err = startProc("orchestrator", filepath.Join(b.o.binDir, "orchestrator"), []string{
 		"GLIMPSE_ADDR=" + apiAddr,
-		"GLIMPSE_SIDECARS=" + sidecarAddr,
+		"GLIMPSE_SIDECARS=" + strings.Join(append([]string{sidecarAddr}, addrs...), ","),
 		"GLIMPSE_SIDECAR_TOKEN=" + token,
 		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
 		"GLIMPSE_PLANS=" + plans,
@@ -248,6 +253,41 @@ func (b *bench) setup(ctx context.Context) error {
 	}
 	b.browser = b.sidecarHealth(startCtx).Browser
 	return nil
+}
+
+// startMoreSidecars starts the sidecars beyond the first that -sidecars
+// asks for, like the first, and returns their addresses.
+func (b *bench) startMoreSidecars(ctx context.Context, token string) ([]string, error) {
+	var addrs []string
+	for i := 2; i <= b.o.sidecars; i++ {
+		addr, err := freeAddr()
+		if err != nil {
+			return nil, err
+		}
+		p, err := startProc(fmt.Sprintf("sidecar %d", i), filepath.Join(b.o.binDir, "sidecar"), append([]string{
+			"GLIMPSE_SIDECAR_ADDR=" + addr,
+			"GLIMPSE_SIDECAR_TOKEN=" + token,
+			"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
+			"GLIMPSE_RECYCLE_AFTER=0",
+		}, b.webSidecarEnv()...), filepath.Join(b.dir, fmt.Sprintf("sidecar-%d.log", i)))
+		if err != nil {
+			return nil, err
+		}
+		b.more = append(b.more, p)
+		if err := waitReady(ctx, p, "http://"+addr+"/healthz"); err != nil {
+			return nil, err
+		}
+		addrs = append(addrs, addr)
+	}
+	return addrs, nil
+}
+
+// sidecars are every sidecar glimpse renders on, the first one first.
+func (b *bench) sidecars() []*proc {
+	if b.side == nil {
+		return nil
+	}
+	return append([]*proc{b.side}, b.more...)
 }
 
 // choosePages spreads the metadata rows over the corpus and takes the
@@ -315,8 +355,8 @@ func (b *bench) close() {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 		}
 	}
-	if b.side != nil {
-		if err := b.side.stop(30 * time.Second); err != nil {
+	for _, p := range b.sidecars() {
+		if err := p.stop(30 * time.Second); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 		}
 	}
@@ -1088,21 +1128,23 @@ func (b *bench) orchMemory() procmem.Usage {
 	return u
 }
 
-// chromeMemory sums PSS over every process below the sidecar: Chromium's
+// chromeMemory sums PSS over every process below the sidecars: Chromium's
 // browser, zygotes, renderers and utilities, without the sidecar itself,
 // and counts them by kind.
 func (b *bench) chromeMemory() chromeUsage {
-	pids, err := procmem.Tree(b.side.pid())
-	if err != nil {
-		b.fail("listing Chromium's processes: %v", err)
-		return chromeUsage{}
-	}
 	u := chromeUsage{kinds: map[string]int{}}
-	for _, pid := range pids[1:] {
-		if n, err := procmem.PSS(pid); err == nil {
-			u.PSS += n
-			u.Processes++
-			u.kinds[procmem.ChromiumKind(pid)]++
+	for _, side := range b.sidecars() {
+		pids, err := procmem.Tree(side.pid())
+		if err != nil {
+			b.fail("listing Chromium's processes: %v", err)
+			return chromeUsage{}
+		}
+		for _, pid := range pids[1:] {
+			if n, err := procmem.PSS(pid); err == nil {
+				u.PSS += n
+				u.Processes++
+				u.kinds[procmem.ChromiumKind(pid)]++
+			}
 		}
 	}
 	return u
