@@ -136,7 +136,11 @@ func (p *page) authorSources() []authorSource {
 		{values: func() []authorValue {
 			var out []authorValue
 			p.doc.Find(`link[rel~="author" i][title]`).Each(func(_ int, s *goquery.Selection) {
-				out = append(out, authorValue{text: s.AttrOr("title", "")})
+				// Documentation generators point rel=author at a page
+				// "About these documents".
+				if t := s.AttrOr("title", ""); !hasInterfaceWord(t) {
+					out = append(out, authorValue{text: t})
+				}
 			})
 			return out
 		}},
@@ -215,6 +219,16 @@ func looksLikeName(s string, oneWord bool) bool {
 		}
 	}
 	return capital*2 > len(words)
+}
+
+// hasInterfaceWord reports text holding a word of interfaceWords.
+func hasInterfaceWord(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if interfaceWords[strings.ToLower(strings.Trim(w, ".,"))] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseWords are words of a sentence, written in lower case, that no name
@@ -815,9 +829,9 @@ func cutDashedTitle(s string) string {
 		if !ok || strings.TrimSpace(head) == "" {
 			continue
 		}
-		for _, w := range strings.Fields(tail) {
-			if titleWords[strings.ToLower(strings.Trim(w, ",;:()|·•"))] {
-				return head
+		for _, w := range strings.FieldsFunc(tail, func(r rune) bool { return unicode.IsSpace(r) || r == '/' }) {
+			if w = strings.ToLower(strings.Trim(w, ",;:()|·•")); titleWords[w] || w == "author" || w == "reviewer" {
+				return head // "Jane Roe - Author/Reviewer"
 			}
 		}
 	}
