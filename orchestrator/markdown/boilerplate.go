@@ -130,8 +130,11 @@ func furniture(n *html.Node) bool {
 // dropEmptySections removes headings that head nothing: once the lists of
 // related stories and the share bars under them are gone, their titles
 // ("Related", "More on this topic", "Share this") remain, followed only by
-// the next heading of the same or a higher rank, or by the end.
+// the next heading of the same or a higher rank, or by the end. A heading
+// longer than maxSectionTitle is prose a page builder set in a heading's
+// type ("For more than 40 years, we have offered …"): it stays.
 func dropEmptySections(root *html.Node) {
+	const maxSectionTitle = 120
 	type event struct {
 		heading *html.Node
 		level   int
@@ -161,7 +164,7 @@ func dropEmptySections(root *html.Node) {
 		}
 		next := i + 1
 		if next == len(events) || events[next].heading != nil && events[next].level <= e.level {
-			if e.heading.Parent != nil {
+			if e.heading.Parent != nil && collapsedText(e.heading) <= maxSectionTitle {
 				e.heading.Parent.RemoveChild(e.heading)
 			}
 		}

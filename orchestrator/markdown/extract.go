@@ -89,6 +89,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropAccountPrompts(art)
 		dropDatelines(art)
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
+		dropInterfaceLabels(art)
 		if kind != kindMany {
 			dropTeasers(art, base)
 		} else {

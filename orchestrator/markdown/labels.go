@@ -1,0 +1,43 @@
+package markdown
+
+import (
+	"regexp"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A page's controls print labels that stand on lines of their own: the
+// "Read more" under a teaser, the "Compare" box of a product card,
+// "Loading…" where a script was to fill in, the "Click to expand…" of a
+// quoted post, "Reply", "Add to cart". They say what a click does, not
+// what the page says, and read the same on every site. Only a label alone
+// on its line goes: "read more" inside a sentence is the sentence's.
+
+// interfaceLabelRe is the whole text of a control's label. Labels that
+// pages also print as content ("Learn more" heading a section, "Shop
+// now" in a campaign's copy, "Print") are not in it.
+var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
+	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
+	`expand|loading|compare|sponsored|reply|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list)|` +
+	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
+
+// maxControlLabel is the most text, in bytes, of a control's label.
+const maxControlLabel = 40
+
+// dropInterfaceLabels removes, under art, the elements that hold only a
+// control's label. A table's cells are data (a comparison table's
+// "Compare" column), whatever they say.
+func dropInterfaceLabels(art *html.Node) {
+	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd:
+			return true
+		case atom.A, atom.Span, atom.Button, atom.Label, atom.Strong, atom.B, atom.Small, atom.Em:
+			return noTextBeside(n)
+		}
+		return false
+	}, func(_ *html.Node, text string) bool {
+		return interfaceLabelRe.MatchString(text)
+	})
+}

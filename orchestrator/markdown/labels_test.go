@@ -1,0 +1,54 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
+	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
+	for _, tc := range []struct {
+		name           string
+		page           string
+		want, unwanted []string
+	}{
+		{
+			name: "a teaser's read-more link, a card's compare box and a loading placeholder go",
+			page: `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+				`<main><h1>Our studio</h1><p>` + body + `</p><div class="cta"><a href="/about">Read More</a></div>` +
+				`<div class="card"><label><input type="checkbox"> Compare</label><p>` + body + `</p></div>` +
+				`<div class="reviews">Loading...</div><p><button>Add to cart</button></p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night"},
+			unwanted: []string{"Read More", "Compare", "Loading", "Add to cart"},
+		},
+		{
+			name: "a quoted post's expand control goes, the quote stays",
+			page: `<!doctype html><html><head><title>Glazes - Forum</title></head><body>` + pageHeader +
+				`<main><h1>Cone 6 glazes</h1><p>` + body + `</p><blockquote><div>Anyone tried a satin matte at cone 6?</div>` +
+				`<div class="expand-link">Click to expand...</div></blockquote><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"satin matte at cone 6"},
+			unwanted: []string{"Click to expand"},
+		},
+		{
+			name: "the words inside a sentence, a table's cells and code stay",
+			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
+				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
+				`<table><tr><th>Glaze</th><th>Finish</th></tr><tr><td>Celadon</td><td>Compare</td></tr></table>` +
+				`<pre><code>loading</code></pre><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
+			want: []string{"[read more](", "| Celadon | Compare |", "loading\n```"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestAProseHeadingOverNothingStays(t *testing.T) {
+	md := article(t, `<!doctype html><html><head><title>Gallery - Example</title></head><body>`+pageHeader+
+		`<main><h1>Our gallery</h1><div><h2>Welcome!</h2><h4>For more than forty years we have offered a vast selection of handmade gifts, from jewellery and pottery to hand-blown glass.</h4></div>`+
+		`<h2>Visit us</h2><p>`+strings.Repeat("The gallery opens every day but Monday, from ten until six. ", 5)+`</p>`+
+		`<h2>Related</h2></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"For more than forty years", "Visit us"}, []string{"Related"})
+}
