@@ -90,6 +90,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropDatelines(art)
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		dropInterfaceLabels(art)
+		dropTableOfContents(art, base)
 		if kind != kindMany {
 			dropTeasers(art, base)
 		} else {
