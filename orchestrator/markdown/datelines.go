@@ -10,7 +10,9 @@ import (
 
 // Datelines: the line a page prints over or under a piece to say when it
 // was published or changed, "Updated on January 30, 2026", "Posted
-// October 29, 2025", a line of a label and a date and nothing else. The
+// October 29, 2025", a line of a label and a date and nothing else, and
+// the reading time printed beside it, "5 min read", or a time told
+// relative to the page's serving, "3 days ago". The
 // dates are the answer's datePublished and dateModified; in the text
 // they are the template's, repeated on every page and every post. A date
 // inside a sentence, or a line that says more than the date, is text.
@@ -23,6 +25,19 @@ var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|poste
 	`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?` +
 	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})` +
 	`(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4})?)?\.?$`)
+
+// readingTimeRe is the whole text of the line that estimates a piece's
+// reading time beside its dateline, "5 min read", "Reading time: 7
+// minutes", "Lesezeit: 4 Min.": the template's too.
+var readingTimeRe = regexp.MustCompile(`(?i)^(?:(?:estimated\s+)?reading\s+time|read\s+time|lesezeit|temps\s+de\s+lecture|tiempo\s+de\s+lectura|` +
+	`tempo\s+di\s+lettura|leestijd)\s*:?\s*(?:about\s+|~\s*)?\d{1,3}\s*(?:-\s*)?(?:min(?:ute)?s?|min\.?)\.?$|` +
+	`^(?:about\s+|~\s*)?\d{1,3}\s*(?:-\s*)?(?:min(?:ute)?s?|min\.?)\s+(?:read|reading|to\s+read|read\s+time|de\s+lecture|de\s+lectura|di\s+lettura|leestijd|lesezeit)\.?$`)
+
+// relativeTimeRe is the whole text of a time told relative to when the
+// page was served, "3 days ago", "Posted about an hour ago": stale as soon
+// as the page is read, and the template's, like a dateline.
+var relativeTimeRe = regexp.MustCompile(`(?i)^(?:(?:posted|updated|edited|published|last\s+(?:updated|active|seen))\s+)?(?:about\s+|over\s+|almost\s+|nearly\s+)?` +
+	`(?:\d{1,3}|an?|one)\s+(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr)s?\.?\s+ago$`)
 
 // maxDatelineText is the most text, in bytes, of a dateline.
 const maxDatelineText = 72
@@ -41,6 +56,6 @@ func dropDatelines(art *html.Node) {
 		return false
 	}, func(n *html.Node, text string) bool {
 		text = strings.Trim(text, "|·•—–- ")
-		return text != "" && datelineRe.MatchString(text) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil
+		return text != "" && (datelineRe.MatchString(text) || readingTimeRe.MatchString(text) || relativeTimeRe.MatchString(text)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil
 	})
 }

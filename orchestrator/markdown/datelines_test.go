@@ -22,6 +22,23 @@ func TestArticleLeavesItsDatelinesOut(t *testing.T) {
 			unwanted: []string{"Updated on", "January 30", "Last updated", "20 February", "Veröffentlicht", "Posted"},
 		},
 		{
+			name:     "a reading time standing alone goes, in English or another language",
+			body:     `<div class="meta"><span>5 min read</span></div>` + story + `<p>Reading time: 7 minutes</p><p>Lesezeit: 4 Min.</p><p>3 min de lecture</p>`,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"min read", "Reading time", "Lesezeit", "de lecture"},
+		},
+		{
+			name:     "a time told relative to the page's serving goes",
+			body:     `<p><span>3 days ago</span></p>` + story + `<div>Posted about an hour ago</div><p>Last active 2 weeks ago</p>`,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"days ago", "hour ago", "weeks ago"},
+		},
+		{
+			name: "a sentence about minutes of reading stays",
+			body: story + `<p>It takes 5 minutes to read the whole ledger aloud.</p><p>The gauge broke 3 days ago.</p>`,
+			want: []string{"It takes 5 minutes to read the whole ledger aloud.", "The gauge broke 3 days ago."},
+		},
+		{
 			name: "a date inside a sentence, a line that says more and a linked date stay",
 			body: story + `<p>The ledger was first published on May 3, 2021 by the harbour trust.</p>` +
 				`<p>Updated January 30, 2026: the gauge now reports every minute.</p><p><a href="/2025/10/29/">Posted October 29, 2025</a></p>`,
