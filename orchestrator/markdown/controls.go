@@ -10,7 +10,8 @@ import (
 
 // A listing's controls: the lines a shop's category page or a search puts
 // over its grid to steer it, "Sort by:", "Filters", "View:", and the count
-// of what it found, "514 items", "Showing 24 of 133 results". They name
+// of what it found, "514 items", "Showing 24 of 133 results", and the
+// badges it pins on cards, "Best seller", "New arrival". They name
 // the page's controls, not its items, and read the same on every listing
 // of the site. A count is known anywhere by its shape; a control's name
 // ("Filters") may head a section of a guide, so it goes only from a page
@@ -23,6 +24,9 @@ var (
 	// listingControlRe is the whole text of a line naming a listing's
 	// control.
 	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters)\s*:?$`)
+	// listingBadgeRe is the whole text of a badge a shop pins on its
+	// cards: the same few words on any item, never the item's own.
+	listingBadgeRe = regexp.MustCompile(`(?i)^(?:best\s*-?\s*sellers?|top\s+rated|new\s+arrivals?|just\s+in|award\s+winner|sold\s+out|online\s+only|limited\s+edition|new|sale|on\s+sale|hot|trending)!?$`)
 )
 
 // maxControlText is the most text, in bytes, of such a line.
@@ -46,6 +50,6 @@ func dropListingControls(art *html.Node, many bool) {
 			findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
 			return false
 		}
-		return listingCountRe.MatchString(text) || many && listingControlRe.MatchString(text)
+		return listingCountRe.MatchString(text) || many && (listingControlRe.MatchString(text) || listingBadgeRe.MatchString(text))
 	})
 }

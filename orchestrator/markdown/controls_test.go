@@ -20,12 +20,20 @@ func TestArticleLeavesOutAListingsControls(t *testing.T) {
 			unwanted: []string{"Showing 24", "133 results", "Sort By", "Filters"},
 		},
 		{
+			name: "a category page's card badges go, its items stay",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1>` + strings.Replace(strings.Replace(productCards(12), `<li class="cell order-2">`, `<li class="cell order-2"><div class="badge">Best Seller</div>`, 1),
+				`<li class="cell order-5">`, `<li class="cell order-5"><p>New arrival</p>`, 1) + `</main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 2", "Walnut side table model 5"},
+			unwanted: []string{"Best Seller", "New arrival"},
+		},
+		{
 			name: "a guide keeps a section named Filters, and a sentence that counts",
 			page: `<!doctype html><html><head><title>Brewing - Example</title><meta property="og:type" content="article"></head><body>` + pageHeader +
 				`<main><article><h1>Brewing by hand</h1><p>` + strings.Repeat("A pour-over brews one cup at a time from freshly ground beans. ", 5) + `</p>` +
 				`<h2>Filters</h2><p>` + strings.Repeat("Paper filters give a clean cup; metal ones let the oils through. ", 4) + `</p>` +
-				`<p>We tested 12 items over a month.</p></article></main>` + pageFooter + `</body></html>`,
-			want: []string{"## Filters", "clean cup", "We tested 12 items over a month."},
+				`<p>We tested 12 items over a month.</p><h3>New</h3><p>` + strings.Repeat("The new grinder holds its setting between cups. ", 3) + `</p></article></main>` + pageFooter + `</body></html>`,
+			want: []string{"## Filters", "clean cup", "We tested 12 items over a month.", "### New"},
 		},
 		{
 			name: "a listing's code keeps every word, a control's name among them",
