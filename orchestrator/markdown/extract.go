@@ -91,6 +91,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		dropInterfaceLabels(art)
 		dropTableOfContents(art, base)
+		dropPagers(art)
 		if kind != kindMany {
 			dropTeasers(art, base)
 		} else {
