@@ -19,7 +19,7 @@ import (
 
 // datelineRe is the whole text of a dateline: a label, then a written
 // date, with a time perhaps.
-var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified|reviewed|edited|first published|originally published|` +
+var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified|reviewed|edited|asked|answered|first published|originally published|` +
 	`aktualisiert|veröffentlicht|publié|mis à jour|publicado|actualizado|atualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt)` +
 	`(?:\s+(?:on|at|am|le|el|em|il|op))?\s*:?\s*` +
 	`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?` +

@@ -19,11 +19,17 @@ import (
 // now" in a campaign's copy, "Print") are not in it.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
-	`expand|loading|compare|sponsored|reply|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list)|` +
+	`expand|loading|compare|sponsored|reply|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list)|ask\s+(?:a\s+)?question|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
+// memberFiguresRe is the whole text of the figures a Q&A site prints on
+// a member's card, "26.3k 23 gold badges 129 silver badges" (read run
+// together as "1,66913 silver badges18 bronze badges"): the card's, not
+// the post's.
+var memberFiguresRe = regexp.MustCompile(`(?i)^(?:[\d,.]+[km]?\s*)?(?:\d[\d,]*\s*(?:gold|silver|bronze)\s+badges?\s*)+$`)
+
 // maxControlLabel is the most text, in bytes, of a control's label.
-const maxControlLabel = 40
+const maxControlLabel = 60
 
 // dropInterfaceLabels removes, under art, the elements that hold only a
 // control's label. A table's cells are data (a comparison table's
@@ -38,6 +44,6 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	}, func(_ *html.Node, text string) bool {
-		return interfaceLabelRe.MatchString(text)
+		return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text)
 	})
 }

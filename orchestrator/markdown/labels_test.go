@@ -30,12 +30,21 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Click to expand"},
 		},
 		{
+			name: "a Q&A site's ask button, a member's figures and an answer's date go",
+			page: `<!doctype html><html><head><title>Glaze crawling - Q&amp;A</title></head><body>` + pageHeader +
+				`<main><h1>Why does my glaze crawl?</h1><div><a class="btn" href="/questions/ask">Ask Question</a></div><p>` + body + `</p>` +
+				`<div class="card"><div>answered Feb 4, 2014 at 13:27</div><div><a href="/users/1/ada">Ada</a></div>` +
+				`<div><span>1,669</span><span>13 silver badges</span><span>18 bronze badges</span></div></div><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night"},
+			unwanted: []string{"Ask Question", "silver badges", "answered Feb"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
 				`<table><tr><th>Glaze</th><th>Finish</th></tr><tr><td>Celadon</td><td>Compare</td></tr></table>` +
-				`<pre><code>loading</code></pre><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
-			want: []string{"[read more](", "| Celadon | Compare |", "loading\n```"},
+				`<pre><code>loading</code></pre><p>She earned 3 gold badges in a year.</p><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
+			want: []string{"[read more](", "| Celadon | Compare |", "loading\n```", "She earned 3 gold badges in a year."},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
