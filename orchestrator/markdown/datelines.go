@@ -39,6 +39,9 @@ var readingTimeRe = regexp.MustCompile(`(?i)^(?:(?:estimated\s+)?reading\s+time|
 var relativeTimeRe = regexp.MustCompile(`(?i)^(?:(?:posted|updated|edited|published|last\s+(?:updated|active|seen))\s+)?(?:about\s+|over\s+|almost\s+|nearly\s+)?` +
 	`(?:\d{1,3}|an?|one)\s+(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr)s?\.?\s+ago$`)
 
+// editedRe opens a dateline that tells when a post was edited.
+var editedRe = regexp.MustCompile(`(?i)^(?:last\s+)?edited\b`)
+
 // maxDatelineText is the most text, in bytes, of a dateline.
 const maxDatelineText = 72
 
@@ -50,12 +53,17 @@ func dropDatelines(art *html.Node) {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 			return true
-		case atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B:
+		case atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B, atom.A:
 			return noTextBeside(n)
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
 		text = strings.Trim(text, "|·•—–- ")
-		return text != "" && (datelineRe.MatchString(text) || readingTimeRe.MatchString(text) || relativeTimeRe.MatchString(text)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil
+		if text == "" || !datelineRe.MatchString(text) && !readingTimeRe.MatchString(text) && !relativeTimeRe.MatchString(text) {
+			return false
+		}
+		// A linked date is a permalink, the post's address; a linked
+		// "edited" date leads to the post's revisions, the template's.
+		return findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil || editedRe.MatchString(text)
 	})
 }

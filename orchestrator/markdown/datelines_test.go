@@ -34,6 +34,12 @@ func TestArticleLeavesItsDatelinesOut(t *testing.T) {
 			unwanted: []string{"days ago", "hour ago", "weeks ago"},
 		},
 		{
+			name:     "a linked edit date goes, a linked post date stays",
+			body:     story + `<div class="sig"><a href="/posts/1/revisions">edited Feb 4, 2014 at 19:36</a></div><p><a href="/2025/10/29/">Posted October 29, 2025</a></p>`,
+			want:     []string{"Posted October 29, 2025"},
+			unwanted: []string{"edited Feb", "revisions"},
+		},
+		{
 			name: "a sentence about minutes of reading stays",
 			body: story + `<p>It takes 5 minutes to read the whole ledger aloud.</p><p>The gauge broke 3 days ago.</p>`,
 			want: []string{"It takes 5 minutes to read the whole ledger aloud.", "The gauge broke 3 days ago."},

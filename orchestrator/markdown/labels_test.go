@@ -34,9 +34,10 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			page: `<!doctype html><html><head><title>Glaze crawling - Q&amp;A</title></head><body>` + pageHeader +
 				`<main><h1>Why does my glaze crawl?</h1><div><a class="btn" href="/questions/ask">Ask Question</a></div><p>` + body + `</p>` +
 				`<div class="card"><div>answered Feb 4, 2014 at 13:27</div><div><a href="/users/1/ada">Ada</a></div>` +
-				`<div><span>1,669</span><span>13 silver badges</span><span>18 bronze badges</span></div></div><p>` + body + `</p></main>` + pageFooter + `</body></html>`,
+				`<div><span>1,669</span><span>13 silver badges</span><span>18 bronze badges</span></div></div><p>` + body + `</p>` +
+				`<ul class="actions"><li><a href="/post?quote=1">Reply with quote</a></li></ul><p>See similar questions with these tags.</p></main>` + pageFooter + `</body></html>`,
 			want:     []string{"The kiln fires at night"},
-			unwanted: []string{"Ask Question", "silver badges", "answered Feb"},
+			unwanted: []string{"Ask Question", "silver badges", "answered Feb", "Reply with quote", "similar questions"},
 		},
 		{
 			name: "the words inside a sentence, a table's cells and code stay",

@@ -53,7 +53,7 @@ func TestThePostsTemplateFurnitureGoes(t *testing.T) {
 			[]string{"Reply with quote", "Posts:", "Joined:"}},
 		{"two posts are no template: nothing of theirs goes",
 			templatedThread(2, false),
-			[]string{"Message 0: curling", "Message 1: curling", "Reply with quote"}, nil},
+			[]string{"Message 0: curling", "Message 1: curling", "Senior Member", "[Report]("}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
