@@ -83,8 +83,10 @@ func isFurniture(s *goquery.Selection) bool {
 	switch goquery.NodeName(s) {
 	case "footer", "aside":
 		// The article's own footer or aside (its byline box, its notes)
-		// belongs to it; only the site's are furniture.
-		return !inHeadlineArticle(s)
+		// belongs to it; only the site's are furniture. One left open
+		// before the page's main element swallows the page: it holds the
+		// main element and is no furniture.
+		return !inHeadlineArticle(s) && s.Find("main, [role=main]").Length() == 0
 	case "nav", "menu":
 		return true
 	case "header":

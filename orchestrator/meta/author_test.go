@@ -116,6 +116,10 @@ func TestAuthor(t *testing.T) {
 		{"a role after a dash, written with a slash, is cut",
 			`<article><h1>Roof repair costs</h1><div class="byline">Ezra Laniado - Author/Reviewer</div><p>Text.</p></article>`,
 			"Ezra Laniado"},
+		{"a banner's aside left open before the main element does not make the article furniture",
+			`<body><aside class="banner"><p>Join us at the conference!</p><main><article><h1>Lessons from five startups</h1>
+			<div class="post-meta"><span class="post-author">Tim Enwall</span></div><p>Text of the post.</p></article></main></body>`,
+			"Tim Enwall"},
 		{"co-authors of one post outside any item are all named",
 			`<article><h1>Main story</h1><span class="byline">by <span itemprop="author">Ada Main</span> and <span itemprop="author">Ben Second</span></span><p>Text.</p></article>`,
 			"Ada Main and Ben Second"},
