@@ -77,6 +77,23 @@ var nameLabels = map[string]bool{
 	"about the writer": true, "geschrieben von": true, "écrit par": true, "escrito por": true, "scritto da": true,
 }
 
+// inlineByLabels open a line that names the author after them; "posted
+// by" is left out, as every comment's line reads so.
+var inlineByLabels = []string{"written by", "article by", "authored by", "story by", "words by"}
+
+// inlineLabelledName is the name in a line that is a label and a name,
+// "Written by Jane Roe".
+func inlineLabelledName(line string) (string, bool) {
+	for _, l := range inlineByLabels {
+		if len(line) > len(l) && line[len(l)] == ' ' && strings.EqualFold(line[:len(l)], l) {
+			if name := strings.Trim(line[len(l):], " :."); looksLikeName(name, false) {
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
+
 // bioOpeningRe is the name a biography opens with: two to four
 // capitalised words, then the verb that starts the sentence about them.
 var bioOpeningRe = regexp.MustCompile(`^((?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+)(?:,\s+[^,]{1,60},)?\s+(?:is|was|has|writes|works|leads|covers|joined)\b`)
@@ -106,6 +123,12 @@ func (p *page) labelledNames() []authorValue {
 		}
 		label := strings.ToLower(strings.Trim(strings.Join(strings.Fields(own), " "), " :"))
 		if !nameLabels[label] {
+			// The label and the name in one line: "Written by Jane Roe"
+			// heading a box about the author.
+			if name, ok := inlineLabelledName(strings.Join(strings.Fields(own), " ")); ok && !outsideArticle(s, nil) {
+				out = append(out, authorValue{text: name, printed: true})
+				return false
+			}
 			return true
 		}
 		next := s.Next()
