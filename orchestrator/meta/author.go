@@ -534,6 +534,16 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 	if v, ok := p.userLinkName(s); ok {
 		return v, true
 	}
+	if strings.TrimSpace(s.Text()) == "" {
+		// An author's photo alone: its description is their name.
+		if img := s.Find("img[alt]").First(); img.Length() > 0 {
+			alt := strings.TrimSpace(photoWordsRe.ReplaceAllString(img.AttrOr("alt", ""), " "))
+			if t := cleanAuthor(alt, p.url.Hostname(), true); looksLikeName(t, false) && !strings.EqualFold(t, "author") {
+				return authorValue{text: t}, true
+			}
+		}
+		return authorValue{}, false
+	}
 	if hasClassToken(s, authorAboutWords) {
 		// The author's description ("Licensed Q Grader, M.A. Journalism")
 		// names no one; the name stands just before it in the same box.
@@ -565,6 +575,10 @@ func isDescendant(n, ancestor *html.Node) bool {
 	}
 	return false
 }
+
+// photoWordsRe are the words a photo's description adds to a name:
+// "Jane Roe avatar", "Photo of Jane Roe", "Jane Roe's headshot".
+var photoWordsRe = regexp.MustCompile(`(?i)(?:^(?:photo|picture|image|portrait)\s+of\s+|(?:'s)?\s+(?:avatar|photo|picture|headshot|image|portrait|profile\s+(?:picture|photo|image))$)`)
 
 // authorAboutWords are class words of an element about the author rather
 // than naming them: "author-description", "author-bio", "author-job".
