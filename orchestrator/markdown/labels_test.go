@@ -35,9 +35,9 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 				`<main><h1>Why does my glaze crawl?</h1><div><a class="btn" href="/questions/ask">Ask Question</a></div><p>` + body + `</p>` +
 				`<div class="card"><div>answered Feb 4, 2014 at 13:27</div><div><a href="/users/1/ada">Ada</a></div>` +
 				`<div><span>1,669</span><span>13 silver badges</span><span>18 bronze badges</span></div></div><p>` + body + `</p>` +
-				`<ul class="actions"><li><a href="/post?quote=1">Reply with quote</a></li></ul><p>See similar questions with these tags.</p></main>` + pageFooter + `</body></html>`,
+				`<ul class="actions"><li><a href="/post?quote=1">Reply with quote</a></li></ul><p>See similar questions with these tags.</p><div class="box"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p></div></main>` + pageFooter + `</body></html>`,
 			want:     []string{"The kiln fires at night"},
-			unwanted: []string{"Ask Question", "silver badges", "answered Feb", "Reply with quote", "similar questions"},
+			unwanted: []string{"Ask Question", "silver badges", "answered Feb", "Reply with quote", "similar questions", "Start asking", "by asking"},
 		},
 		{
 			name: "the words inside a sentence, a table's cells and code stay",
