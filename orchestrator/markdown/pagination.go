@@ -29,7 +29,15 @@ const minPagerNumbers = 2
 
 // dropPagers removes, under art, the lists that are only page numbers.
 func dropPagers(art *html.Node) {
-	var pagers []*html.Node
+	for _, n := range listsWhere(art, pager) {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// listsWhere returns the lists under art, outside code and tables, that
+// match reports, without the lists inside those.
+func listsWhere(art *html.Node, match func(*html.Node) bool) []*html.Node {
+	var lists []*html.Node
 	walk(art, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -38,16 +46,14 @@ func dropPagers(art *html.Node) {
 		case atom.Pre, atom.Code, atom.Table:
 			return false
 		case atom.Ul, atom.Ol:
-			if pager(n) {
-				pagers = append(pagers, n)
+			if match(n) {
+				lists = append(lists, n)
 				return false
 			}
 		}
 		return true
 	})
-	for _, n := range pagers {
-		n.Parent.RemoveChild(n)
-	}
+	return lists
 }
 
 // pager reports a list whose entries are page numbers counting up, at

@@ -46,7 +46,7 @@ func dropTableOfContents(art *html.Node, base *url.URL) {
 	// Where each heading stands, and each list: a table of contents names
 	// the headings after it; a list that sums up those before it ("The
 	// full top 10, for quick reference") is the content's own.
-	headings := map[string]int{}
+	headings := map[string]tocHeading{}
 	at := map[*html.Node]int{}
 	pos := 0
 	walk(art, func(n *html.Node) bool {
@@ -57,7 +57,7 @@ func dropTableOfContents(art *html.Node, base *url.URL) {
 		switch {
 		case headingLevel(n) > 0:
 			if k := tocKey(textOf(n)); k != "" {
-				headings[k] = pos
+				headings[k] = tocHeading{n, pos}
 			}
 			return false
 		case n.DataAtom == atom.Ul || n.DataAtom == atom.Ol:
@@ -69,22 +69,7 @@ func dropTableOfContents(art *html.Node, base *url.URL) {
 	if base != nil {
 		here = withoutFragment(base)
 	}
-	var lists []*html.Node
-	walk(art, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		switch n.DataAtom {
-		case atom.Pre, atom.Code, atom.Table:
-			return false
-		case atom.Ul, atom.Ol:
-			if tableOfContents(n, at[n], headings, here) {
-				lists = append(lists, n)
-			}
-			return false // a list inside a table of contents is part of it
-		}
-		return true
-	})
+	lists := listsWhere(art, func(n *html.Node) bool { return tableOfContents(n, at[n], headings, here) })
 	for _, list := range lists {
 		dropTOCLabel(list)
 		if list.Parent != nil {
@@ -104,9 +89,26 @@ func dropTableOfContents(art *html.Node, base *url.URL) {
 	})
 }
 
+// tocHeading is a heading of the content and where it stands.
+type tocHeading struct {
+	n   *html.Node
+	pos int
+}
+
+// inside reports whether n lies under root.
+func inside(n, root *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == root {
+			return true
+		}
+	}
+	return false
+}
+
 // tableOfContents reports a list, standing at pos, whose entries nearly
-// all name a heading after it or link into the page at here.
-func tableOfContents(list *html.Node, pos int, headings map[string]int, here string) bool {
+// all name a heading after it, not one of its own (a list of cards titled
+// with headings), or link into the page at here.
+func tableOfContents(list *html.Node, pos int, headings map[string]tocHeading, here string) bool {
 	entries, matched := 0, 0
 	walk(list, func(n *html.Node) bool {
 		if n.Type != html.ElementNode || n.DataAtom != atom.Li {
@@ -117,7 +119,7 @@ func tableOfContents(list *html.Node, pos int, headings map[string]int, here str
 			return true
 		}
 		entries++
-		if headings[tocKey(text)] > pos || linksIntoPage(n, text, here) {
+		if h, ok := headings[tocKey(text)]; ok && h.pos > pos && !inside(h.n, list) || linksIntoPage(n, text, here) {
 			matched++
 		}
 		return true

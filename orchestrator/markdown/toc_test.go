@@ -3,6 +3,9 @@ package markdown
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestArticleLeavesOutItsTableOfContents(t *testing.T) {
@@ -56,5 +59,17 @@ func TestArticleLeavesOutItsTableOfContents(t *testing.T) {
 			md := article(t, `<!doctype html><html><head><title>Pottery - Example</title></head><body>`+pageHeader+tc.page+pageFooter+`</body></html>`)
 			checkHolds(t, md, tc.want, tc.unwanted)
 		})
+	}
+}
+
+// TestACardListTitledWithHeadingsIsNoTableOfContents covers a list whose
+// entries are headings themselves: they name no heading after the list.
+func TestACardListTitledWithHeadingsIsNoTableOfContents(t *testing.T) {
+	doc := parse(t, `<html><body><main><h1>Latest news</h1><ul><li><h5><a href="/a">Open source in 2026</a></h5></li>`+
+		`<li><h5><a href="/b">Green IT, ten years on</a></h5></li><li><h5><a href="/c">Boundaries in architecture</a></h5></li></ul></main></body></html>`)
+	main := findFirst(doc.Nodes[0], func(n *html.Node) bool { return n.DataAtom == atom.Main })
+	dropTableOfContents(main, pageURL(t))
+	if findFirst(main, func(n *html.Node) bool { return n.DataAtom == atom.Ul }) == nil {
+		t.Fatal("the list of cards was taken for a table of contents")
 	}
 }
