@@ -616,10 +616,22 @@ func (p *page) authorLinkName(a *goquery.Selection) (authorValue, bool) {
 		return authorValue{}, false
 	}
 	t := cleanAuthor(spacedText(a), p.url.Hostname(), true)
-	if !looksLikeName(t, rel) {
+	if !looksLikeName(t, rel || namesItsPage(a, t)) {
 		return authorValue{}, false
 	}
 	return authorValue{text: t}, true
+}
+
+// namesItsPage reports a link whose text is the last part of its path,
+// as an author page's link shows a writer who goes by one name: "Yucy"
+// to /blog/author/yucy/.
+func namesItsPage(a *goquery.Selection, text string) bool {
+	u, err := url.Parse(strings.TrimSpace(a.AttrOr("href", "")))
+	if err != nil {
+		return false
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	return len(segs) >= 2 && foldKey(segs[len(segs)-1]) == foldKey(text) && foldKey(text) != ""
 }
 
 // bylinePart is one part of a byline element (see bylineParts).
