@@ -74,18 +74,20 @@ func (p *page) moreByNames() []authorValue {
 var nameLabels = map[string]bool{
 	"article by": true, "written by": true, "posted by": true, "authored by": true, "post by": true,
 	"story by": true, "words by": true, "author": true, "the author": true, "about the author": true,
+	"contributor": true, "contributors": true, "contributed by": true,
 	"about the writer": true, "geschrieben von": true, "écrit par": true, "escrito por": true, "scritto da": true,
 }
 
 // inlineByLabels open a line that names the author after them; "posted
 // by" is left out, as every comment's line reads so.
-var inlineByLabels = []string{"written by", "article by", "authored by", "story by", "words by"}
+var inlineByLabels = []string{"written by", "article by", "authored by", "story by", "words by", "contributed by",
+	"author:", "authors:", "contributor:", "contributors:"}
 
 // inlineLabelledName is the name in a line that is a label and a name,
 // "Written by Jane Roe".
 func inlineLabelledName(line string) (string, bool) {
 	for _, l := range inlineByLabels {
-		if len(line) > len(l) && line[len(l)] == ' ' && strings.EqualFold(line[:len(l)], l) {
+		if len(line) > len(l)+1 && line[len(l)] == ' ' && strings.EqualFold(line[:len(l)], l) {
 			if name := strings.Trim(line[len(l):], " :."); looksLikeName(name, false) {
 				return name, true
 			}
