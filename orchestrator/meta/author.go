@@ -544,9 +544,11 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 		}
 		return authorValue{}, false
 	}
-	if hasClassToken(s, authorAboutWords) {
+	if hasClassToken(s, authorAboutWords) && s.Children().Length() == 0 {
 		// The author's description ("Licensed Q Grader, M.A. Journalism")
-		// names no one; the name stands just before it in the same box.
+		// names no one; the name stands just before it in the same box. A
+		// bio box that holds the name in an element of its own is read
+		// as any byline.
 		return p.nameBefore(s)
 	}
 	parts := p.bylineParts(s)
@@ -583,7 +585,7 @@ var photoWordsRe = regexp.MustCompile(`(?i)(?:^(?:photo|picture|image|portrait)\
 // authorAboutWords are class words of an element about the author rather
 // than naming them: "author-description", "author-bio", "author-job".
 var authorAboutWords = map[string]bool{"description": true, "desc": true, "bio": true, "biography": true,
-	"summary": true, "excerpt": true, "job": true, "position": true, "credentials": true}
+	"job": true, "position": true, "credentials": true}
 
 // nameBefore is a name printed alone just before s: the element before it
 // in its box, or before the box holding it, at most two levels up.

@@ -81,6 +81,9 @@ func TestAuthor(t *testing.T) {
 			`<article><h1>Best grinders</h1><p>Intro text of the guide.</p><div class="box"><img class="author-image" alt=""><div><p class="headline">Ada Lindqvist</p>
 			<div class="dynamic-author-description">Licensed Q Arabica Grader, M.A. Journalism</div></div></div></article>`,
 			"Ada Lindqvist"},
+		{"a bio box holding the name in an element of its own names them",
+			`<article><h1>Best grinders</h1><p>Intro text of the guide.</p><div class="author-bio"><h4>Jane Roe</h4><p>Jane tests coffee gear for a living and has for years.</p></div></article>`,
+			"Jane Roe"},
 		{"an author's bio with no name before it names no one",
 			`<article><h1>Best grinders</h1><p>Intro text of the guide.</p><p class="author-bio">Certified Coffee Taster, Barista Trainer</p></article>`,
 			""},
