@@ -6,9 +6,7 @@ import (
 )
 
 func TestAuthor(t *testing.T) {
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"the JSON-LD author's name comes first",
 			`<meta name="author" content="Meta Name"><script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Person","name":"Jane Doe"}}</script>`,
 			"Jane Doe"},
@@ -266,13 +264,7 @@ func TestAuthor(t *testing.T) {
 		{"trailing in and on clauses are cut from a byline",
 			`<h1>A story</h1><p class="author">Michael Larabel in Valve on Tuesday</p>`, "Michael Larabel"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }
 
 func TestIsURLLike(t *testing.T) {
@@ -283,5 +275,20 @@ func TestIsURLLike(t *testing.T) {
 		if got := isURLLike(in); got != want {
 			t.Errorf("isURLLike(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// authorCase is a page and the author its answer names ("" for none).
+type authorCase struct{ name, html, want string }
+
+// checkAuthors runs each case as a subtest of t.
+func checkAuthors(t *testing.T, cases []authorCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
+				t.Errorf("author = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -7,9 +7,7 @@ import "testing"
 // role printed beside them, and the credits of whoever revised a piece,
 // which never name its author.
 func TestLabelledAndCreditedBylines(t *testing.T) {
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"a preview pair labelled as the writer names the author",
 			`<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Oren Castillo">` +
 				`<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="4 minutes"><h1>Moving tips</h1>`,
@@ -48,11 +46,5 @@ func TestLabelledAndCreditedBylines(t *testing.T) {
 		{"a bare role in the markup is no author",
 			`<meta name="author" content="Expert Reviewer"><h1>Roof costs</h1>`, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }

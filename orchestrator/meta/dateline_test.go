@@ -6,9 +6,7 @@ import "testing"
 // headline with nothing to mark it but a date or the section the piece is
 // filed in, and the lines beside a headline that name nobody.
 func TestDatelineBylines(t *testing.T) {
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"a name between the date and the section",
 			`<h1>Pricing guide for teams</h1><p>Mar 4, 2025 <span>&bull;</span> <img src="/a.png"> Priya Natarajan in <a href="/blog/pricing">Pricing</a></p><p>Body text.</p>`,
 			"Priya Natarajan"},
@@ -41,13 +39,7 @@ func TestDatelineBylines(t *testing.T) {
 			`<h1>Quarterly results</h1><p>Jonas Berg | June 3, 2025</p><div class="byline">By <a href="/author/mia-lund">Mia Lund</a></div>`,
 			"Mia Lund"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }
 
 // longText is filler prose of about n characters.

@@ -9,9 +9,7 @@ import (
 // posts, read when nothing else names the writer.
 func TestAllArticlesByLinksNameTheWriter(t *testing.T) {
 	body := `<p>` + longText(800) + `</p>`
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"a button labelled all articles by a name names the writer",
 			`<article><h1>Payroll in five countries</h1>` + body + `<div><p>Elliot Raba</p><button aria-label="All articles by Elliot Raba"><span>All articles by Elliot Raba</span></button></div></article>`,
 			"Elliot Raba"},
@@ -25,22 +23,14 @@ func TestAllArticlesByLinksNameTheWriter(t *testing.T) {
 			`<article><h1>Payroll in five countries</h1>` + body + `<a href="/t">All articles from our payroll experts team</a></article>`,
 			""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }
 
 // TestALabelOverANameNamesTheWriter covers a name headed by a label in the
 // element before it, with nothing in the markup naming a byline.
 func TestALabelOverANameNamesTheWriter(t *testing.T) {
 	body := `<p>` + longText(800) + `</p>`
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"a heading saying article by over a name",
 			`<article><h1>Compilers for fun</h1>` + body + `</article><section><h2>Article by</h2><div>Matias Heikkilä</div></section>`,
 			"Matias Heikkilä"},
@@ -63,13 +53,7 @@ func TestALabelOverANameNamesTheWriter(t *testing.T) {
 			`<article><h1>Cloud trends</h1>` + body + `<h3>Author</h3><p>Send us your questions and we will answer them next week.</p></article>`,
 			""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }
 
 // TestBoundedTextReadsABlockNoFurtherThanItsStart covers the bounded read

@@ -15,9 +15,7 @@ func TestNoscriptViewAuthors(t *testing.T) {
 		`<div id="post_2" itemprop="comment" itemscope itemtype="http://schema.org/Comment"><span itemprop="author" itemscope itemtype="http://schema.org/Person">` +
 		`<span itemprop="name">owl_watcher</span></span><div itemprop="text"><p>A long one.</p></div></div></div>`
 	deep := strings.Repeat("<div>", 1000) + `<span itemprop="author">Deep Name</span>` + strings.Repeat("</div>", 1000)
-	tests := []struct {
-		name, html, want string
-	}{
+	tests := []authorCase{
 		{"the starter of a thread served inside noscript is its author",
 			`<div id="app"></div><noscript>` + thread + `</noscript>`, "kestrel_9"},
 		{"a reply's poster alone is no author",
@@ -30,11 +28,5 @@ func TestNoscriptViewAuthors(t *testing.T) {
 		{"a noscript copy nested too deep to parse fails nothing",
 			`<div id="app"></div><noscript>` + deep + `</noscript>`, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := value(extractHTML(t, tt.html).Author); got != tt.want {
-				t.Errorf("author = %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkAuthors(t, tests)
 }
