@@ -338,7 +338,7 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 		// Within the item (or outside any), an <article> is an entry of
 		// its own: the cards of other posts each carry their own author.
 		entry := s.Closest("article")
-		if entry.Length() > 0 && item.Length() > 0 && !isDescendant(entry.Nodes[0], item.Nodes[0]) {
+		if entry.Length() > 0 && item.Length() > 0 && !item.Contains(entry.Nodes[0]) {
 			entry = entry.Slice(0, 0)
 		}
 		if owner == nil {
@@ -566,16 +566,6 @@ func (p *page) bylineName(s *goquery.Selection) (authorValue, bool) {
 		return authorValue{text: t}, true
 	}
 	return authorValue{}, false
-}
-
-// isDescendant reports whether n lies inside ancestor.
-func isDescendant(n, ancestor *html.Node) bool {
-	for p := n.Parent; p != nil; p = p.Parent {
-		if p == ancestor {
-			return true
-		}
-	}
-	return false
 }
 
 // photoWordsRe are the words a photo's description adds to a name:
