@@ -197,15 +197,8 @@ func (b *bench) setup(ctx context.Context) error {
 		return err
 	}
 	b.sidecar = sidecarAddr
-	// Recycling is off: a restart in the middle would cut the baseline's
-	// connection and make the memory and leak readings meaningless.
 	token := sidecar.NewToken()
-	b.side, err = startProc("sidecar", filepath.Join(b.o.binDir, "sidecar"), append([]string{
-		"GLIMPSE_SIDECAR_ADDR=" + sidecarAddr,
-		"GLIMPSE_SIDECAR_TOKEN=" + token,
-		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
-		"GLIMPSE_RECYCLE_AFTER=0",
-	}, b.webSidecarEnv()...), filepath.Join(dir, "sidecar.log"))
+	b.side, err = startProc("sidecar", filepath.Join(b.o.binDir, "sidecar"), b.sidecarEnv(sidecarAddr, token), filepath.Join(dir, "sidecar.log"))
 	if err != nil {
 		return err
 	}
@@ -255,6 +248,18 @@ func (b *bench) setup(ctx context.Context) error {
 	return nil
 }
 
+// sidecarEnv is the environment of a sidecar glimpse renders on, listening
+// on addr. Recycling is off: a restart in the middle would cut the
+// baseline's connection and make the memory and leak readings meaningless.
+func (b *bench) sidecarEnv(addr, token string) []string {
+	return append([]string{
+		"GLIMPSE_SIDECAR_ADDR=" + addr,
+		"GLIMPSE_SIDECAR_TOKEN=" + token,
+		"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
+		"GLIMPSE_RECYCLE_AFTER=0",
+	}, b.webSidecarEnv()...)
+}
+
 // startMoreSidecars starts the sidecars beyond the first that -sidecars
 // asks for, like the first, and returns their addresses.
 func (b *bench) startMoreSidecars(ctx context.Context, token string) ([]string, error) {
@@ -264,12 +269,8 @@ func (b *bench) startMoreSidecars(ctx context.Context, token string) ([]string, 
 		if err != nil {
 			return nil, err
 		}
-		p, err := startProc(fmt.Sprintf("sidecar %d", i), filepath.Join(b.o.binDir, "sidecar"), append([]string{
-			"GLIMPSE_SIDECAR_ADDR=" + addr,
-			"GLIMPSE_SIDECAR_TOKEN=" + token,
-			"GLIMPSE_ALLOW_TARGETS=127.0.0.0/8",
-			"GLIMPSE_RECYCLE_AFTER=0",
-		}, b.webSidecarEnv()...), filepath.Join(b.dir, fmt.Sprintf("sidecar-%d.log", i)))
+		p, err := startProc(fmt.Sprintf("sidecar %d", i), filepath.Join(b.o.binDir, "sidecar"), b.sidecarEnv(addr, token),
+			filepath.Join(b.dir, fmt.Sprintf("sidecar-%d.log", i)))
 		if err != nil {
 			return nil, err
 		}
