@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -398,6 +399,16 @@ func findWrittenDate(s string) (writtenMatch, bool) {
 				}
 			}
 		}
+		if isYear(t) {
+			// 2023 Jan 7, as journals and their indexes write it
+			if j := next(i); j > 0 {
+				if m, ok := monthNames[toks[j].word]; ok {
+					if k := next(j); k > 0 && isDay(toks[k]) {
+						consider(writtenMatch{start: t.start, end: toks[k].end, y: t.num, m: m, d: toks[k].num})
+					}
+				}
+			}
+		}
 		if isYear(t) && i+5 < len(toks) && (toks[i+1].word == "年" || toks[i+1].word == "년") &&
 			(toks[i+3].word == "月" || toks[i+3].word == "월") && (toks[i+5].word == "日" || toks[i+5].word == "일") &&
 			toks[i+2].word == "" && toks[i+4].word == "" {
@@ -425,6 +436,30 @@ func findWrittenDate(s string) (writtenMatch, bool) {
 		consider(writtenMatch{start: m[0], end: m[1], y: atoiAt(s, m[10], m[11]), m: month, d: day, order: order})
 	}
 	return best, best.start >= 0
+}
+
+// monthOnly reads a value that names a month and nothing finer, "June
+// 2022", "2023 Jan", and gives its first day in ISO 8601. It is read only
+// where the whole value is a date (a declared date, the date of a labelled
+// statement): in running text, "June 2022" is more often an archive's
+// heading than a page's date.
+func monthOnly(s string) (string, bool) {
+	var y, m int
+	for _, t := range tokenizeDate(s) {
+		switch month, isMonth := monthNames[t.word]; {
+		case t.word == "" && t.digits == 4 && y == 0:
+			y = t.num
+		case isMonth && m == 0:
+			m = month
+		case fillers[t.word]:
+		default:
+			return "", false
+		}
+	}
+	if y == 0 || m == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%04d-%02d-01", y, m), true
 }
 
 func atoiAt(s string, from, to int) int {

@@ -67,6 +67,14 @@ func (p *page) dates(author string) (published, modified string) {
 			bylinePub, bylineMod = p.bylineDates(author)
 		}
 	}
+	var statedPub, statedMod []string
+	statedDone := false
+	stated := func() {
+		if !statedDone {
+			statedDone = true
+			statedPub, statedMod = p.dateStatements()
+		}
+	}
 	modified = p.firstDate([]func() []string{
 		func() []string { return p.ldDates("dateModified") },
 		func() []string { return p.metaDates(isModifiedKey) },
@@ -74,6 +82,7 @@ func (p *page) dates(author string) (published, modified string) {
 		func() []string { return p.itempropKeyDates(isModifiedKey) },
 		func() []string { headline(); return headlineMod },
 		func() []string { byline(); return bylineMod },
+		func() []string { stated(); return statedMod },
 	})
 	// Declared publication dates after the latest declared change come
 	// last (see notAfter).
@@ -117,10 +126,12 @@ func (p *page) dates(author string) (published, modified string) {
 			pub, _ := printedDates(p.visibleDates("body"))
 			return pub
 		},
+		func() []string { stated(); return statedPub },
 		// A page that prints only when it was updated shows that date as
 		// its own: the content is at least that old.
 		func() []string { headline(); return headlineMod },
 		func() []string { article(); return articleMod },
+		func() []string { stated(); return statedMod },
 		func() []string { return republished },
 	})
 	return published, modified
@@ -257,6 +268,9 @@ func (p *page) metaDates(match func(key string) bool) []string {
 			continue
 		}
 		if match(metaDateKey(m.key)) {
+			if day, ok := monthOnly(c); ok {
+				c = day // "2023 Jan", a journal's issue
+			}
 			out = append(out, c)
 		}
 	}
@@ -406,12 +420,19 @@ func (p *page) readVisibleDates(scope string) []string {
 		if t != "" && len(t) <= 200 {
 			out = append(out, p.labelledText(s, t, nil))
 		}
-		if v := s.AttrOr("title", ""); v != "" {
-			out = append(out, v)
+		for _, k := range tooltipAttrs {
+			if v := s.AttrOr(k, ""); v != "" {
+				out = append(out, v)
+			}
 		}
 	})
 	return out
 }
+
+// tooltipAttrs hold the text a page shows on hover: where a date is
+// printed as "1 year ago", the day itself is often there ("Friday, October
+// 4th, 2024 at 3:43 PM").
+var tooltipAttrs = []string{"title", "data-tooltip", "data-tippy-content", "data-original-title", "data-bs-original-title"}
 
 // linkedElsewhere reports an element that is, or is inside, a link to
 // another page. A link to the page itself, a post's permalink, is the

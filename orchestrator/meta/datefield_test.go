@@ -29,6 +29,12 @@ func TestDatePublishedAndDateModified(t *testing.T) {
 			`<h1>A story</h1><p>March 5, 2019</p>`,
 			"2019-03-05T12:00:00.000Z", "", "2019-03-05T12:00:00.000Z"},
 		{"a page without dates has neither", `<h1>A story</h1><p>text</p>`, "", "", ""},
+		{"a date printed as time ago is read from its tooltip",
+			`<h1>Development update</h1><div class="post-meta"><span class="moment-time" data-tippy-content="Friday, October 4th, 2024 at 3:43:10 PM GMT+03:00">1 year ago</span></div><p>What we worked on.</p>`,
+			"2024-10-04T12:43:10.000Z", "", "2024-10-04T12:43:10.000Z"},
+		{"a Bootstrap tooltip's date",
+			`<h1>Development update</h1><div class="post-meta"><span class="time" data-bs-original-title="2024-10-04 15:43">a year ago</span></div><p>What we worked on.</p>`,
+			"2024-10-04T15:43:00.000Z", "", "2024-10-04T15:43:00.000Z"},
 
 		// Printed dates, by their labels.
 		{"a date labelled published is the publication, one labelled updated the modification",
