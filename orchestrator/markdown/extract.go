@@ -85,6 +85,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		}
 	}
 	if art != nil {
+		if !product {
+			dropMemberCards(art, thread)
+		}
 		dropMenus(art)
 		dropAccountPrompts(art)
 		dropDatelines(art)

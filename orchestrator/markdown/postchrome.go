@@ -60,12 +60,21 @@ func dropPostChrome(region *html.Node) {
 			}
 			if r := shapeText(n); r != "" && collapsedText(n) <= maxChromeText && parts[key].reads[r] >= least {
 				drop = append(drop, n)
+				// The label of a field of the member's card takes its value
+				// with it: "Joined" and the member's day (see dropMemberCards).
+				if n.DataAtom == atom.Dt && memberLabel(termLabel(n, r), true) {
+					for k := nextElement(n); k != nil && k.DataAtom == atom.Dd; k = nextElement(k) {
+						drop = append(drop, k)
+					}
+				}
 				return false
 			}
 			return true
 		})
 		for _, n := range drop {
-			n.Parent.RemoveChild(n)
+			if n.Parent != nil { // a value that went with its label
+				n.Parent.RemoveChild(n)
+			}
 		}
 	}
 }

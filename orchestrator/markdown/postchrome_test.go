@@ -51,9 +51,10 @@ func TestThePostsTemplateFurnitureGoes(t *testing.T) {
 			templatedThread(6, true),
 			[]string{"Message 0: curling", "Message 5: curling", "March 1, 2024"},
 			[]string{"Reply with quote", "Posts:", "Joined:"}},
-		{"two posts are no template: nothing of theirs goes",
+		{"two posts are no template: their controls stay, and only the members' cards go",
 			templatedThread(2, false),
-			[]string{"Message 0: curling", "Message 1: curling", "Senior Member", "[Report]("}, nil},
+			[]string{"Message 0: curling", "Message 1: curling", "[Report](", "ann", "March 1, 2024"},
+			[]string{"Senior Member", "Joined:"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
