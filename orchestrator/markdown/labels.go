@@ -10,7 +10,8 @@ import (
 // A page's controls print labels that stand on lines of their own: the
 // "Read more" under a teaser, the "Compare" box of a product card,
 // "Loading…" where a script was to fill in, the "Click to expand…" of a
-// quoted post, "Reply", "Reply with quote", "Add to cart". They say what a click does, not
+// quoted post, "Reply", "Reply with quote", "Share", "Follow", "Report
+// inappropriate content", "Add to cart". They say what a click does, not
 // what the page says, and read the same on every site. Only a label alone
 // on its line goes: "read more" inside a sentence is the sentence's.
 
@@ -19,7 +20,7 @@ import (
 // now" in a campaign's copy, "Print") are not in it.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
-	`expand|loading|compare|sponsored|reply|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list)|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
+	`expand|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list)|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
 // memberFiguresRe is the whole text of the figures a Q&A site prints on

@@ -40,6 +40,16 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Ask Question", "silver badges", "answered Feb", "Reply with quote", "similar questions", "Start asking", "by asking"},
 		},
 		{
+			name: "a post's share, follow, bookmark and report controls go; a resource's kind stays",
+			page: `<!doctype html><html><head><title>Kilns - Forum</title></head><body>` + pageHeader +
+				`<main><h1>Electric kiln wiring</h1><p>` + body + `</p><div class="ufi"><div><button type="button"><div class="label">Share</div></button></div>` +
+				`<div><span>Follow</span></div><div><span class="lnk">Bookmark</span></div><div><span class="lnk">Flag</span></div></div>` +
+				`<div class="toolLinks"><div class="lnk"><span class="taLnk"> Report inappropriate content </span></div></div><p>` + body + `</p>` +
+				`<div class="resource"><div>Report</div><h3>2025 Studio Pottery Report</h3><p>How studios priced their work this year.</p></div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "Report\n", "2025 Studio Pottery Report"},
+			unwanted: []string{"Share", "Follow", "Bookmark", "Flag", "inappropriate"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
