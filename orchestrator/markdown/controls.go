@@ -23,7 +23,7 @@ var (
 	listingCountRe = regexp.MustCompile(`(?i)^(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s+(?:of\s+\d[\d,.]*\s+)?(?:results?|items?|products?|matches|listings|articles|posts)(?:\s+found)?\.?$|^showing\s+\d[\d,.]*\s+(?:of|to)\s+\d[\d,.]*$`)
 	// listingControlRe is the whole text of a line naming a listing's
 	// control.
-	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters)\s*:?$`)
+	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters|filter\s*(?:&|and)\s*sort|sort\s*(?:&|and)\s*filter|sort options|view options)\s*:?$`)
 	// listingBadgeRe is the whole text of a badge a shop pins on its
 	// cards: the same few words on any item, never the item's own.
 	listingBadgeRe = regexp.MustCompile(`(?i)^(?:best\s*-?\s*sellers?|top\s+rated|new\s+arrivals?|just\s+in|award\s+winner|sold\s+out|online\s+only|limited\s+edition|new|sale|on\s+sale|hot|trending)!?$`)

@@ -20,6 +20,14 @@ func TestArticleLeavesOutAListingsControls(t *testing.T) {
 			unwanted: []string{"Showing 24", "133 results", "Sort By", "Filters"},
 		},
 		{
+			name: "a category page's combined filter and sort buttons and its view options go",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1><div class="bar"><div><span>Filter &amp; Sort</span></div><div><span>Sort options</span></div><div><span>View Options</span></div></div>` +
+				productCards(12) + `</main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 0", "Walnut side table model 11"},
+			unwanted: []string{"Filter &", "Sort options", "View Options"},
+		},
+		{
 			name: "a category page's card badges go, its items stay",
 			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
 				`<main><h1>Side tables</h1>` + strings.Replace(strings.Replace(productCards(12), `<li class="cell order-2">`, `<li class="cell order-2"><div class="badge">Best Seller</div>`, 1),

@@ -22,6 +22,17 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Read More", "Compare", "Loading", "Add to cart"},
 		},
 		{
+			name: "a product card's and a section's controls go",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kilns</h1><p>` + body + `</p><div class="card"><h3>Studio kiln</h3><p>` + body + `</p>` +
+				`<div><label><input type="checkbox"> Add to Compare</label></div><div><a class="btn" href="/k/1">Choose options</a></div>` +
+				`<div><button>Quick view</button></div><div><a href="/k/1">View details</a></div></div>` +
+				`<section><h2>Firing services</h2><p>` + body + `</p><p><a class="btn" href="/firing">Learn more</a></p></section>` +
+				`<div><button>Show more</button></div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "Studio kiln", "Firing services"},
+			unwanted: []string{"Add to Compare", "Choose options", "Quick view", "View details", "Learn more", "Show more"},
+		},
+		{
 			name: "a quoted post's expand control goes, the quote stays",
 			page: `<!doctype html><html><head><title>Glazes - Forum</title></head><body>` + pageHeader +
 				`<main><h1>Cone 6 glazes</h1><p>` + body + `</p><blockquote><div>Anyone tried a satin matte at cone 6?</div>` +
