@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -31,6 +32,31 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 // the post's.
 var memberFiguresRe = regexp.MustCompile(`(?i)^(?:[\d,.]+[km]?\s*)?(?:\d[\d,]*\s*(?:gold|silver|bronze)\s+badges?\s*)+$`)
 
+// shopLabelRe is the whole text of a shop's notices beside a product or
+// on each card of a grid: its stock ("In stock", "Only 3 left", "Sold
+// out", "Notify me"), its shipping ("Free shipping on orders over $99",
+// "Taxes and shipping calculated at checkout") and the labels of its
+// order form ("Qty", "Select a size", "Size guide"). They are the shop's,
+// the same on every product, and say nothing of the product itself.
+var shopLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:in|out\s+of|low)\s+stock|sold\s+out|only\s+\d+\s+left(?:\s+in\s+stock)?|` +
+	`no\s+longer\s+available|currently\s+unavailable|notify\s+me(?:\s+when\s+(?:available|in\s+stock))?|coming\s+soon|` +
+	`free\s+(?:standard\s+|fast\s+|express\s+|uk\s+|us\s+)?(?:shipping|delivery|returns)(?:\s+(?:on\s+(?:all\s+)?(?:domestic\s+)?orders\s+)?(?:over|from|above)\s+\S+)?|` +
+	`(?:taxes(?:,\s*discounts)?\s+and\s+)?shipping\s+calculated\s+at\s+checkout|tax(?:es)?\s+included|` +
+	`pick\s*-?\s*up\s+in\s+store|returns\s*(?:&|and)\s*exchanges\s+accepted|qty|quantity|` +
+	`(?:select|choose)\s+(?:a\s+|your\s+)?size|size\s+(?:guide|chart)|add\s+to\s+list)\s*[.!:]*\s*$`)
+
+// aloneInItsLine reports an element whose text, text, stands in a line of
+// its own: the wrappers that hold nothing else are not inline elements
+// inside a sentence ("to enjoy <strong><div>free shipping</div></strong>.").
+func aloneInItsLine(n *html.Node, text string) bool {
+	top := n
+	for top.Parent != nil && top.Parent.Type == html.ElementNode &&
+		strings.Join(strings.Fields(textOf(top.Parent)), " ") == text {
+		top = top.Parent
+	}
+	return top.Parent == nil || !inlineTags[top.DataAtom] || noTextBeside(top)
+}
+
 // maxControlLabel is the most text, in bytes, of a control's label.
 const maxControlLabel = 60
 
@@ -46,7 +72,17 @@ func dropInterfaceLabels(art *html.Node) {
 			return noTextBeside(n)
 		}
 		return false
-	}, func(_ *html.Node, text string) bool {
-		return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text)
+	}, func(n *html.Node, text string) bool {
+		if interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) {
+			return true
+		}
+		// A shop's notice may end a sentence of a promotion ("or spend $50
+		// to enjoy <b>free standard shipping</b>"): only a block of its own
+		// is one.
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd:
+			return shopLabelRe.MatchString(text) && aloneInItsLine(n, text)
+		}
+		return false
 	})
 }

@@ -83,3 +83,45 @@ func TestAProseHeadingOverNothingStays(t *testing.T) {
 		`<h2>Related</h2></main>`+pageFooter+`</body></html>`)
 	checkHolds(t, md, []string{"For more than forty years", "Visit us"}, []string{"Related"})
 }
+
+func TestAShopsNoticesGoAndItsPromotionsSentencesStay(t *testing.T) {
+	notices := `<div class="stock"><div>In stock</div><div>Only 3 left</div></div>` +
+		`<div class="ship"><p>Free shipping on orders over $99.</p><p>Taxes, discounts and shipping calculated at checkout.</p></div>` +
+		`<div class="size"><div><span>Select a size</span></div><div><a href="/size">Size guide</a></div><div>Qty:</div></div>`
+	page := strings.Replace(productPage(productLD, "", 0), `<div class="description">`, notices+`<div class="description">`, 1)
+	md := article(t, page)
+	checkHolds(t, md, []string{"A kettle of brushed steel"},
+		[]string{"In stock", "Only 3 left", "Free shipping on orders over", "calculated at checkout", "Select a size", "Size guide", "Qty"})
+
+	// A notice that ends a sentence of the page's own stays in it.
+	body := strings.Repeat("Our kettles are made by hand in a small workshop by the sea. ", 6)
+	md = article(t, `<!doctype html><html><head><title>Membership - Example</title></head><body>`+pageHeader+
+		`<main><h1>Membership</h1><p>`+body+`</p><div class="terms"><span>Every kettle ordered this winter comes <strong class="x"><div><p>with</p></div></strong> `+
+		`<strong class="y"><div><p>FREE standard shipping</p></div></strong>.</span></div><p>`+body+`</p></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"FREE standard shipping"}, nil)
+
+	// A grid's cards lose their stock and shipping notices, and keep
+	// their names and prices.
+	cards := strings.ReplaceAll(productCards(12), `</a>`, `</a><div class="badge">Low stock</div><div class="ship">Free delivery</div>`)
+	md = article(t, `<!doctype html><html><head><title>Side tables - Example</title></head><body>`+pageHeader+
+		`<main><h1>Side tables</h1>`+cards+`</main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"Walnut side table model 0", "Walnut side table model 11"}, []string{"Low stock", "Free delivery"})
+}
+
+func TestShopLabelRe(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"In stock", true}, {"Out of stock", true}, {"Sold out", true}, {"Only 2 left in stock!", true},
+		{"Notify me when available", true}, {"Coming soon!", true}, {"FREE Fast Delivery", true},
+		{"Free shipping on all orders over $100", true}, {"Free shipping from 100€", true},
+		{"Shipping calculated at checkout.", true}, {"Returns & exchanges accepted", true}, {"Quantity", true},
+		{"Free shipping is one reason shoppers come back", false}, {"Stock up on winter gear", false},
+		{"Our stock comes from small farms", false}, {"Size matters less than fit", false},
+	} {
+		if got := shopLabelRe.MatchString(tc.text); got != tc.want {
+			t.Errorf("shopLabelRe.MatchString(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
