@@ -23,7 +23,7 @@ import (
 // heading a guide, "Print") are not in it.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
-	`expand|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load|view)\s+more|learn\s+more|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
+	`expand|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load|view)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
 // memberFiguresRe is the whole text of the figures a Q&A site prints on

@@ -33,6 +33,15 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Add to Compare", "Choose options", "Quick view", "View details", "Learn more", "Show more"},
 		},
 		{
+			name: "a page's sign-in, subscribe, advertisement and breadcrumb labels standing alone go",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><ul class="trail"><li><span>Home</span></li><li><span>Blog</span></li></ul><h1>Kilns</h1><p>` + body + `</p>` +
+				`<div class="ad-slot"><div class="lbl">Advertisement</div></div><div class="x"><span>Article continues below</span></div><p>` + body + `</p>` +
+				`<div class="c"><div>Subscribe</div></div><div class="d"><div>Sign in</div></div><div class="e"><div>Back to top</div></div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night"},
+			unwanted: []string{"Home", "Blog", "Advertisement", "continues below", "Subscribe", "Sign in", "Back to top"},
+		},
+		{
 			name: "a quoted post's expand control goes, the quote stays",
 			page: `<!doctype html><html><head><title>Glazes - Forum</title></head><body>` + pageHeader +
 				`<main><h1>Cone 6 glazes</h1><p>` + body + `</p><blockquote><div>Anyone tried a satin matte at cone 6?</div>` +
