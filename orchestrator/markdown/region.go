@@ -338,12 +338,30 @@ func menu(n *html.Node) bool {
 		}
 		return true
 	})
-	if links < minMenuLinks {
+	if links < minMenuLinks || pictured(n) {
 		return false
 	}
 	total := collapsedLen(textOf(n))
 	return float64(linkText) >= minMenuLinkShare*float64(total) &&
 		float64(linkWords) <= maxMenuLinkWords*float64(links)
+}
+
+// pictured reports a list most of whose items are a product's card: a
+// picture and a price, whatever links its name and colours make; a
+// menu's item, a category's tile with a picture or not, has no price.
+func pictured(list *html.Node) bool {
+	items, cards := 0, 0
+	for k := list.FirstChild; k != nil; k = k.NextSibling {
+		if k.DataAtom != atom.Li {
+			continue
+		}
+		items++
+		if findFirst(k, func(n *html.Node) bool { return n.DataAtom == atom.Img || n.DataAtom == atom.Picture }) != nil &&
+			priceRE.MatchString(strings.Join(strings.Fields(textOf(k)), " ")) {
+			cards++
+		}
+	}
+	return items >= minMenuLinks && 2*cards > items
 }
 
 // dropMenus removes the menus of links left in the content, whichever

@@ -216,3 +216,21 @@ func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
 		})
 	}
 }
+
+func TestAGridOfProductsWithColourLinksIsNoMenu(t *testing.T) {
+	colours := []string{"Amber", "Slate", "Butter", "Flax", "Lilac", "Indigo", "Ruby", "Sand"}
+	var grid, tiles strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&grid, `<li class="product"><a href="/p/%d"><img src="/i/%d.png" alt=""><h2>Cup %doz</h2></a><div class="swatches">`, i, i, 4+2*i)
+		for _, c := range colours {
+			fmt.Fprintf(&grid, `<a href="/p/%d?colour=%s">%s</a>`, i, c, c)
+		}
+		fmt.Fprintf(&grid, `</div><span class="price"><span>$</span>%d.95</span></li>`, 29+i)
+		fmt.Fprintf(&tiles, `<li><a href="/c/%d"><img src="/t/%d.png" alt=""> Range %d</a></li>`, i, i, i)
+	}
+	page := `<!doctype html><html><head><title>Shop - Example</title></head><body>` + pageHeader +
+		`<div class="content"><h1>Shop</h1><p>Showing all 8 results</p><ul class="products">` + grid.String() + `</ul>` +
+		`<ul class="ranges">` + tiles.String() + `</ul></div>` + pageFooter + `</body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"Cup 4oz", "Cup 18oz", "$36.95"}, []string{"Range 3"})
+}
