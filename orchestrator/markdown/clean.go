@@ -47,6 +47,10 @@ type cleaner struct {
 	// disclosures): hidden, they are still the page's content.
 	panels map[string]bool
 
+	// shells are the wrappers hidden until a script shows the page (see
+	// revealedShells): hidden, they are still the page.
+	shells map[*html.Node]bool
+
 	visited  int
 	elements int // elements copied
 	text     int // bytes of text copied, each run of white space counted once
@@ -208,7 +212,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 // hides reports an element the page does not show, unless it is a panel
 // a reader opens.
 func (c *cleaner) hides(n *html.Node) bool {
-	return hidden(n) && !disclosed(n, c.panels)
+	return hidden(n) && !disclosed(n, c.panels) && !c.shells[n]
 }
 
 // nonContent reports elements that hold nothing a reader of the Markdown

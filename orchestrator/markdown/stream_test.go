@@ -19,6 +19,25 @@ func TestArticleKeepsContentThePageRevealsOrSetsAside(t *testing.T) {
 			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
 		},
 		{
+			name: "a page shipped hidden until its script shows it is content",
+			body: `<div id="__next"><div style="visibility:hidden;min-height:100vh"><header><a href="/">Lights</a></header>` +
+				`<main><article><h2>The keeper's night</h2>` + story + `</article></main></div></div>`,
+			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
+		},
+		{
+			name: "a body hidden by display:none until its styles load is content",
+			body: `<div class="app" style="display: none !important"><article><h2>The keeper's night</h2>` + story + `</article>` +
+				`<div style="display:none"><p>Secret menu of the site with its many links and labels.</p></div></div>`,
+			want:     []string{"hundred and twelve steps"},
+			unwanted: []string{"Secret menu"},
+		},
+		{
+			name:     "a hidden copy of half the page stays out",
+			body:     `<article>` + story + `</article><div style="display:none" class="print-copy"><p>Printed copy.</p>` + story + `</div>`,
+			want:     []string{"hundred and twelve steps"},
+			unwanted: []string{"Printed copy"},
+		},
+		{
 			name:     "an element hidden for good stays out",
 			body:     `<article>` + story + `</article><div hidden id="menu"><p>Secret menu of the site with its many links and labels.</p></div>`,
 			want:     []string{"hundred and twelve steps"},

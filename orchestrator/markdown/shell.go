@@ -1,0 +1,69 @@
+package markdown
+
+import (
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Some pages ship their whole body hidden and show it once their script
+// and styles have loaded: a wrapper with an inline visibility:hidden or
+// display:none around everything (a guard against a flash of unstyled
+// content). Read without the script, the page would seem empty. A wrapper
+// hidden so that holds most of the page's text is the page, shown a moment
+// later, not something it hides; a menu, a dialog or a hidden copy holds a
+// part of the text at most.
+
+// minShellShare is the least share of the body's text that a hidden
+// wrapper holds to be the page's shell.
+const minShellShare = 0.6
+
+// revealedShells returns the elements under root hidden by an inline
+// style that hold at least minShellShare of the body's text; nil when
+// there are none.
+func revealedShells(root *html.Node) map[*html.Node]bool {
+	body := findFirst(root, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return nil
+	}
+	var candidates []*html.Node
+	walk(body, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if style := attr(n, "style"); style != "" && styleHides(style) {
+			candidates = append(candidates, n)
+			return false // the outermost one is the shell
+		}
+		return true
+	})
+	if len(candidates) == 0 {
+		return nil
+	}
+	total := visibleTextLen(body)
+	var shells map[*html.Node]bool
+	for _, n := range candidates {
+		if total > 0 && float64(visibleTextLen(n)) >= minShellShare*float64(total) {
+			if shells == nil {
+				shells = map[*html.Node]bool{}
+			}
+			shells[n] = true
+		}
+	}
+	return shells
+}
+
+// visibleTextLen is the length of the text under n, white space collapsed,
+// outside scripts, styles and templates.
+func visibleTextLen(n *html.Node) int {
+	total := 0
+	walk(n, func(k *html.Node) bool {
+		switch {
+		case k.Type == html.TextNode:
+			total += collapsedLen(k.Data)
+		case k.DataAtom == atom.Script || k.DataAtom == atom.Style || k.DataAtom == atom.Template || k.DataAtom == atom.Noscript:
+			return false
+		}
+		return true
+	})
+	return total
+}
