@@ -175,6 +175,13 @@ const minCardBeside = 3
 // needs less: its grid is what it says it is.
 var minMissedCardShare = map[pageKind]float64{kindUnknown: 1.5, kindMany: 0.75}
 
+// maxIntroText is the most text, in bytes, of a category page's
+// introduction: a page that says it is an article only by its og:type (see
+// declaredKind), whose chosen block is no longer and leaves out a grid that
+// outweighs it, is a category page whose template calls every page an
+// article. A story, even a short one, says more.
+const maxIntroText = 1000
+
 // missesCards reports whether the block art, chosen from the page, leaves
 // out a grid of cards of region that outweighs it: the products of a
 // category page beside its banner, the stories of an index beside its

@@ -109,6 +109,12 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 23", "$113.00"},
 		},
 		{
+			name: "a category page its template calls an article, with no article's date, keeps its grid",
+			page: `<!doctype html><html><head><title>Side tables - Example</title><meta property="og:type" content="article"></head><body>` +
+				pageHeader + `<main><h1>Side tables</h1>` + heroCopy + productCards(24) + `</main>` + pageFooter + `</body></html>`,
+			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 23"},
+		},
+		{
 			name: "a page that declares a collection keeps its grid beside a longer text about the range",
 			page: `<!doctype html><html><head><title>Side tables - Example</title>` +
 				`<script type="application/ld+json">{"@context":"https://schema.org","@type":"CollectionPage","name":"Side tables"}</script>` +
@@ -125,7 +131,8 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 		},
 		{
 			name: "a declared story keeps its text alone when a long grid of related products follows it",
-			page: `<!doctype html><html><head><title>The move - Example</title><meta property="og:type" content="article"></head><body>` +
+			page: `<!doctype html><html><head><title>The move - Example</title><meta property="og:type" content="article">` +
+				`<meta property="article:published_time" content="2024-05-03T09:00:00Z"></head><body>` +
 				pageHeader + `<main><article><h1>The move</h1>` + story + `</article>` + related + `</main>` + pageFooter + `</body></html>`,
 			want:     []string{"old mill"},
 			unwanted: []string{"Walnut side table model"},

@@ -48,7 +48,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	dropCredits(page)
 	dropChoices(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
-	kind := declaredKind(page)
+	kind, bare := declaredKind(page)
 	var region *html.Node
 	thread := false
 	if r := mainRegion(page, textLengths(page)); r != nil {
@@ -75,7 +75,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && (chooseRegion(art, region, kind) || product && missesSpecs(art, region)) {
+	if region != nil && (chooseRegion(art, region, kind, bare) || product && missesSpecs(art, region)) {
 		art = region
 	}
 	if art != nil && art != region && thread {
@@ -155,12 +155,15 @@ func settleAtoms(n *html.Node) {
 // leaves out a series of posts, answers or cards of the region, or a grid
 // of cards that outweighs it. A page that declares itself an article keeps
 // its block unless it is very small or the grid is much larger.
-func chooseRegion(art, region *html.Node, kind pageKind) bool {
+func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 	if art == nil {
 		return true
 	}
 	if float64(proseLen(art)) < minBlockShare[kind]*float64(proseLen(region)) {
 		return true
+	}
+	if bare && collapsedText(art) <= maxIntroText && missesCards(art, region, kindUnknown) {
+		return true // a category's page, "an article" to its template, and its short introduction
 	}
 	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind)
 }

@@ -42,9 +42,11 @@ var articleTypes = map[string]bool{
 // declares (news sites call every page an article); else a declared
 // article is kindArticle, unless WordPress marks it as one of the site's
 // pages ("type-page"), not a post: a services or landing page whose SEO
-// plugin calls every page an article.
-func declaredKind(root *html.Node) pageKind {
-	many, article, wpPage := false, false, false
+// plugin calls every page an article. bare reports an article declared
+// only by og:type, with no article's date beside it nor a JSON-LD
+// article: what many templates say of every page, a category's too.
+func declaredKind(root *html.Node) (kind pageKind, bare bool) {
+	many, ldArticle, ogArticle, dated, wpPage := false, false, false, false, false
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -56,7 +58,7 @@ func declaredKind(root *html.Node) pageKind {
 				ldTypes(v, 0, func(t string) {
 					t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
 					many = many || manyTypes[t]
-					article = article || articleTypes[t]
+					ldArticle = ldArticle || articleTypes[t]
 				})
 			}
 			return false
@@ -64,18 +66,24 @@ func declaredKind(root *html.Node) pageKind {
 			wpPage = true
 			return true
 		case n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type"):
-			article = article || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "article")
+			ogArticle = ogArticle || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "article")
+			return false
+		case n.DataAtom == atom.Meta:
+			switch strings.ToLower(attr(n, "property")) {
+			case "article:published_time", "article:modified_time":
+				dated = true
+			}
 			return false
 		}
 		return true
 	})
 	switch {
 	case many:
-		return kindMany
-	case article && !wpPage:
-		return kindArticle
+		return kindMany, false
+	case (ldArticle || ogArticle) && !wpPage:
+		return kindArticle, !ldArticle && !dated
 	}
-	return kindUnknown
+	return kindUnknown, false
 }
 
 // maxLDDepth bounds the walk through a JSON-LD document.

@@ -193,11 +193,17 @@ func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
 	}{
 		{"a WordPress page that calls itself an article is of no known kind",
 			`<meta property="og:type" content="article">`, `<article class="post-12 page type-page status-publish">`, kindUnknown},
-		{"a WordPress post that calls itself an article is one",
-			`<meta property="og:type" content="article">`, `<article class="post-12 post type-post status-publish">`, kindArticle},
+		{"a WordPress post that calls itself an article and gives its date is one",
+			`<meta property="og:type" content="article"><meta property="article:published_time" content="2024-03-05T10:00:00Z">`,
+			`<article class="post-12 post type-post status-publish">`, kindArticle},
 		{"a page that declares nothing is of no known kind", ``, "", kindUnknown},
 		{"a news article is an article", `<script type="application/ld+json">{"@type":"NewsArticle"}</script>`, "", kindArticle},
-		{"og:type article is an article", `<meta property="og:type" content="article">`, "", kindArticle},
+		{"og:type article with an article's date is an article",
+			`<meta property="og:type" content="article"><meta property="article:modified_time" content="2024-03-05T10:00:00Z">`, "", kindArticle},
+		{"og:type article alone is an article too",
+			`<meta property="og:type" content="article">`, "", kindArticle},
+		{"og:type article beside a JSON-LD article is one",
+			`<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"BlogPosting"}</script>`, "", kindArticle},
 		{"a question page is many blocks", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, "", kindMany},
 		{"a product in a graph is many blocks, though the page also says article",
 			`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":["Product"]}]}</script>`, "", kindMany},
@@ -210,7 +216,7 @@ func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
 				body = "<div>"
 			}
 			doc := parse(t, "<!doctype html><html><head>"+tc.head+"</head><body>"+body+"<p>x</p></div></body></html>")
-			if got := declaredKind(doc.Nodes[0]); got != tc.want {
+			if got, _ := declaredKind(doc.Nodes[0]); got != tc.want {
 				t.Errorf("declaredKind = %d, want %d", got, tc.want)
 			}
 		})
@@ -233,4 +239,24 @@ func TestAGridOfProductsWithColourLinksIsNoMenu(t *testing.T) {
 		`<ul class="ranges">` + tiles.String() + `</ul></div>` + pageFooter + `</body></html>`
 	md := article(t, page)
 	checkHolds(t, md, []string{"Cup 4oz", "Cup 18oz", "$36.95"}, []string{"Range 3"})
+}
+
+func TestDeclaredKindTellsABareOGArticle(t *testing.T) {
+	for _, tc := range []struct {
+		name, head string
+		bare       bool
+	}{
+		{"og:type article alone", `<meta property="og:type" content="article">`, true},
+		{"og:type article with its date", `<meta property="og:type" content="article"><meta property="article:published_time" content="2024-03-05T10:00:00Z">`, false},
+		{"og:type article with a JSON-LD article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"NewsArticle"}</script>`, false},
+		{"a JSON-LD article alone", `<script type="application/ld+json">{"@type":"Recipe"}</script>`, false},
+		{"og:type website", `<meta property="og:type" content="website">`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, "<!doctype html><html><head>"+tc.head+"</head><body><p>x</p></body></html>")
+			if _, bare := declaredKind(doc.Nodes[0]); bare != tc.bare {
+				t.Errorf("bare = %v, want %v", bare, tc.bare)
+			}
+		})
+	}
 }
