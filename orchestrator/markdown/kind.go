@@ -26,7 +26,7 @@ const (
 var manyTypes = map[string]bool{
 	"qapage": true, "discussionforumposting": true, "question": true, "answer": true,
 	"itemlist": true, "collectionpage": true, "searchresultspage": true, "offercatalog": true,
-	"product": true, "productgroup": true, "faqpage": true,
+	"product": true, "productgroup": true, "faqpage": true, "someproducts": true,
 }
 
 // articleTypes are schema.org types of pages whose content is one text.

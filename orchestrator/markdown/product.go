@@ -23,7 +23,7 @@ import (
 
 // productTypes are the schema.org types of a page about one product.
 var productTypes = map[string]bool{"product": true, "productgroup": true, "individualproduct": true,
-	"productmodel": true, "someproducts": true}
+	"productmodel": true}
 
 // declaresProduct reports a page about one product: one JSON-LD Product
 // at the top of a document (not the subject of a review or an item of a

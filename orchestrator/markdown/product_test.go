@@ -91,6 +91,8 @@ func TestDeclaresProductReadsOnlyWhatThePageSaysItIs(t *testing.T) {
 			`<script type="application/ld+json">[{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, "", false},
 		{"a Product item of microdata inside another item is a part of it",
 			"", `<div itemscope itemtype="https://schema.org/Review"><div itemscope itemtype="https://schema.org/Product">Kettle</div></div>`, false},
+		{"SomeProducts, a set of products, is no one product",
+			`<script type="application/ld+json">{"@graph":[{"@type":"SomeProducts","name":"Rental shoes"}]}</script>`, "", false},
 		{"og:type product.item", `<meta property="og:type" content="product.item">`, "", true},
 		{"og:type website", `<meta property="og:type" content="website">`, "", false},
 		{"malformed JSON-LD declares nothing", `<script type="application/ld+json">{"@type":"Product",</script>`, "", false},

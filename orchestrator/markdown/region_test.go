@@ -207,6 +207,7 @@ func TestDeclaredKindReadsJSONLDAndOpenGraph(t *testing.T) {
 		{"a question page is many blocks", `<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question"}}</script>`, "", kindMany},
 		{"a product in a graph is many blocks, though the page also says article",
 			`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":["Product"]}]}</script>`, "", kindMany},
+		{"a set of products is many blocks", `<script type="application/ld+json">{"@type":"SomeProducts"}</script>`, "", kindMany},
 		{"a full schema.org type URL counts", `<script type="application/ld+json">{"@type":"https://schema.org/ItemList"}</script>`, "", kindMany},
 		{"broken JSON-LD is ignored", `<script type="application/ld+json">{"@type": "Product",</script>`, "", kindUnknown},
 	} {
