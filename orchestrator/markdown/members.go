@@ -27,7 +27,7 @@ var memberFieldRe = regexp.MustCompile(`(?i)^(?:joined|join\s+date|date\s+joined
 // may also begin with ("Location is everything"): it counts only with a
 // colon after it, or as the term of a definition list.
 var memberFieldColonRe = regexp.MustCompile(`(?i)^(?:location|from|posts|messages|likes|points|reputation|` +
-	`solutions|gender|age|occupation|ort|wohnort|beiträge|localisation|messages|ubicación|mensajes)$`)
+	`solutions|gender|age|occupation|ort|wohnort|beiträge|localisation|ubicación|mensajes)$`)
 
 // memberRankRe is a member's rank as forum software names them: a kind
 // of member, moderator or administrator.
@@ -138,12 +138,20 @@ func memberFieldLine(text string) bool {
 		return memberLabel(label+":", false)
 	}
 	words := strings.Fields(text)
-	for i := 1; i <= 3 && i < len(words); i++ {
+	n := cardFieldLabel(words)
+	return n > 0 && figuresOnly(words[n:])
+}
+
+// cardFieldLabel is the number of words, at most three, at the start of
+// words that make the label of a field only a member's card prints (see
+// memberFieldRe); 0 when they make none.
+func cardFieldLabel(words []string) int {
+	for i := 1; i <= 3 && i <= len(words); i++ {
 		if memberFieldRe.MatchString(strings.Join(words[:i], " ")) {
-			return figuresOnly(words[i:])
+			return i
 		}
 	}
-	return false
+	return 0
 }
 
 // figuresOnly reports words that are a date or a count: each holds a
@@ -178,23 +186,11 @@ func memberCards(region *html.Node) int {
 		if k.DataAtom == atom.Dt {
 			text = termLabel(k, text)
 		}
-		if strings.HasPrefix(text, ":") || !cardOnlyField(text) {
+		if strings.HasPrefix(text, ":") || cardFieldLabel(strings.Fields(strings.ReplaceAll(text, ":", " "))) == 0 {
 			return true
 		}
 		n++
 		return false
 	})
 	return n
-}
-
-// cardOnlyField reports a line that begins with the label of a field only
-// a member's card prints (see memberFieldRe).
-func cardOnlyField(text string) bool {
-	words := strings.Fields(strings.ReplaceAll(text, ":", " "))
-	for i := 1; i <= 3 && i <= len(words); i++ {
-		if memberFieldRe.MatchString(strings.Join(words[:i], " ")) {
-			return true
-		}
-	}
-	return false
 }
