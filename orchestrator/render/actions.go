@@ -132,10 +132,11 @@ const finishAnimationsJS = `(() => {
 // banners and scroll through the page (prepareReading), hide consent
 // banners and stop animations, add the styles, run the scripts, click,
 // scroll. site is the document's site, whose resources the scroll-through
-// counts as the page's own.
+// counts as the page's own; net, when known, is the page's network, which
+// tells the scroll-through what the page asked its site for.
 // Banners go first so that a click reaches the page rather than an
 // overlay; styles before scripts so that a script sees them.
-func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Request, site string) error {
+func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Request, site string, net *netState) error {
 	c := req.Controls
 	sess := lease.Page()
 	if ctx.Err() != nil {
@@ -145,7 +146,7 @@ func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Re
 		if c.WaitForSelector != "" || c.WaitForTimeout > 0 || c.ActsOnPage() {
 			return timeoutError(ctx, "The page took the whole `timeout` to load, leaving no time for `waitForSelector`, `waitForTimeout`, `click`, `scroll`, `styles` or `scripts`")
 		}
-		r.prepareReading(ctx, lease, req, site)
+		r.prepareReading(ctx, lease, req, site, net)
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
 		r.tidyPage(tctx, sess, req)
@@ -169,7 +170,7 @@ func (r *Renderer) beforeCapture(ctx context.Context, lease Lease, req *query.Re
 			return errLeaseLost
 		}
 	}
-	r.prepareReading(ctx, lease, req, site)
+	r.prepareReading(ctx, lease, req, site, net)
 	r.tidyPage(ctx, sess, req)
 	for _, css := range c.Styles {
 		if err := adoptStyleSheet(ctx, sess, css); err != nil {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"net/url"
 	"sync"
 	"time"
 
@@ -17,8 +18,15 @@ import (
 // goroutine keeps it, so it is guarded.
 type netState struct {
 	mu       sync.Mutex
-	inflight map[network.RequestID]bool
+	inflight map[network.RequestID]flight
 	last     time.Time
+}
+
+// flight is one request in flight: when it started, and the site it went
+// to.
+type flight struct {
+	start time.Time
+	site  string
 }
 
 // note follows one of the page's network events.
@@ -26,6 +34,9 @@ func (s *netState) note(ev cdp.Event) {
 	var e struct {
 		RequestID network.RequestID    `json:"requestId"`
 		Type      network.ResourceType `json:"type"`
+		Request   struct {
+			URL string `json:"url"`
+		} `json:"request"`
 	}
 	switch ev.Method {
 	case "Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed":
@@ -38,7 +49,7 @@ func (s *netState) note(ev cdp.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight == nil {
-		s.inflight = map[network.RequestID]bool{}
+		s.inflight = map[network.RequestID]flight{}
 	}
 	s.last = time.Now()
 	switch {
@@ -47,8 +58,26 @@ func (s *netState) note(ev cdp.Event) {
 	case e.Type != network.ResourceTypeEventSource:
 		// A stream of server events never ends: it would keep the
 		// network busy for good.
-		s.inflight[e.RequestID] = true
+		f := flight{start: s.last}
+		if u, err := url.Parse(e.Request.URL); err == nil {
+			f.site = siteOf(u).domain
+		}
+		s.inflight[e.RequestID] = f
 	}
+}
+
+// startedSince counts the requests to site still in flight that started
+// after t: what the page asked its own server for after it was scrolled.
+func (s *netState) startedSince(t time.Time, site string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, f := range s.inflight {
+		if f.site != "" && f.site == site && f.start.After(t) {
+			n++
+		}
+	}
+	return n
 }
 
 // quietFor reports how much longer the network must stay as it is to have

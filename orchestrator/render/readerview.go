@@ -12,8 +12,9 @@ import (
 // page scrolled through for what loads late, and again banners that came
 // meanwhile. It runs after the caller's waits and before the caller's
 // own actions, so that a click reaches the page rather than a banner.
-// Each step is best effort. site is the document's site (see reveal).
-func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.Request, site string) {
+// Each step is best effort. site and net are the document's site and
+// network (see reveal).
+func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.Request, site string, net *netState) {
 	consent, reveal := consentApplies(req), revealApplies(req)
 	if !consent && !reveal {
 		return
@@ -32,7 +33,7 @@ func (r *Renderer) prepareReading(ctx context.Context, lease Lease, req *query.R
 		r.dismissConsent(ctx, lease)
 	}
 	if reveal {
-		r.reveal(ctx, lease, req, site)
+		r.reveal(ctx, lease, req, site, net)
 		if consent {
 			r.dismissConsent(ctx, lease)
 		}

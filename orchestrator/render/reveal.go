@@ -37,6 +37,10 @@ const (
 	// since the last scroll is given to react to it (a request it
 	// started is the network's quiet to wait for, after the scroll).
 	revealTail = 250 * time.Millisecond
+	// revealFetch bounds the wait, at the end, for what a page asked its
+	// own site for after the last scroll and has not had yet: the next
+	// part of a list, from a server slower than revealTail.
+	revealFetch = 3 * time.Second
 )
 
 //go:embed reveal.js
@@ -51,6 +55,12 @@ type revealed struct {
 	Pending int    `json:"pending"` // of those, still loading when time was up
 	Grew    bool   `json:"grew"`    // the document grew while it was scrolled
 	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, "stuck" when the page would not scroll, else ""
+
+	// Paused: the step stopped at the end of a document that did not
+	// grow, Since milliseconds after its last scroll, to ask what the
+	// page started meanwhile (see reveal.js).
+	Paused bool `json:"paused"`
+	Since  int  `json:"since"`
 }
 
 // revealApplies reports whether req's answer is one a reader would scroll
@@ -91,8 +101,11 @@ func revealBudget(left time.Duration) time.Duration {
 // reveal scrolls through the page and waits for its images, in a world of
 // its own. It is best effort: a page that refuses is captured as it is.
 // site is the document's site: its own resources arriving are the page
-// reacting to the scroll, other sites' are not.
-func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, site string) {
+// reacting to the scroll, other sites' are not. net, when not nil, is the
+// page's network: at the end of a document that did not grow, the step
+// waits for the requests the page sent its own site after the last
+// scroll, since a list's next part may be one.
+func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, site string, net *netState) {
 	budget := revealBudget(time.Until(deadlineOf(ctx, req.Timeout)))
 	if budget < 200*time.Millisecond {
 		return
@@ -102,7 +115,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
 		"minText": revealMinText, "viewports": revealViewports,
 		"step": revealStep.Milliseconds(), "tail": revealTail.Milliseconds(),
-		"site": site,
+		"site": site, "ask": net != nil,
 	})
 	if err != nil {
 		return
@@ -111,14 +124,55 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 	// bound should they not fire (a main thread kept busy).
 	cctx, cancel := context.WithTimeout(ctx, budget+time.Second)
 	defer cancel()
-	var out revealed
-	if err := evaluate(cctx, lease.Page(), fmt.Sprintf("(%s)(%s)", revealJS, opts), &out); err != nil {
-		r.log.Debug("the page could not be scrolled through before the capture", "err", err)
-		return
+	var (
+		out    revealed
+		waited time.Duration
+	)
+	expr := fmt.Sprintf("(%s)(%s)", revealJS, opts)
+	for {
+		out = revealed{} // a decode fills in what the answer has, and a pause's answer is not the last
+		if err := evaluate(cctx, lease.Page(), expr, &out); err != nil {
+			r.log.Debug("the page could not be scrolled through before the capture", "err", err)
+			return
+		}
+		if !out.Paused {
+			break
+		}
+		expr = "globalThis.revealer.finish()"
+		scrolled := time.Now().Add(-time.Duration(out.Since) * time.Millisecond)
+		if w, ok := awaitFetches(cctx, net, site, scrolled, min(revealFetch, time.Until(start.Add(budget)))); ok {
+			waited += w
+			expr = "globalThis.revealer.resume()"
+		}
 	}
 	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
 	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
-		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut)
+		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut,
+		"fetch_wait", waited)
+}
+
+// awaitFetches waits, at most bound, for the requests to site that the
+// page started after scrolled to end. ok is false when there were none:
+// the page did not react to the scroll through the network.
+func awaitFetches(ctx context.Context, net *netState, site string, scrolled time.Time, bound time.Duration) (waited time.Duration, ok bool) {
+	if net == nil || net.startedSince(scrolled, site) == 0 {
+		return 0, false
+	}
+	start := time.Now()
+	limit := time.NewTimer(bound)
+	defer limit.Stop()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for net.startedSince(scrolled, site) > 0 {
+		select {
+		case <-tick.C:
+		case <-limit.C:
+			return time.Since(start), true
+		case <-ctx.Done():
+			return time.Since(start), true
+		}
+	}
+	return time.Since(start), true
 }
 
 // autoSettle bounds the network's quiet period after load under

@@ -9,7 +9,16 @@
 // long each step waits for the images that came into view, and how long a
 // page that reacted to the last scroll must then stay unchanged. o.tail:
 // how long a page that did not react to the last scroll is given to react.
-// o.site: the page's site, whose resources are its own.
+// o.site: the page's site, whose resources are its own. o.ask: whether
+// the caller can tell what the page asked the network for after a scroll.
+//
+// With o.ask, a page that has not grown once the wait at the end is over
+// is not given up at once: the step pauses, answering {paused: true,
+// since: ms since the last scroll}, and leaves revealer.resume() and
+// revealer.finish() on the world's global object. The caller waits for
+// the requests the page started after that scroll (a list's next part
+// that its server is slow to send), then resumes; or finishes when there
+// are none. It pauses once for each height of the document.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
@@ -92,62 +101,81 @@
     po = new PerformanceObserver((list) => { if (list.getEntries().some((e) => ours(e.name))) touch(); });
     po.observe({type: "resource"});
   } catch (e) {}
-  let y = 0, scrolled = start;
-  while (left() > 0) {
-    const height = se.scrollHeight;
-    if (y + vh >= height) {
-      // At the end: a list that grows on scroll gets a moment to grow,
-      // as long as the page is busy, at most o.step * 5. A page that
-      // changed after the last scroll waits until it has not changed
-      // for o.step; one that did not, o.tail after the scroll (none
-      // when nothing was scrolled and nothing has changed lately).
-      const t = performance.now(), settle = out.steps > 0 ? o.tail : 0;
-      while (se.scrollHeight <= height && left() > 0) {
-        const now = performance.now();
-        const quiet = changed > scrolled ? o.step : o.tail;
-        if (now - t >= o.step * 5 || (now - t >= settle && now - changed >= quiet)) break;
-        await sleep(50);
+  let y = 0, scrolled = start, pausedAt = -1;
+  // Scrolls on until the end, a bound, or a pause (true).
+  const scrollOn = async () => {
+    while (left() > 0) {
+      const height = se.scrollHeight;
+      if (y + vh >= height) {
+        // At the end: a list that grows on scroll gets a moment to
+        // grow, as long as the page is busy, at most o.step * 5. A page
+        // that changed after the last scroll waits until it has not
+        // changed for o.step; one that did not, o.tail after the scroll
+        // (none when nothing was scrolled and nothing has changed
+        // lately).
+        // Resumed at the same height, the page has had what it asked
+        // for, and its answer is all that is left to come: o.step * 2.
+        const t = performance.now(), settle = out.steps > 0 ? o.tail : 0;
+        const most = pausedAt === height ? o.step * 2 : o.step * 5;
+        while (se.scrollHeight <= height && left() > 0) {
+          const now = performance.now();
+          const quiet = changed > scrolled ? o.step : o.tail;
+          if (now - t >= most || (now - t >= settle && now - changed >= quiet)) break;
+          await sleep(50);
+        }
+        if (se.scrollHeight <= height) {
+          if (!o.ask || out.steps === 0 || pausedAt === height || left() <= 0) return false;
+          pausedAt = height;
+          return true;
+        }
+        out.grew = true;
       }
-      if (se.scrollHeight <= height) break;
-      out.grew = true;
+      if (y + vh >= bottom) { out.cut = "height"; return false; }
+      window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
+      scrolled = performance.now();
+      // Where the page is, not where it was asked to be: a short
+      // document stops the scroll short, and one that does not scroll
+      // (its own scrolling box, a lock) ends it.
+      const was = y;
+      y = se.scrollTop;
+      if (y <= was) { out.cut = "stuck"; return false; }
+      out.steps++;
+      await frames();
+      const t = performance.now();
+      while (inView().length > 0 && performance.now() - t < o.step && left() > 0) await sleep(25);
     }
-    if (y + vh >= bottom) { out.cut = "height"; break; }
-    window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
-    scrolled = performance.now();
-    // Where the page is, not where it was asked to be: a short
-    // document stops the scroll short, and one that does not scroll
-    // (its own scrolling box, a lock) ends it.
-    const was = y;
-    y = se.scrollTop;
-    if (y <= was) { out.cut = "stuck"; break; }
-    out.steps++;
+    return false;
+  };
+  const finish = async () => {
+    delete globalThis.revealer;
+    watch.disconnect();
+    if (po) po.disconnect();
+    if (left() <= 0 && !out.cut) out.cut = "time";
+    out.height = se.scrollHeight;
+
+    // 4. Every image of the document, loaded or failed.
+    const imgs = Array.from(document.images).filter((img) => img.currentSrc || img.src);
+    out.images = imgs.length;
+    const loaded = (img) => img.complete ? Promise.resolve() : new Promise((res) => {
+      img.addEventListener("load", res, {once: true});
+      img.addEventListener("error", res, {once: true});
+    });
+    await Promise.race([Promise.all(imgs.map(loaded)), sleep(left())]);
+    // Decoded too, so the capture paints them rather than their space.
+    await Promise.race([
+      Promise.all(imgs.filter((img) => img.complete && img.naturalWidth > 0).slice(0, 1000)
+        .map((img) => img.decode().catch(() => {}))),
+      sleep(left()),
+    ]);
+    out.pending = imgs.filter((img) => !img.complete).length;
+
+    // 5. Back to the top, where a capture starts.
+    window.scrollTo({top: 0, left: 0, behavior: "instant"});
     await frames();
-    const t = performance.now();
-    while (inView().length > 0 && performance.now() - t < o.step && left() > 0) await sleep(25);
-  }
-  watch.disconnect();
-  if (po) po.disconnect();
-  if (left() <= 0 && !out.cut) out.cut = "time";
-  out.height = se.scrollHeight;
-
-  // 4. Every image of the document, loaded or failed.
-  const imgs = Array.from(document.images).filter((img) => img.currentSrc || img.src);
-  out.images = imgs.length;
-  const loaded = (img) => img.complete ? Promise.resolve() : new Promise((res) => {
-    img.addEventListener("load", res, {once: true});
-    img.addEventListener("error", res, {once: true});
-  });
-  await Promise.race([Promise.all(imgs.map(loaded)), sleep(left())]);
-  // Decoded too, so the capture paints them rather than their space.
-  await Promise.race([
-    Promise.all(imgs.filter((img) => img.complete && img.naturalWidth > 0).slice(0, 1000)
-      .map((img) => img.decode().catch(() => {}))),
-    sleep(left()),
-  ]);
-  out.pending = imgs.filter((img) => !img.complete).length;
-
-  // 5. Back to the top, where a capture starts.
-  window.scrollTo({top: 0, left: 0, behavior: "instant"});
-  await frames();
-  return out;
+    return out;
+  };
+  const paused = () => ({paused: true, since: Math.round(performance.now() - scrolled)});
+  const run = async () => (await scrollOn()) ? paused() : finish();
+  globalThis.revealer = {resume: run, finish};
+  return run();
 })

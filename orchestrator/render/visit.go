@@ -166,13 +166,18 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 // waits and actions, banners, the scroll-through; then, for a render that
 // waits for the network after its scroll, that quiet.
 func (n *navigation) prepare(ctx context.Context) error {
-	if !n.quietAfter || n.cutShort {
-		return n.r.beforeCapture(ctx, n.lease, n.req, n.site())
+	if n.cutShort || !revealApplies(n.req) {
+		return n.r.beforeCapture(ctx, n.lease, n.req, n.site(), nil)
 	}
+	// The scroll-through asks the network what the page started after a
+	// scroll; then the quiet is awaited, for a render that waits for it.
 	stop := n.follow()
 	defer stop()
-	if err := n.r.beforeCapture(ctx, n.lease, n.req, n.site()); err != nil {
+	if err := n.r.beforeCapture(ctx, n.lease, n.req, n.site(), &n.net); err != nil {
 		return err
+	}
+	if !n.quietAfter {
+		return nil
 	}
 	start := time.Now()
 	if !n.awaitQuiet(ctx) {

@@ -703,3 +703,46 @@ func TestTheQuietCountsFromTheNetworksLastEvent(t *testing.T) {
 		t.Errorf("a request that just ended leaves %v to wait (ok %t); want the whole period", wait, ok)
 	}
 }
+
+// At the end of a scroll-through, what counts as the page reacting through
+// the network is a request to its own site that started after the scroll
+// and has not ended: not one from before, nor one to another site.
+func TestTheScrollThroughWaitsOnlyForTheSitesRequestsSentAfterTheScroll(t *testing.T) {
+	var s netState
+	sent := func(id, u string) {
+		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":"Fetch","request":{"url":%q}}`, id, u))})
+	}
+	ended := func(id string) {
+		s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
+	}
+	sent("before", "https://news.example.com/api/items?page=1")
+	time.Sleep(5 * time.Millisecond)
+	scrolled := time.Now()
+	time.Sleep(5 * time.Millisecond)
+	sent("ads", "https://ads.example.net/slot")
+	sent("frame", "data:text/html,hi")
+	if n := s.startedSince(scrolled, "example.com"); n != 0 {
+		t.Fatalf("%d requests count as the page's reaction; want none (one from before the scroll, one to another site, one with no site)", n)
+	}
+	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, time.Second); ok {
+		t.Error("the wait waited with nothing of the site's in flight")
+	}
+	sent("next", "https://www.example.com/api/items?page=2")
+	if n := s.startedSince(scrolled, "example.com"); n != 1 {
+		t.Fatalf("%d requests count as the page's reaction; want the one to its own site after the scroll", n)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		ended("next")
+	}()
+	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 5*time.Second); !ok || waited < 90*time.Millisecond || waited > 4*time.Second {
+		t.Errorf("the wait took %v (ok %t); want until the request ended, 100 ms", waited, ok)
+	}
+	sent("stuck", "https://example.com/api/items?page=3")
+	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 100*time.Millisecond); !ok || waited < 90*time.Millisecond {
+		t.Errorf("a request that never ends was waited for %v (ok %t); want the bound, 100 ms", waited, ok)
+	}
+	if _, ok := awaitFetches(t.Context(), nil, "example.com", scrolled, time.Second); ok {
+		t.Error("without the network known, the wait waited")
+	}
+}

@@ -36,9 +36,22 @@ async function next() {
 new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) next(); }).observe(more);
 </script></body></html>`
 
-// items answers ten items of a page of the endless list.
+// slowList is the endless list whose server takes longer to send each
+// part than the scroll-through waits for a page that shows no change.
+var slowList = strings.Replace(infinitePage, "/items?", "/items?slow=1&", 1)
+
+// listTime is the timeout the endless lists are read with: the scroll-
+// through may take 30 % of what is left of it after the load, which a
+// machine busy with other tests can make most of the default 28 s.
+const listTime = "&timeout=60s"
+
+// items answers ten items of a page of the endless list, after 50 ms, or
+// 900 ms when asked with slow.
 func items(w http.ResponseWriter, r *http.Request) {
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	if r.URL.Query().Get("slow") != "" {
+		time.Sleep(900 * time.Millisecond)
+	}
 	time.Sleep(50 * time.Millisecond)
 	var b bytes.Buffer
 	b.WriteString("[")
@@ -76,6 +89,7 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/endless": e2e.HTML(infinitePage),
+		"/slow":    e2e.HTML(slowList),
 		"/items":   items,
 		"/delayed": e2e.HTML(delayedPage),
 		"/painted": e2e.HTML(lateScriptPage),
@@ -87,7 +101,7 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 	})
 
 	t.Run("a full-page screenshot of an endless list holds several of its pages, and no more than the bound", func(t *testing.T) {
-		img := decodePNG(t, app.Get(ps.URL+"/endless", "screenshot.fullPage=true&meta=false&embed=screenshot.url&force=true"))
+		img := decodePNG(t, app.Get(ps.URL+"/endless", "screenshot.fullPage=true&meta=false&embed=screenshot.url&force=true"+listTime))
 		h := img.Bounds().Dy()
 		// Each page of the list is 1,500 pixels; the first screen holds
 		// the first page or two.
@@ -101,10 +115,21 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 	})
 
 	t.Run("Markdown of an endless list holds the items past the first screen", func(t *testing.T) {
-		a := app.Get(ps.URL+"/endless", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true")
+		a := app.Get(ps.URL+"/endless", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
 		md, _ := a.Field("list").(string)
 		if a.HTTP != 200 || !strings.Contains(md, "Item number 40 of the list") {
 			t.Errorf("the Markdown lacks the fourth page of the list: %d %.400s", a.HTTP, md)
+		}
+	})
+
+	t.Run("Markdown of an endless list whose server is slow still holds its later parts", func(t *testing.T) {
+		// Each part takes most of a second to come, and nothing on the
+		// page shows it is coming: the scroll-through waits for what the
+		// page asked its site for after the scroll.
+		a := app.Get(ps.URL+"/slow", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
+		md, _ := a.Field("list").(string)
+		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
+			t.Errorf("the Markdown lacks the third part of the slow list: %d …%.200s", a.HTTP, md[max(0, len(md)-200):])
 		}
 	})
 
