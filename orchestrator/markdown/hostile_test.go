@@ -222,6 +222,7 @@ func (c *countdown) Err() error {
 }
 
 func TestTheContextIsHonouredAtEveryStep(t *testing.T) {
+	testtool.WithoutRace(t) // converts 20,000 paragraphs a few times over
 	var paras []*html.Node
 	for i := range 20_000 {
 		paras = append(paras, element("p", text("paragraph "), element("a", text("link")), text(strings.Repeat(" words", i%7))))

@@ -79,7 +79,9 @@ func serveDevPages(t *testing.T, sets map[string]string) *httptest.Server {
 
 // renderOnBoth asks a and b for every page served by srv, four pages at a
 // time, with the query q gives for the page; the answers come back in the
-// order of pages.
+// order of pages. Answers are compared, not times: each request gets the
+// longest timeout there is, so that a machine busy with other tests slows
+// a render rather than turning it into a 504.
 func renderOnBoth(srv *httptest.Server, pages []devPage, a, b *e2e.App, q func(devPage) string) (fromA, fromB []e2e.Answer) {
 	fromA, fromB = make([]e2e.Answer, len(pages)), make([]e2e.Answer, len(pages))
 	var wg sync.WaitGroup
@@ -88,7 +90,8 @@ func renderOnBoth(srv *httptest.Server, pages []devPage, a, b *e2e.App, q func(d
 		wg.Go(func() {
 			for i := range jobs {
 				target := srv.URL + "/" + pages[i].set + "/" + url.PathEscape(pages[i].name) + "/"
-				fromA[i], fromB[i] = a.Get(target, q(pages[i])), b.Get(target, q(pages[i]))
+				query := q(pages[i]) + "&timeout=60s"
+				fromA[i], fromB[i] = a.Get(target, query), b.Get(target, query)
 			}
 		})
 	}

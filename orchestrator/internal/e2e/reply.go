@@ -9,10 +9,11 @@ import (
 )
 
 // tryClient bounds every call: a request that hangs fails the test
-// instead of stalling it. It never follows a redirect: an answer that
-// sent the caller on to an address a hostile page named must show as
-// that answer, and test traffic stays on loopback.
-var tryClient = &http.Client{Timeout: 90 * time.Second,
+// instead of stalling it, a while after the longest timeout a test gives
+// (180 s). It never follows a redirect: an answer that sent the caller on
+// to an address a hostile page named must show as that answer, and test
+// traffic stays on loopback.
+var tryClient = &http.Client{Timeout: 200 * time.Second,
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // Reply is one call to the API as a goroutine sees it: the answer, or the
