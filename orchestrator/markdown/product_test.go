@@ -191,3 +191,25 @@ func TestSellsOneReadsTheBuyingFormBesideTheHeading(t *testing.T) {
 		})
 	}
 }
+
+// A box of other products under a heading that says so ("Customers also
+// viewed") leaves a product page wherever it stands, above the
+// description as well as after it, and with cards that scripts make
+// clickable rather than links.
+func TestRecommendedProductsLeaveFromAnywhereOnTheProductPage(t *testing.T) {
+	var cards strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&cards, `<li class="snap-point"><div class="k3x"><img src="/i/%d.jpg" alt=""><h3>Enamel teapot in colour %d with a bamboo handle</h3><span>New</span> <span>$%d.00</span> <span>+ $4.00 delivery</span></div></li>`, i, i, 20+i)
+	}
+	page := `<!doctype html><html><head><title>Stovetop Kettle 1.7 l - Example Shop</title>` + productLD + `</head><body>` + pageHeader +
+		`<main><div class="product"><h1>Stovetop Kettle 1.7 l</h1><div class="price-box"><span class="price">$49.00</span></div>
+<section><h2>Customers who viewed this item also viewed</h2><ul class="list">` + cards.String() + `</ul></section>
+<div class="description"><h2>Description</h2><p>A kettle of brushed steel that boils a litre and a half on gas, electric and
+induction hobs, with a whistle that sounds when the water boils and a handle that stays cool.</p>
+<p>The spout opens with a thumb lever, so it pours without a cloth, and the base is thick enough to spread the heat evenly.</p></div>
+<h2>Specifications</h2><table><tr><th>Capacity</th><td>1.7 litres</td></tr><tr><th>Weight</th><td>1.1 kg</td></tr></table></div></main>` +
+		pageFooter + `</body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"boils a litre and a half", "1.7 litres"},
+		[]string{"also viewed", "Enamel teapot", "$4.00 delivery"})
+}

@@ -114,7 +114,7 @@ func relatedHeading(text string) bool {
 // stories: a section under a related heading that is mostly links or that
 // ends the content, and a run of teaser cards after the last paragraph.
 func dropTeasers(art *html.Node, page *url.URL) {
-	dropLabeledSections(art, page, relatedHeading)
+	dropLabeledSections(art, page, relatedHeading, false)
 	dropTrailingCards(art, page)
 }
 
@@ -124,14 +124,17 @@ func dropTeasers(art *html.Node, page *url.URL) {
 // "Related threads". Such a page's own blocks are cards and lists of
 // links too, so only these headings say a box is not its content; a
 // "Latest posts" or "Most popular" heading may head the listing itself.
+// Under such a heading a series of cards goes wherever it stands: shops
+// put "Customers also viewed" above the product's description as often
+// as below it, and draw its cards with scripts rather than links.
 func dropRecommendations(art *html.Node, page *url.URL) {
-	dropLabeledSections(art, page, recommendationHeading)
+	dropLabeledSections(art, page, recommendationHeading, true)
 }
 
 // dropLabeledSections removes the sections under the labels of art that
-// heading accepts, when each is a list of links or ends the content (see
-// dropRelatedSection).
-func dropLabeledSections(art *html.Node, page *url.URL, heading func(string) bool) {
+// heading accepts, when each is a list of links or ends the content, or,
+// with anywhere, is a series of cards (see dropRelatedSection).
+func dropLabeledSections(art *html.Node, page *url.URL, heading func(string) bool, anywhere bool) {
 	var labels []*html.Node
 	walk(art, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -151,7 +154,7 @@ func dropLabeledSections(art *html.Node, page *url.URL, heading func(string) boo
 		if l.Parent == nil {
 			continue // removed with an earlier section
 		}
-		dropRelatedSection(art, l, page)
+		dropRelatedSection(art, l, page, anywhere)
 	}
 }
 
@@ -229,8 +232,9 @@ func soleText(n *html.Node) bool {
 
 // dropRelatedSection removes the heading l and the section it heads when
 // that section is a list of links, or a series of items linking only to
-// other pages of the site that ends the content.
-func dropRelatedSection(art, l *html.Node, page *url.URL) {
+// other pages of the site that ends the content (or stands anywhere, with
+// anywhere).
+func dropRelatedSection(art, l *html.Node, page *url.URL, anywhere bool) {
 	// A heading wrapped in a box of its own ("<div class=title><h3>…")
 	// heads the box's following siblings.
 	head := l
@@ -264,7 +268,7 @@ func dropRelatedSection(art, l *html.Node, page *url.URL) {
 		// Teaser cards (a picture, a headline, an excerpt) hold more text
 		// than links; they are known by their series at the content's end.
 		last := section[len(section)-1]
-		if proseAfter(art, last) > maxTrailingProse || !holdsSeries(section) || !onlySiteLinks(section, page) {
+		if (!anywhere && proseAfter(art, last) > maxTrailingProse) || !holdsSeries(section) || !onlySiteLinks(section, page) {
 			return
 		}
 	}
