@@ -38,9 +38,9 @@ vet:
 # glimpses and run beside the others; -parallel lets the tests of one
 # package that share a glimpse overlap their waits on the browser. Two
 # packages at a time on two cores (-p): three filled the time one of them
-# spends waiting on a browser (13.5 minutes against 15.5 on the 2-core
-# machine), but slowed a render beside the others up to tenfold, past the
-# waits the end-to-end tests hold the service to.
+# spends waiting on a browser (13.2 to 13.6 minutes against 14.4 to 15.6
+# on the 2-core machine), but slowed a render beside the others up to
+# tenfold, past the waits the end-to-end tests hold the service to.
 TEST_PARALLEL ?= 4
 TEST_PACKAGES ?= 2
 # A fuzzer that finds a new input spends up to a minute shrinking it and

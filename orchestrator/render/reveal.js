@@ -112,9 +112,9 @@
         // that changed after the last scroll waits until it has not
         // changed for o.step; one that did not, o.tail after the scroll
         // (none when nothing was scrolled and nothing has changed
-        // lately).
-        // Resumed at the same height, the page has had what it asked
-        // for, and its answer is all that is left to come: o.step * 2.
+        // lately). Resumed at the same height after a pause, the page has
+        // had what it asked for, and only adding it is left: at most
+        // o.step * 2.
         const t = performance.now(), settle = out.steps > 0 ? o.tail : 0;
         const most = pausedAt === height ? o.step * 2 : o.step * 5;
         while (se.scrollHeight <= height && left() > 0) {

@@ -46,11 +46,20 @@ var slowList = strings.Replace(infinitePage, "/items?", "/items?slow=1&", 1)
 const listTime = "&timeout=60s"
 
 // items answers ten items of a page of the endless list, after 50 ms, or
-// 900 ms when asked with slow.
+// 900 ms when asked with slow. Asked with hang, it sends the first page
+// and never the next ones: it holds the request until the browser drops
+// it.
 func items(w http.ResponseWriter, r *http.Request) {
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	if r.URL.Query().Get("slow") != "" {
 		time.Sleep(900 * time.Millisecond)
+	}
+	if r.URL.Query().Get("hang") != "" && p > 0 {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
+		return
 	}
 	time.Sleep(50 * time.Millisecond)
 	var b bytes.Buffer
@@ -252,6 +261,35 @@ func revealSeconds(t *testing.T, g prometheus.Gatherer) (float64, uint64) {
 		}
 	}
 	return 0, 0
+}
+
+// A list whose server never sends its next part does not hold the
+// scroll-through: the step waits for the page's request at most 3 s, well
+// within its own 10 s, and the answer holds what came.
+func TestAListWhoseServerNeverAnswersDoesNotHoldTheScrollThrough(t *testing.T) {
+	t.Parallel()
+	// An app of its own, so that its scroll-through metric counts only
+	// this test's render.
+	app := e2e.StartApp(t, nil)
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/hung":  e2e.HTML(strings.Replace(infinitePage, "/items?", "/items?hang=1&", 1)),
+		"/items": items,
+	})
+	sum, count := revealSeconds(t, app.Registry)
+	a := app.Get(ps.URL+"/hung", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
+	md, _ := a.Field("list").(string)
+	if a.HTTP != 200 || !strings.Contains(md, "Item number 10 of the list") || strings.Contains(md, "Item number 11 of the list") {
+		t.Errorf("want the list's first part and nothing after it: %d %.400s", a.HTTP, a.Raw)
+	}
+	if ps.Hits["/items"].Load() < 2 {
+		t.Fatal("the page never asked for the list's next part; the test proves nothing")
+	}
+	after, n := revealSeconds(t, app.Registry)
+	took := time.Duration((after - sum) * float64(time.Second))
+	// The budget is 10 s: a wait without its bound would use all of it.
+	if n != count+1 || took > 8*time.Second {
+		t.Errorf("the scroll-through took %v (%d ended); want it to give up on the request after 3 s", took, n-count)
+	}
 }
 
 // A short page without a script is as it will be: the scroll-through does
