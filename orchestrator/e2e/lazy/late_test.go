@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +41,31 @@ new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) next();
 // slowList is the endless list whose server takes longer to send each
 // part than the scroll-through waits for a page that shows no change.
 var slowList = strings.Replace(infinitePage, "/items?", "/items?slow=1&", 1)
+
+// debouncedList is an endless list that asks for its next part from a
+// scroll handler, once the reader has stopped scrolling for 150 ms near
+// its end, as pages that debounce their scroll events do.
+const debouncedList = `<!doctype html><html lang="en"><head><title>Endless list</title>
+<style>body { margin: 0; font: 16px sans-serif } li { height: 150px; border-bottom: 1px solid #ccc }</style></head><body>
+<h1>Endless list</h1><ul id="list"></ul>
+<script>
+let page = 0, busy = false, timer = 0;
+const list = document.getElementById("list");
+async function next() {
+  if (busy) return;
+  busy = true;
+  const items = await (await fetch("/items?page=" + page++)).json();
+  for (const t of items) { const li = document.createElement("li"); li.textContent = t; list.append(li); }
+  busy = false;
+}
+addEventListener("scroll", () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    if (scrollY + innerHeight >= document.documentElement.scrollHeight - 300) next();
+  }, 150);
+});
+next();
+</script></body></html>`
 
 // listTime is the timeout the endless lists are read with: the scroll-
 // through may take 30 % of what is left of it after the load, which a
@@ -97,11 +124,12 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 	t.Parallel()
 	app := e2e.Shared(t)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
-		"/endless": e2e.HTML(infinitePage),
-		"/slow":    e2e.HTML(slowList),
-		"/items":   items,
-		"/delayed": e2e.HTML(delayedPage),
-		"/painted": e2e.HTML(lateScriptPage),
+		"/endless":   e2e.HTML(infinitePage),
+		"/slow":      e2e.HTML(slowList),
+		"/debounced": e2e.HTML(debouncedList),
+		"/items":     items,
+		"/delayed":   e2e.HTML(delayedPage),
+		"/painted":   e2e.HTML(lateScriptPage),
 		"/late.js": func(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(700 * time.Millisecond)
 			w.Header().Set("content-type", "text/javascript")
@@ -139,6 +167,16 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		md, _ := a.Field("list").(string)
 		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
 			t.Errorf("the Markdown lacks the third part of the slow list: %d …%.200s", a.HTTP, md[max(0, len(md)-200):])
+		}
+	})
+
+	t.Run("Markdown of an endless list that waits for the scrolling to stop holds its later parts", func(t *testing.T) {
+		// The page handles scroll events, so the end of each step waits
+		// long enough for a handler that acts a while after the scroll.
+		a := app.Get(ps.URL+"/debounced", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
+		md, _ := a.Field("list").(string)
+		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
+			t.Errorf("the Markdown lacks the third part of the list: %d …%.200s", a.HTTP, md[max(0, len(md)-200):])
 		}
 	})
 
@@ -319,5 +357,66 @@ func TestAShortPageWithoutScriptsIsNotWaitedFor(t *testing.T) {
 	a = app.Get(ps.URL+"/scripted", "data.content.attr=markdown&meta=false&prerender=true&force=true")
 	if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "on Saturdays, ten to one") {
 		t.Errorf("the scripted page lacks what its script wrote: %d %.300s", a.HTTP, a.Raw)
+	}
+}
+
+// logBuffer is a log destination the test reads while the app writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// The end of the scroll-through gives a page that handles scroll events
+// (on its window or its document, by property or listener) the longer
+// wait a late handler needs, and one that does not the shorter: its
+// intersection observers have run by then. The browser's answer comes
+// through the sidecar's filter of DevTools commands, as every render's.
+func TestTheScrollThroughWaitsLongerOnlyForPagesThatHandleScrollEvents(t *testing.T) {
+	t.Parallel()
+	logs := &logBuffer{}
+	app := e2e.StartAppLogging(t, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), e2e.DefaultPlans, nil)
+	article := func(script string) http.HandlerFunc {
+		return e2e.HTML(`<!doctype html><html lang="en"><head><title>The ferry timetable</title></head><body>
+<article><h1>The ferry timetable changes</h1>` + strings.Repeat(`<p style="height: 600px">From next month the morning ferry leaves half an hour earlier.</p>`, 4) + `</article>
+<script>new IntersectionObserver(() => {}).observe(document.querySelector("h1"));` + script + `</script></body></html>`)
+	}
+	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
+		"/observed":  article(""),
+		"/window":    article(`addEventListener("scroll", () => {}, {passive: true});`),
+		"/document":  article(`document.addEventListener("scroll", () => {});`),
+		"/property":  article(`window.onscroll = () => {};`),
+		"/scrollend": article(`document.addEventListener("scrollend", () => {});`),
+		"/other":     article(`document.body.addEventListener("click", () => {});`),
+	})
+	for path, want := range map[string]string{
+		"/observed": "100ms", "/other": "100ms",
+		"/window": "250ms", "/document": "250ms", "/property": "250ms", "/scrollend": "250ms",
+	} {
+		from := len(logs.String())
+		a := app.Get(ps.URL+path, "data.content.attr=markdown&meta=false&prerender=true&force=true")
+		if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "the morning ferry leaves") {
+			t.Fatalf("%s answered %d without the article: %.300s", path, a.HTTP, a.Raw)
+		}
+		line := ""
+		for l := range strings.SplitSeq(logs.String()[from:], "\n") {
+			if strings.Contains(l, "scrolled through the page") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, " tail="+want+" ") {
+			t.Errorf("%s: the scroll-through's end waited %q; want %s (%s)", path, line, want, map[bool]string{true: "no scroll handler", false: "it handles scroll events"}[want == "100ms"])
+		}
 	}
 }
