@@ -42,30 +42,19 @@ new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) next();
 // part than the scroll-through waits for a page that shows no change.
 var slowList = strings.Replace(infinitePage, "/items?", "/items?slow=1&", 1)
 
-// debouncedList is an endless list that asks for its next part from a
-// scroll handler, once the reader has stopped scrolling for 150 ms near
-// its end, as pages that debounce their scroll events do.
-const debouncedList = `<!doctype html><html lang="en"><head><title>Endless list</title>
-<style>body { margin: 0; font: 16px sans-serif } li { height: 150px; border-bottom: 1px solid #ccc }</style></head><body>
-<h1>Endless list</h1><ul id="list"></ul>
-<script>
-let page = 0, busy = false, timer = 0;
-const list = document.getElementById("list");
-async function next() {
-  if (busy) return;
-  busy = true;
-  const items = await (await fetch("/items?page=" + page++)).json();
-  for (const t of items) { const li = document.createElement("li"); li.textContent = t; list.append(li); }
-  busy = false;
-}
+// debouncedList is the endless list asking for its next part from a
+// scroll handler instead, once the reader has stopped scrolling for
+// 150 ms near its end, as pages that debounce their scroll events do.
+var debouncedList = strings.Replace(infinitePage,
+	`new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) next(); }).observe(more);`,
+	`let timer = 0;
 addEventListener("scroll", () => {
   clearTimeout(timer);
   timer = setTimeout(() => {
     if (scrollY + innerHeight >= document.documentElement.scrollHeight - 300) next();
   }, 150);
 });
-next();
-</script></body></html>`
+next();`, 1)
 
 // listTime is the timeout the endless lists are read with: the scroll-
 // through may take 30 % of what is left of it after the load, which a
@@ -176,7 +165,7 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		a := app.Get(ps.URL+"/debounced", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
 		md, _ := a.Field("list").(string)
 		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
-			t.Errorf("the Markdown lacks the third part of the list: %d …%.200s", a.HTTP, md[max(0, len(md)-200):])
+			t.Errorf("the Markdown lacks the third part of the list: %d …%q", a.HTTP, md[max(0, len(md)-200):])
 		}
 	})
 
