@@ -27,6 +27,7 @@ type netState struct {
 type flight struct {
 	start time.Time
 	site  string
+	fetch bool // a script's fetch or XHR
 }
 
 // note follows one of the page's network events.
@@ -58,7 +59,7 @@ func (s *netState) note(ev cdp.Event) {
 	case e.Type != network.ResourceTypeEventSource:
 		// A stream of server events never ends: it would keep the
 		// network busy for good.
-		f := flight{start: s.last}
+		f := flight{start: s.last, fetch: e.Type == network.ResourceTypeFetch || e.Type == network.ResourceTypeXHR}
 		if u, err := url.Parse(e.Request.URL); err == nil {
 			f.site = siteOf(u).domain
 		}
@@ -66,14 +67,17 @@ func (s *netState) note(ev cdp.Event) {
 	}
 }
 
-// startedSince counts the requests to site still in flight that started
-// after t: what the page asked its own server for after it was scrolled.
-func (s *netState) startedSince(t time.Time, site string) int {
+// awaited counts the requests to site still in flight that the page may
+// add to its document once they end: what it asked its own server for
+// after t (the last scroll), and its scripts' fetches and XHRs to that
+// server whenever they started (a list's part asked for before the scroll
+// reached the end, which the page waits for before it asks for the next).
+func (s *netState) awaited(t time.Time, site string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
 	for _, f := range s.inflight {
-		if f.site != "" && f.site == site && f.start.After(t) {
+		if f.site != "" && f.site == site && (f.fetch || f.start.After(t)) {
 			n++
 		}
 	}

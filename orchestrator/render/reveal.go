@@ -119,7 +119,8 @@ func revealBudget(left time.Duration) time.Duration {
 // reacting to the scroll, other sites' are not. net, when not nil, is the
 // page's network: at the end of a document that did not grow, the step
 // waits for the requests the page sent its own site after the last
-// scroll, since a list's next part may be one.
+// scroll, and for its scripts' fetches to its site still in flight, since
+// a list's next part may be one.
 func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, site string, net *netState) {
 	budget := revealBudget(time.Until(deadlineOf(ctx, req.Timeout)))
 	if budget < 200*time.Millisecond {
@@ -204,10 +205,11 @@ func listensForScroll(ctx context.Context, sess *cdp.Session) bool {
 }
 
 // awaitFetches waits, at most bound, for the requests to site that the
-// page started after scrolled to end. ok is false when there were none:
-// the page did not react to the scroll through the network.
+// page may still add to its document (see netState.awaited) to end. ok is
+// false when there were none: nothing the page asked its site for is
+// still to come.
 func awaitFetches(ctx context.Context, net *netState, site string, scrolled time.Time, bound time.Duration) (waited time.Duration, ok bool) {
-	if net == nil || net.startedSince(scrolled, site) == 0 {
+	if net == nil || net.awaited(scrolled, site) == 0 {
 		return 0, false
 	}
 	start := time.Now()
@@ -215,7 +217,7 @@ func awaitFetches(ctx context.Context, net *netState, site string, scrolled time
 	defer limit.Stop()
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
-	for net.startedSince(scrolled, site) > 0 {
+	for net.awaited(scrolled, site) > 0 {
 		select {
 		case <-tick.C:
 		case <-limit.C:

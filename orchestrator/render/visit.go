@@ -46,7 +46,12 @@ type navigation struct {
 	// scrolled through waits for the network's quiet after the scroll,
 	// which counts toward it, rather than before.
 	quietAfter bool
-	net        netState
+	// scrolled: the render is scrolled through before it is read. Its
+	// network is followed in net from the first request: at the scroll's
+	// end, what the page asked its site for, even while it loaded, may
+	// still come.
+	scrolled bool
+	net      netState
 
 	cutShort    bool // the page was read before it finished loading, for lack of time
 	hops        int
@@ -84,6 +89,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 		waitUntil: req.Controls.WaitUntil, idleMax: -1, finalURL: req.Target.String(),
 		inflight: map[network.RequestID]bool{}, scripts: map[network.RequestID]bool{}, otherSites: map[network.RequestID]bool{}, done: make(chan navOutcome, 1)}
 	n.early = r.lean(req) && n.waitUntil == "auto" && !req.Controls.JavaScriptOff
+	n.scrolled = revealApplies(req)
 	switch n.waitUntil {
 	case "networkidle0":
 		n.idleMax = 0
@@ -166,7 +172,7 @@ func (r *Renderer) visit(ctx context.Context, lease Lease, req *query.Request, u
 // waits and actions, banners, the scroll-through; then, for a render that
 // waits for the network after its scroll, that quiet.
 func (n *navigation) prepare(ctx context.Context) error {
-	if n.cutShort || !revealApplies(n.req) {
+	if n.cutShort || !n.scrolled {
 		return n.r.beforeCapture(ctx, n.lease, n.req, n.site(), nil)
 	}
 	// The scroll-through asks the network what the page started after a
@@ -422,7 +428,7 @@ func (n *navigation) takeQueued(ctx context.Context) error {
 // onEvent follows one event of the page; loaded reports that the page
 // counts as loaded under the caller's waitUntil.
 func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, err error) {
-	if n.quietAfter {
+	if n.scrolled {
 		n.net.note(ev)
 	}
 	switch ev.Method {

@@ -704,33 +704,49 @@ func TestTheQuietCountsFromTheNetworksLastEvent(t *testing.T) {
 	}
 }
 
-// At the end of a scroll-through, what counts as the page reacting through
-// the network is a request to its own site that started after the scroll
-// and has not ended: not one from before, nor one to another site.
-func TestTheScrollThroughWaitsOnlyForTheSitesRequestsSentAfterTheScroll(t *testing.T) {
+// At the end of a scroll-through, what the page may still add through the
+// network is a request to its own site that has not ended and either
+// started after the scroll or is one of its scripts' fetches (a list's
+// part asked for before the scroll reached the end): not a picture or a
+// script from before the scroll, nor anything to another site.
+func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *testing.T) {
 	var s netState
-	sent := func(id, u string) {
-		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":"Fetch","request":{"url":%q}}`, id, u))})
+	sent := func(id, kind, u string) {
+		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q,"request":{"url":%q}}`, id, kind, u))})
 	}
 	ended := func(id string) {
 		s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
 	}
-	sent("before", "https://news.example.com/api/items?page=1")
+	sent("picture", "Image", "https://news.example.com/hero.jpg")
+	sent("script", "Script", "https://www.example.com/app.js")
 	time.Sleep(5 * time.Millisecond)
 	scrolled := time.Now()
 	time.Sleep(5 * time.Millisecond)
-	sent("ads", "https://ads.example.net/slot")
-	sent("frame", "data:text/html,hi")
-	if n := s.startedSince(scrolled, "example.com"); n != 0 {
-		t.Fatalf("%d requests count as the page's reaction; want none (one from before the scroll, one to another site, one with no site)", n)
+	sent("ads", "Fetch", "https://ads.example.net/slot")
+	sent("frame", "Document", "data:text/html,hi")
+	if n := s.awaited(scrolled, "example.com"); n != 0 {
+		t.Fatalf("%d requests count as the page's to add; want none (a picture and a script from before the scroll, a fetch to another site, a frame with no site)", n)
 	}
 	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, time.Second); ok {
 		t.Error("the wait waited with nothing of the site's in flight")
 	}
-	sent("next", "https://www.example.com/api/items?page=2")
-	if n := s.startedSince(scrolled, "example.com"); n != 1 {
-		t.Fatalf("%d requests count as the page's reaction; want the one to its own site after the scroll", n)
+	sent("part", "XHR", "https://www.example.com/api/items?page=1")
+	sent("next", "Image", "https://www.example.com/api/items?page=2")
+	if n := s.awaited(scrolled, "example.com"); n != 2 {
+		t.Fatalf("%d requests count as the page's to add; want its XHR and its request after the scroll", n)
 	}
+	ended("part")
+	// The list's part the page asked for before the scroll.
+	sent("earlier", "Fetch", "https://news.example.com/api/items?page=0")
+	s.mu.Lock()
+	f := s.inflight["earlier"]
+	f.start = scrolled.Add(-time.Second)
+	s.inflight["earlier"] = f
+	s.mu.Unlock()
+	if n := s.awaited(scrolled, "example.com"); n != 2 {
+		t.Fatalf("%d requests count as the page's to add; want its fetch from before the scroll and its request after", n)
+	}
+	ended("earlier")
 	go func() {
 		time.Sleep(100 * time.Millisecond)
 		ended("next")
@@ -738,7 +754,7 @@ func TestTheScrollThroughWaitsOnlyForTheSitesRequestsSentAfterTheScroll(t *testi
 	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 5*time.Second); !ok || waited < 90*time.Millisecond || waited > 4*time.Second {
 		t.Errorf("the wait took %v (ok %t); want until the request ended, 100 ms", waited, ok)
 	}
-	sent("stuck", "https://example.com/api/items?page=3")
+	sent("stuck", "Fetch", "https://example.com/api/items?page=3")
 	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 100*time.Millisecond); !ok || waited < 90*time.Millisecond {
 		t.Errorf("a request that never ends was waited for %v (ok %t); want the bound, 100 ms", waited, ok)
 	}

@@ -56,13 +56,23 @@ addEventListener("scroll", () => {
 });
 next();`, 1)
 
+// awaitedList is the endless list under an introduction a screen and a
+// half long, whose first part the page asks for as it loads and its
+// server takes 2.5 s to send: when the scroll reaches the list, the part
+// is still on its way and the page asks for nothing more until it comes.
+var awaitedList = strings.Replace(strings.Replace(infinitePage,
+	`<ul id="list">`, `<p style="height: 1200px">`+strings.Repeat("The list below is long and comes in parts. ", 12)+`</p><ul id="list">`, 1),
+	`.observe(more);`, `.observe(more);
+next();`, 1)
+
 // listTime is the timeout the endless lists are read with: the scroll-
 // through may take 30 % of what is left of it after the load, which a
 // machine busy with other tests can make most of the default 28 s.
 const listTime = "&timeout=60s"
 
 // items answers ten items of a page of the endless list, after 50 ms, or
-// 900 ms when asked with slow. Asked with hang, it sends the first page
+// 900 ms when asked with slow; its first page after 2.5 s more when asked
+// with first. Asked with hang, it sends the first page
 // and never the next ones: it holds the request until the browser drops
 // it.
 func items(w http.ResponseWriter, r *http.Request) {
@@ -76,6 +86,9 @@ func items(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(time.Minute):
 		}
 		return
+	}
+	if r.URL.Query().Get("first") != "" && p == 0 {
+		time.Sleep(2500 * time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond)
 	var b bytes.Buffer
@@ -116,6 +129,7 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		"/endless":   e2e.HTML(infinitePage),
 		"/slow":      e2e.HTML(slowList),
 		"/debounced": e2e.HTML(debouncedList),
+		"/awaited":   e2e.HTML(strings.Replace(awaitedList, "/items?", "/items?first=1&", 1)),
 		"/items":     items,
 		"/delayed":   e2e.HTML(delayedPage),
 		"/painted":   e2e.HTML(lateScriptPage),
@@ -166,6 +180,16 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		md, _ := a.Field("list").(string)
 		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
 			t.Errorf("the Markdown lacks the third part of the list: %d …%q", a.HTTP, md[max(0, len(md)-200):])
+		}
+	})
+
+	t.Run("Markdown of an endless list whose part is still coming when the scroll reaches it holds its later parts", func(t *testing.T) {
+		// The page's fetch started before the scroll: the end of the
+		// scroll-through waits for it, then goes on down the list.
+		a := app.Get(ps.URL+"/awaited", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
+		md, _ := a.Field("list").(string)
+		if a.HTTP != 200 || !strings.Contains(md, "Item number 20 of the list") {
+			t.Errorf("the Markdown lacks the list's second part: %d …%q", a.HTTP, md[max(0, len(md)-200):])
 		}
 	})
 
