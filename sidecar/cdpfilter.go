@@ -78,12 +78,6 @@ var allowedMethods = map[string]paramCheck{
 	// The names of the cookies of the page itself, for
 	// insights.technologies: never of URLs the caller names.
 	"Network.getCookies": onlyKeys(),
-	// Whether the page listens for scroll events, before the
-	// scroll-through: the listeners of an object of the page's, without
-	// the depth or piercing that would walk its frames, and the handle's
-	// release.
-	"DOMDebugger.getEventListeners": onlyKeys("objectId"),
-	"Runtime.releaseObject":         onlyKeys("objectId"),
 
 	// A page only: the render's steps (orchestrator).
 	"Page.enable":                                 nil,

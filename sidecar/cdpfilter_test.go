@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
@@ -80,8 +79,6 @@ func TestFilterPassesWhatGlimpseSends(t *testing.T) {
 		{"a stream is read", cdpio.CommandRead, cdpio.ReadParams{Handle: "H", Size: 1 << 20}},
 		{"a stream is closed", cdpio.CommandClose, cdpio.CloseParams{Handle: "H"}},
 		{"a script runs in the page", runtime.CommandEvaluate, runtime.EvaluateParams{Expression: "document.title", ReturnByValue: &yes}},
-		{"the page's scroll listeners are listed", domdebugger.CommandGetEventListeners, domdebugger.GetEventListenersParams{ObjectID: "1.2.3"}},
-		{"a handle is released", runtime.CommandReleaseObject, runtime.ReleaseObjectParams{ObjectID: "1.2.3"}},
 		{"a world of its own is made for the data rules", page.CommandCreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: "F", WorldName: "glimpse-data"}},
 		{"a data rule's script runs in its world, bounded", runtime.CommandEvaluate,
 			runtime.EvaluateParams{Expression: "1", ContextID: 7, ReturnByValue: &yes, AwaitPromise: &yes, Silent: &yes, Timeout: 1000}},
@@ -148,8 +145,6 @@ func TestFilterRefusesWhatGlimpseDoesNotSend(t *testing.T) {
 
 		{name: "cookies of URLs the caller names are refused", method: "Network.getCookies",
 			params: params{"urls": []string{"https://bank.example/"}}, reason: metrics.CDPRefusedParams},
-		{name: "listeners of a whole subtree, through its frames, are refused", method: "DOMDebugger.getEventListeners",
-			params: params{"objectId": "1.2.3", "depth": -1, "pierce": true}, reason: metrics.CDPRefusedParams},
 
 		// Files.
 		{name: "allowing downloads into a path is refused", method: "Browser.setDownloadBehavior",

@@ -178,7 +178,6 @@ func (b *scriptedBrowser) script() {
 		"Fetch.enable", "Fetch.disable", "Fetch.continueRequest", "Fetch.failRequest",
 		"Page.stopLoading", "Page.handleJavaScriptDialog", "Input.dispatchMouseEvent", "IO.close",
 		"Page.enable", "Network.enable", "Browser.setDownloadBehavior", "Target.disposeBrowserContext",
-		"Runtime.releaseObject",
 	} {
 		b.srv.Handle(m, ok)
 	}
@@ -187,7 +186,6 @@ func (b *scriptedBrowser) script() {
 	b.srv.Handle("Browser.getVersion", cdptest.Result(`{"protocolVersion":"1.3","product":"HeadlessChrome/130.0.6723.58","revision":"@1","userAgent":"Mozilla/5.0 HeadlessChrome/130.0.6723.58","jsVersion":"13.0"}`))
 	b.srv.Handle("Page.navigate", b.navigate)
 	b.srv.Handle("Runtime.evaluate", b.evaluate)
-	b.srv.Handle("DOMDebugger.getEventListeners", cdptest.Result(`{"listeners":[]}`))
 	var worlds atomic.Int64
 	b.srv.Handle("Page.createIsolatedWorld", func(c *cdptest.Call) {
 		var p struct {
@@ -359,8 +357,6 @@ func (b *scriptedBrowser) evaluate(c *cdptest.Call) {
 		_ = c.Reply(value(""))
 	case strings.Contains(e, "window.scrollX"): // screenshot.element
 		_ = c.Reply(value(map[string]any{"problem": "", "x": 8.4, "y": 100.6, "width": 300, "height": 200}))
-	case p.ContextID == 0 && (e == "window" || e == "document"): // listensForScroll: a handle, not a script
-		_ = c.Reply(map[string]any{"result": map[string]any{"type": "object", "objectId": "handle-" + e}})
 	case p.ContextID != 0: // an `evaluate` data rule, in its own world
 		_ = c.Reply(value(map[string]any{"t": "json", "s": `"evaluated"`}))
 	case p.UserGesture: // one of `scripts`

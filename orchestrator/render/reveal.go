@@ -7,10 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/domdebugger"
-	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
@@ -39,22 +35,12 @@ const (
 	revealStep = 400 * time.Millisecond
 	// revealTail is how long, at the end, a page that has not changed
 	// since the last scroll is given to react to it (a request it
-	// started is the network's quiet to wait for, after the scroll), when
-	// the page handles scroll events: a handler may act a while after the
-	// scroll (debounced, throttled). revealTailObserved is the same for a
-	// page without such a handler, which can react only through its
-	// intersection observers: they are told in the rendering update after
-	// the scroll, which the step has already waited for, and what is left
-	// is a moment for the work they start (a request, the next frame).
-	// A page that was not scrolled (it fits its viewport) gets revealTail
-	// to be still after its load or its last change: what a script adds
-	// just after load (a banner) is then in the document, to be
-	// dismissed.
-	revealTail         = 250 * time.Millisecond
-	revealTailObserved = 100 * time.Millisecond
+	// started is the network's quiet to wait for, after the scroll).
+	revealTail = 250 * time.Millisecond
 	// revealFetch bounds the wait, at the end, for what a page asked its
-	// own site for after the last scroll and has not had yet: the next
-	// part of a list, from a server slower than revealTail.
+	// own site for and has not had yet (see netState.awaited): the next
+	// part of a list, from a server slower than revealTail, or one asked
+	// for before the scroll reached the list.
 	revealFetch = 3 * time.Second
 )
 
@@ -127,16 +113,11 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 		return
 	}
 	start := time.Now()
-	tail := revealTail
-	if !listensForScroll(ctx, lease.Page()) {
-		tail = revealTailObserved
-	}
 	opts, err := json.Marshal(map[string]any{
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
 		"minText": revealMinText, "viewports": revealViewports,
-		"step": revealStep.Milliseconds(), "tail": tail.Milliseconds(),
-		"still": revealTail.Milliseconds(),
-		"site":  site, "ask": net != nil,
+		"step": revealStep.Milliseconds(), "tail": revealTail.Milliseconds(),
+		"site": site, "ask": net != nil,
 	})
 	if err != nil {
 		return
@@ -167,41 +148,9 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 		}
 	}
 	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
-	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "tail", tail, "settled_ms", out.Settled,
+	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
 		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut,
 		"fetch_wait", waited)
-}
-
-// scrollEvents are the events a scroll of the viewport sends the page's
-// window and document.
-var scrollEvents = map[string]bool{"scroll": true, "scrollend": true}
-
-// listensForScroll reports whether the page's scripts handle the scroll
-// events of its viewport: listeners on its window or document, in the
-// page's own world (glimpse's world adds none). An unknown answer is yes:
-// the longer wait.
-func listensForScroll(ctx context.Context, sess *cdp.Session) bool {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	// The objects carry no object group: the listeners then come without
-	// their handlers' values (a function's text, of any size).
-	for _, expr := range []string{"window", "document"} {
-		obj, err := cdp.Execute(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{Expression: expr})
-		if err != nil || obj.Result == nil || obj.Result.ObjectID == "" {
-			return true
-		}
-		ls, err := cdp.Execute(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj.Result.ObjectID})
-		_, _ = cdp.Execute(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Result.ObjectID})
-		if err != nil {
-			return true
-		}
-		for _, l := range ls.Listeners {
-			if scrollEvents[l.Type] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // awaitFetches waits, at most bound, for the requests to site that the

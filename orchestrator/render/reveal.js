@@ -9,8 +9,6 @@
 // long each step waits for the images that came into view, and how long a
 // page that reacted to the last scroll must then stay unchanged. o.tail:
 // how long a page that did not react to the last scroll is given to react.
-// o.still: how long a page that was not scrolled (it fits its viewport)
-// must have been unchanged, since its load or its last change.
 // o.site: the page's site, whose resources are its own. o.ask: whether
 // the caller can tell what the page asked the network for after a scroll.
 //
@@ -112,17 +110,18 @@
         // At the end: a list that grows on scroll gets a moment to
         // grow, as long as the page is busy, at most o.step * 5. A page
         // that changed after the last scroll waits until it has not
-        // changed for o.step; one that did not, o.tail after the scroll.
-        // One that was not scrolled, until it has not changed for o.still
-        // (at once when its load or last change is that long past).
-        // Resumed at the same height after a pause, the page has
-        // had what it asked for, and only adding it is left: at most
-        // o.step * 2.
-        const t = performance.now(), settle = out.steps > 0 ? o.tail : 0;
-        const most = pausedAt === height ? o.step * 2 : o.step * 5;
+        // changed for o.step; one that did not, o.tail after the scroll
+        // (none when nothing was scrolled and nothing has changed
+        // lately). Resumed at the same height after a pause, the page has
+        // had what it asked for, and only adding it is left: at least
+        // o.step unless it changes, at most o.step * 2 (its scripts may
+        // still be reading what came on a busy main thread).
+        const resumed = pausedAt === height;
+        const t = performance.now(), settle = resumed ? o.step : out.steps > 0 ? o.tail : 0;
+        const most = resumed ? o.step * 2 : o.step * 5;
         while (se.scrollHeight <= height && left() > 0) {
           const now = performance.now();
-          const quiet = changed > scrolled ? o.step : out.steps > 0 ? o.tail : o.still;
+          const quiet = changed > scrolled ? o.step : o.tail;
           if (now - t >= most || (now - t >= settle && now - changed >= quiet)) break;
           await sleep(50);
         }

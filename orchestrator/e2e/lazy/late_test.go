@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -174,8 +172,8 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 	})
 
 	t.Run("Markdown of an endless list that waits for the scrolling to stop holds its later parts", func(t *testing.T) {
-		// The page handles scroll events, so the end of each step waits
-		// long enough for a handler that acts a while after the scroll.
+		// The end of each step gives the page long enough for a handler
+		// that acts a while after the scroll.
 		a := app.Get(ps.URL+"/debounced", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
 		md, _ := a.Field("list").(string)
 		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
@@ -370,66 +368,5 @@ func TestAShortPageWithoutScriptsIsNotWaitedFor(t *testing.T) {
 	a = app.Get(ps.URL+"/scripted", "data.content.attr=markdown&meta=false&prerender=true&force=true")
 	if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "on Saturdays, ten to one") {
 		t.Errorf("the scripted page lacks what its script wrote: %d %.300s", a.HTTP, a.Raw)
-	}
-}
-
-// logBuffer is a log destination the test reads while the app writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// The end of the scroll-through gives a page that handles scroll events
-// (on its window or its document, by property or listener) the longer
-// wait a late handler needs, and one that does not the shorter: its
-// intersection observers have run by then. The browser's answer comes
-// through the sidecar's filter of DevTools commands, as every render's.
-func TestTheScrollThroughWaitsLongerOnlyForPagesThatHandleScrollEvents(t *testing.T) {
-	t.Parallel()
-	logs := &logBuffer{}
-	app := e2e.StartAppLogging(t, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), e2e.DefaultPlans, nil)
-	article := func(script string) http.HandlerFunc {
-		return e2e.HTML(`<!doctype html><html lang="en"><head><title>The ferry timetable</title></head><body>
-<article><h1>The ferry timetable changes</h1>` + strings.Repeat(`<p style="height: 600px">From next month the morning ferry leaves half an hour earlier.</p>`, 4) + `</article>
-<script>new IntersectionObserver(() => {}).observe(document.querySelector("h1"));` + script + `</script></body></html>`)
-	}
-	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
-		"/observed":  article(""),
-		"/window":    article(`addEventListener("scroll", () => {}, {passive: true});`),
-		"/document":  article(`document.addEventListener("scroll", () => {});`),
-		"/property":  article(`window.onscroll = () => {};`),
-		"/scrollend": article(`document.addEventListener("scrollend", () => {});`),
-		"/other":     article(`document.body.addEventListener("click", () => {});`),
-	})
-	for path, want := range map[string]string{
-		"/observed": "100ms", "/other": "100ms",
-		"/window": "250ms", "/document": "250ms", "/property": "250ms", "/scrollend": "250ms",
-	} {
-		from := len(logs.String())
-		a := app.Get(ps.URL+path, "data.content.attr=markdown&meta=false&prerender=true&force=true")
-		if md, _ := a.Field("content").(string); a.HTTP != 200 || !strings.Contains(md, "the morning ferry leaves") {
-			t.Fatalf("%s answered %d without the article: %.300s", path, a.HTTP, a.Raw)
-		}
-		line := ""
-		for l := range strings.SplitSeq(logs.String()[from:], "\n") {
-			if strings.Contains(l, "scrolled through the page") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, " tail="+want+" ") {
-			t.Errorf("%s: the scroll-through's end waited %q; want %s (%s)", path, line, want, map[bool]string{true: "no scroll handler", false: "it handles scroll events"}[want == "100ms"])
-		}
 	}
 }
