@@ -70,9 +70,8 @@ const listTime = "&timeout=60s"
 
 // items answers ten items of a page of the endless list, after 50 ms, or
 // 900 ms when asked with slow; its first page after 2.5 s more when asked
-// with first. Asked with hang, it sends the first page
-// and never the next ones: it holds the request until the browser drops
-// it.
+// with first. Asked with hang, it sends the first page and never the next
+// ones: it holds the request until the browser drops it.
 func items(w http.ResponseWriter, r *http.Request) {
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	if r.URL.Query().Get("slow") != "" {
