@@ -16,9 +16,10 @@
 // is not given up at once: the step pauses, answering {paused: true,
 // since: ms since the last scroll}, and leaves revealer.resume() and
 // revealer.finish() on the world's global object. The caller waits for
-// the requests the page started after that scroll (a list's next part
-// that its server is slow to send), then resumes; or finishes when there
-// are none. It pauses once for each height of the document.
+// what the page asked its site for and has not had yet (a list's next
+// part that its server is slow to send, or one asked for before the
+// scroll reached the list), then resumes; or finishes when there is
+// none. It pauses once for each height of the document.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
@@ -126,7 +127,7 @@
           await sleep(50);
         }
         if (se.scrollHeight <= height) {
-          if (!o.ask || out.steps === 0 || pausedAt === height || left() <= 0) return false;
+          if (!o.ask || out.steps === 0 || resumed || left() <= 0) return false;
           pausedAt = height;
           return true;
         }

@@ -175,8 +175,9 @@ func (n *navigation) prepare(ctx context.Context) error {
 	if n.cutShort || !n.scrolled {
 		return n.r.beforeCapture(ctx, n.lease, n.req, n.site(), nil)
 	}
-	// The scroll-through asks the network what the page started after a
-	// scroll; then the quiet is awaited, for a render that waits for it.
+	// The scroll-through asks the network what the page asked its site
+	// for and has not had yet; then the quiet is awaited, for a render
+	// that waits for it.
 	stop := n.follow()
 	defer stop()
 	if err := n.r.beforeCapture(ctx, n.lease, n.req, n.site(), &n.net); err != nil {

@@ -762,3 +762,41 @@ func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *test
 		t.Error("without the network known, the wait waited")
 	}
 }
+
+// A scroll-through that paused at the end of the page is told to finish or
+// to go on; when its world is gone by then (the page replaced its
+// document meanwhile), the capture goes on with the page as it is: the
+// step is best effort, and its failure is not the render's.
+func TestAScrollThroughWhoseWorldIsGoneAfterItsPauseStillCaptures(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var asked []string
+	runNavCases(t, []navCase{{
+		name: "told to finish, the world is gone",
+		serve: served{Eval: func(c *cdptest.Call, p evalParams) bool {
+			switch {
+			case strings.Contains(p.Expression, "a reader scrolling through"):
+				_ = c.Reply(value(map[string]any{"paused": true, "since": 5, "steps": 2, "height": 1600}))
+			case strings.HasPrefix(p.Expression, "globalThis.revealer."):
+				mu.Lock()
+				asked = append(asked, p.Expression)
+				mu.Unlock()
+				_ = c.Reply(exception("TypeError: Cannot read properties of undefined (reading 'finish')"))
+			default:
+				return false
+			}
+			return true
+		}},
+		query: "&pdf=true",
+		check: func(t *testing.T, got rendered, _ *navRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 1 || asked[0] != "globalThis.revealer.finish()" {
+				t.Errorf("after a pause with nothing of the page's in flight, the step was told %q; want to finish, once", asked)
+			}
+			if got.page == nil {
+				t.Error("no page to capture after the scroll-through failed")
+			}
+		},
+	}})
+}

@@ -151,44 +151,30 @@ func TestLateContentIsInTheAnswer(t *testing.T) {
 		}
 	})
 
-	t.Run("Markdown of an endless list holds the items past the first screen", func(t *testing.T) {
-		a := app.Get(ps.URL+"/endless", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
-		md, _ := a.Field("list").(string)
-		if a.HTTP != 200 || !strings.Contains(md, "Item number 40 of the list") {
-			t.Errorf("the Markdown lacks the fourth page of the list: %d %.400s", a.HTTP, md)
-		}
-	})
-
-	t.Run("Markdown of an endless list whose server is slow still holds its later parts", func(t *testing.T) {
+	// Markdown of each endless list holds its items past the first part.
+	for _, l := range []struct {
+		name, path, want string
+	}{
+		{"Markdown of an endless list holds the items past the first screen", "/endless", "Item number 40 of the list"},
 		// Each part takes most of a second to come, and nothing on the
 		// page shows it is coming: the scroll-through waits for what the
 		// page asked its site for after the scroll.
-		a := app.Get(ps.URL+"/slow", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
-		md, _ := a.Field("list").(string)
-		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
-			t.Errorf("the Markdown lacks the third part of the slow list: %d …%.200s", a.HTTP, md[max(0, len(md)-200):])
-		}
-	})
-
-	t.Run("Markdown of an endless list that waits for the scrolling to stop holds its later parts", func(t *testing.T) {
+		{"Markdown of an endless list whose server is slow still holds its later parts", "/slow", "Item number 30 of the list"},
 		// The end of each step gives the page long enough for a handler
 		// that acts a while after the scroll.
-		a := app.Get(ps.URL+"/debounced", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
-		md, _ := a.Field("list").(string)
-		if a.HTTP != 200 || !strings.Contains(md, "Item number 30 of the list") {
-			t.Errorf("the Markdown lacks the third part of the list: %d …%q", a.HTTP, md[max(0, len(md)-200):])
-		}
-	})
-
-	t.Run("Markdown of an endless list whose part is still coming when the scroll reaches it holds its later parts", func(t *testing.T) {
+		{"Markdown of an endless list that waits for the scrolling to stop holds its later parts", "/debounced", "Item number 30 of the list"},
 		// The page's fetch started before the scroll: the end of the
 		// scroll-through waits for it, then goes on down the list.
-		a := app.Get(ps.URL+"/awaited", "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
-		md, _ := a.Field("list").(string)
-		if a.HTTP != 200 || !strings.Contains(md, "Item number 20 of the list") {
-			t.Errorf("the Markdown lacks the list's second part: %d …%q", a.HTTP, md[max(0, len(md)-200):])
-		}
-	})
+		{"Markdown of an endless list whose part is still coming when the scroll reaches it holds its later parts", "/awaited", "Item number 20 of the list"},
+	} {
+		t.Run(l.name, func(t *testing.T) {
+			a := app.Get(ps.URL+l.path, "data.list.selector=%23list&data.list.attr=markdown&meta=false&prerender=true&force=true"+listTime)
+			md, _ := a.Field("list").(string)
+			if a.HTTP != 200 || !strings.Contains(md, l.want) {
+				t.Errorf("the Markdown lacks %q: %d …%q", l.want, a.HTTP, md[max(0, len(md)-200):])
+			}
+		})
+	}
 
 	t.Run("Markdown of a page built after load holds what it built", func(t *testing.T) {
 		a := app.Get(ps.URL+"/delayed", "data.content.attr=markdown&meta=false&force=true")
