@@ -252,7 +252,7 @@ func hidden(n *html.Node) bool {
 		switch a.Key {
 		case "class":
 			for c := range strings.FieldsSeq(a.Val) {
-				if screenReaderOnly[strings.ToLower(c)] {
+				if screenReaderOnly(c) {
 					return true
 				}
 			}
@@ -291,13 +291,48 @@ func streamedSegment(n *html.Node) bool {
 	return true
 }
 
-// screenReaderOnly are the class names that CSS frameworks (Bootstrap,
-// WordPress, Drupal, HTML5 Boilerplate, ...) give text hidden from sight.
-var screenReaderOnly = map[string]bool{
-	"sr-only": true, "visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true,
-	"screen-reader-only": true, "element-invisible": true, "off-screen": true, "offscreen": true,
-	"a11y-hidden": true, "u-hidden-visually": true,
+// screenReaderOnly reports a class name that CSS frameworks and sites give
+// text hidden from sight and left for screen readers: Bootstrap's and
+// Tailwind's "sr-only", WordPress's "screen-reader-text", Drupal's
+// "element-invisible", and the many names built on the same words
+// ("u-srOnly", "wt-screen-reader-only", "a-offscreen",
+// "styles_visuallyHidden__x1y2"). Such text repeats what the page shows
+// ("$19.99" beside the price drawn in parts) or labels a control ("opens
+// in a new window"). A name scoped to a screen width ("lg:sr-only") hides
+// the text at that width only, as "sr-only-mobile" does on phones (pages
+// are read at a desktop's width), and "not-sr-only" shows it again.
+func screenReaderOnly(class string) bool {
+	c := strings.ToLower(class)
+	if strings.Contains(c, ":") || strings.Contains(c, "not-sr") || strings.Contains(c, "mobile") {
+		return false
+	}
+	if screenReaderClasses[c] {
+		return true
+	}
+	folded := classWordJoiner.Replace(c)
+	for _, w := range screenReaderWords {
+		// Drupal's "field--label-visually_hidden" is a field whose label
+		// is hidden, not a hidden field.
+		if at := strings.Index(folded, w); at >= 0 && !strings.Contains(folded[:at], "label") {
+			return true
+		}
+	}
+	return false
 }
+
+// screenReaderClasses are whole class names for such text whose words
+// say less alone.
+var screenReaderClasses = map[string]bool{
+	"element-invisible": true, "u-hidden-visually": true, "a11y-hidden": true,
+}
+
+// classWordJoiner drops the dashes and underscores between a class name's
+// words.
+var classWordJoiner = strings.NewReplacer("-", "", "_", "")
+
+// screenReaderWords are the words of those class names, lower-cased and
+// their dashes and underscores dropped.
+var screenReaderWords = []string{"sronly", "visuallyhidden", "screenreader", "offscreen", "assistivetext", "a11ytext"}
 
 // styleHides reads an inline style as a browser would for the two
 // properties that hide an element; the last declaration wins.

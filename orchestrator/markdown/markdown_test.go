@@ -143,6 +143,47 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 	}
 }
 
+// TestScreenReaderClasses tells the class names of text left for screen
+// readers from those that only mention such text or hide it at one width.
+func TestScreenReaderClasses(t *testing.T) {
+	cases := []struct {
+		class  string
+		hidden bool
+	}{
+		{"sr-only", true},
+		{"screen-reader-text", true},
+		{"element-invisible", true},
+		{"u-srOnly", true},
+		{"wt-screen-reader-only", true},
+		{"a-offscreen", true},
+		{"sr-only-focusable", true},
+		{"visually-hidden--inline", true},
+		{"styles_srOnly__6UPQx", true},
+		{"screenreader", true},
+		{"selected-assistive-text", true},
+		{"field--label-visually_hidden", false}, // a field whose label is hidden
+		{"lg:sr-only", false},                   // hidden on wide screens only
+		{"not-sr-only", false},
+		{"sr-only-mobile", false}, // hidden on phones only
+		{"md:not-sr-only", false},
+		{"a11y-toolbar", false},
+		{"clipped", false},
+		{"screen", false},
+		{"only", false},
+	}
+	for _, c := range cases {
+		if got := screenReaderOnly(c.class); got != c.hidden {
+			t.Errorf("screenReaderOnly(%q) = %v, want %v", c.class, got, c.hidden)
+		}
+	}
+	t.Run("a field whose label is hidden keeps its text", func(t *testing.T) {
+		html := `<div class="field field--label-visually_hidden"><div class="field__label visually-hidden">Body</div><div class="field__item"><p>The field's text.</p></div></div>`
+		if got := convertBody(t, html); got != "The field's text.\n" {
+			t.Errorf("got %q", got)
+		}
+	})
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
@@ -154,6 +195,9 @@ func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 		{"display none", `<p style="color: red; display : none !important">secret</p>`},
 		{"visibility hidden", `<p style="visibility:hidden">secret</p>`},
 		{"screen-reader text", `<span class="visually-hidden">secret</span>`},
+		{"screen-reader text under a site's own class", `<span class="u-text-sr-only">secret</span>`},
+		{"a price's copy for screen readers", `<span class="a-price"><span class="a-offscreen">secret</span></span>`},
+		{"screen-reader text of a CSS module", `<span class="styles_visuallyHidden__x1Y2z">secret</span>`},
 		{"form controls", `<button>secret</button><select><option>secret</option></select><textarea>secret</textarea><input value="secret">`},
 		{"frames and embeds", `<iframe src="/secret"></iframe><object data="/secret">secret</object><video src="/secret.mp4">secret</video>`},
 		{"drawings", `<svg><text>secret</text></svg>`},
