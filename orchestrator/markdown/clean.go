@@ -210,9 +210,10 @@ func (c *cleaner) drop(n *html.Node) bool {
 }
 
 // hides reports an element the page does not show, unless it is a panel
-// a reader opens.
+// a reader opens, and the copy of a block the page shows only on narrow
+// screens, panel or not.
 func (c *cleaner) hides(n *html.Node) bool {
-	return hidden(n) && !disclosed(n, c.panels) && !c.shells[n]
+	return hidden(n) && !disclosed(n, c.panels) && !c.shells[n] || hiddenAtDesktop(attr(n, "class"))
 }
 
 // nonContent reports elements that hold nothing a reader of the Markdown
