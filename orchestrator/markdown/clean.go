@@ -252,6 +252,9 @@ func hidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class":
+			if carouselClone(a.Val) {
+				return true
+			}
 			for c := range strings.FieldsSeq(a.Val) {
 				if screenReaderOnly(c) {
 					return true
@@ -325,6 +328,25 @@ func screenReaderOnly(class string) bool {
 // say less alone.
 var screenReaderClasses = map[string]bool{
 	"element-invisible": true, "u-hidden-visually": true, "a11y-hidden": true,
+}
+
+// carouselClone reports the class of a copy of a slide that a carousel
+// library adds at either end of an endless carousel: the same slide once
+// more. Slick, Swiper, Splide, Glide and Flickity name it with a class of
+// their own, Owl with "cloned" beside "owl-item".
+func carouselClone(class string) bool {
+	owlItem, cloned := false, false
+	for c := range strings.FieldsSeq(class) {
+		switch strings.ToLower(c) {
+		case "slick-cloned", "swiper-slide-duplicate", "splide__slide--clone", "glide__slide--clone", "flickity-clone":
+			return true
+		case "owl-item":
+			owlItem = true
+		case "cloned":
+			cloned = true
+		}
+	}
+	return owlItem && cloned
 }
 
 // classWordJoiner drops the dashes and underscores between a class name's

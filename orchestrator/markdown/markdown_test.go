@@ -184,6 +184,35 @@ func TestScreenReaderClasses(t *testing.T) {
 	})
 }
 
+// TestCarouselClones knows a carousel's copies of its slides from the
+// slides themselves.
+func TestCarouselClones(t *testing.T) {
+	cases := []struct {
+		class string
+		clone bool
+	}{
+		{"slick-slide slick-cloned", true},
+		{"swiper-slide swiper-slide-duplicate", true},
+		{"splide__slide splide__slide--clone", true},
+		{"owl-item cloned", true},
+		{"slick-slide slick-current", false},
+		{"owl-item active", false},
+		{"swiper-slide", false},
+		{"cloned", false}, // a word of the site's own
+	}
+	for _, c := range cases {
+		if got := carouselClone(c.class); got != c.clone {
+			t.Errorf("carouselClone(%q) = %v, want %v", c.class, got, c.clone)
+		}
+	}
+	got := convertBody(t, `<div class="slick-track"><div class="slick-slide slick-cloned"><p>Slide three.</p></div>`+
+		`<div class="slick-slide"><p>Slide one.</p></div><div class="slick-slide"><p>Slide two.</p></div>`+
+		`<div class="slick-slide"><p>Slide three.</p></div><div class="slick-slide slick-cloned"><p>Slide one.</p></div></div>`)
+	if want := "Slide one.\n\nSlide two.\n\nSlide three.\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
@@ -198,6 +227,8 @@ func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 		{"screen-reader text under a site's own class", `<span class="u-text-sr-only">secret</span>`},
 		{"a price's copy for screen readers", `<span class="a-price"><span class="a-offscreen">secret</span></span>`},
 		{"screen-reader text of a CSS module", `<span class="styles_visuallyHidden__x1Y2z">secret</span>`},
+		{"a carousel's copies of its slides", `<div class="slick-slide slick-cloned"><p>secret</p></div>` +
+			`<div class="swiper-slide swiper-slide-duplicate">secret</div><div class="owl-item cloned">secret</div>`},
 		{"form controls", `<button>secret</button><select><option>secret</option></select><textarea>secret</textarea><input value="secret">`},
 		{"frames and embeds", `<iframe src="/secret"></iframe><object data="/secret">secret</object><video src="/secret.mp4">secret</video>`},
 		{"drawings", `<svg><text>secret</text></svg>`},
