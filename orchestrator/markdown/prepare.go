@@ -31,6 +31,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 		return true
 	})
 	markLiteralEntities(root)
+	controls := repeatedPageControls(elems, pageURL, base)
 	captions := map[string]bool{}
 	for _, n := range elems {
 		if n.Parent == nil {
@@ -38,6 +39,10 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 		}
 		switch n.DataAtom {
 		case atom.A:
+			if controls[n] {
+				n.Parent.RemoveChild(n)
+				continue
+			}
 			prepareLink(n, pageURL, base)
 		case atom.Img:
 			prepareImage(n, base)
