@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -57,6 +58,35 @@ type cleaner struct {
 	err      error
 }
 
+// zeroWidth are the characters that take no room: the zero-width space,
+// non-joiner and joiner, the word joiner and the byte-order mark.
+const zeroWidth = "\u200b\u200c\u200d\u2060\ufeff"
+
+// zeroWidthOnly reports text of white space and zero-width characters,
+// with at least one of the latter. Within words they stay: a joiner
+// makes one emoji of several.
+func zeroWidthOnly(s string) bool {
+	found := false
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune(zeroWidth, r):
+			found = true
+		case !unicode.IsSpace(r):
+			return false
+		}
+	}
+	return found
+}
+
+// dropZeroWidth is a strings.Map function that drops zero-width
+// characters.
+func dropZeroWidth(r rune) rune {
+	if strings.ContainsRune(zeroWidth, r) {
+		return -1
+	}
+	return r
+}
+
 // clone copies n and what it holds; nil when n is dropped.
 func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 	if c.err != nil || !c.tick() {
@@ -69,7 +99,15 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 			c.err = &TooLargeError{Limit: c.maxText, Unit: c.textUnit}
 			return nil
 		}
-		return &html.Node{Type: html.TextNode, Data: n.Data}
+		data := n.Data
+		if zeroWidthOnly(data) {
+			// An empty paragraph some editors fill with a zero-width
+			// joiner or space ("<p>&zwj;</p>") is empty.
+			if data = strings.Map(dropZeroWidth, data); data == "" {
+				return nil
+			}
+		}
+		return &html.Node{Type: html.TextNode, Data: data}
 	case html.DocumentNode:
 		out := &html.Node{Type: html.DocumentNode}
 		c.cloneChildren(out, n, depth)

@@ -213,6 +213,25 @@ func TestCarouselClones(t *testing.T) {
 	}
 }
 
+// TestZeroWidthParagraphsAreEmpty converts the paragraphs some editors
+// leave with a zero-width character in them: they are empty, and such
+// characters within words stay.
+func TestZeroWidthParagraphsAreEmpty(t *testing.T) {
+	cases := []struct{ name, html, want string }{
+		{"a joiner alone", "<p>One.</p><p>&zwj;</p><p>Two.</p>", "One.\n\nTwo.\n"},
+		{"a space and a mark", "<p>One.</p><p> &#8203;&#xFEFF; </p><p>Two.</p>", "One.\n\nTwo.\n"},
+		{"between words", "<p>One<span>&#8203;</span>word and <b>two</b><span> &#8203; </span>words.</p>", "Oneword and **two** words.\n"},
+		{"an emoji of several", "<p>A coder: \U0001F469\u200d\U0001F4BB.</p>", "A coder: \U0001F469\u200d\U0001F4BB.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := convertBody(t, c.html); got != c.want {
+				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
+			}
+		})
+	}
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
