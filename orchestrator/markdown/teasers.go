@@ -238,7 +238,7 @@ func dropRelatedSection(art, l *html.Node, page *url.URL, anywhere bool) {
 	// A heading wrapped in a box of its own ("<div class=title><h3>…")
 	// heads the box's following siblings.
 	head := l
-	for head.Parent != nil && head.Parent != art && nextElement(head) == nil && collapsedText(head.Parent) == collapsedText(head) {
+	for head.Parent != nil && head.Parent != art && headingBox(head.Parent, head) {
 		head = head.Parent
 	}
 	level := headingLevel(l)
@@ -279,6 +279,37 @@ func dropRelatedSection(art, l *html.Node, page *url.URL, anywhere bool) {
 		s.Parent.RemoveChild(s)
 	}
 	head.Parent.RemoveChild(head)
+}
+
+// maxHeadingBoxExtra is the most text, in characters, a box around a
+// heading holds beside it: a subtitle ("Sponsored"), a "See all" link.
+const maxHeadingBoxExtra = 40
+
+// headingBox reports whether box, the parent of head, only wraps the
+// heading: it holds nothing else, or, when something follows the box,
+// only a short line beside the heading ("Similar items · Sponsored · See
+// all"), no list and no other heading. What the box heads is judged as
+// any section is (see dropRelatedSection).
+func headingBox(box, head *html.Node) bool {
+	if nextElement(head) == nil && collapsedText(box) == collapsedText(head) {
+		return true
+	}
+	if nextElement(box) == nil || collapsedText(box)-collapsedText(head) > maxHeadingBoxExtra {
+		return false
+	}
+	return findFirst(box, func(k *html.Node) bool {
+		return (k.DataAtom == atom.Ul || k.DataAtom == atom.Ol || headingLevel(k) > 0) && !contains(head, k)
+	}) == nil
+}
+
+// contains reports whether n is root or under it.
+func contains(root, n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n == root {
+			return true
+		}
+	}
+	return false
 }
 
 // headsAtOrAbove reports whether n is or holds a heading of the given

@@ -69,7 +69,22 @@ func TestArticleLeavesTeasersOfOtherStoriesOut(t *testing.T) {
 			want:     []string{"cannot tell what the sea looks like"},
 			unwanted: []string{"You might also like", "lighthouse keepers", "winter ferry"},
 		},
+		{
+			name: "a heading boxed with a short line beside it heads the cards after the box",
+			after: `<div class="section-title"><h2>Explore more</h2><span>From the harbour blog</span></div><div class="cards">
+<div class="card"><img src="/img/keepers.jpg" alt=""><p>The last lighthouse keepers</p><p>Three families still live beside the lamps they once tended, and the lamps still turn.</p><a href="/blog/lighthouse-keepers.html">Read</a></div>
+<div class="card"><img src="/img/nets.jpg" alt=""><p>Net menders at work</p><p>A craft passed down through four generations of one street by the old quay.</p><a href="/blog/net-menders.html">Read</a></div>
+<div class="card"><img src="/img/ferry.jpg" alt=""><p>The winter ferry</p><p>Why the island boat keeps its old timetable in every season of the year.</p><a href="/blog/ferry.html">Read</a></div></div>`,
+			want:     []string{"cannot tell what the sea looks like"},
+			unwanted: []string{"Explore more", "From the harbour blog", "lighthouse keepers", "winter ferry"},
+		},
 		// What stays: the story's own sections and lists.
+		{
+			name: "a heading boxed with a paragraph of the story does not head what follows the box",
+			after: `<div class="aside"><h2>Related</h2><p>The gauge was paid for by the council.</p></div>
+<p>The harbour master still walks the wall at dusk, ledger under her arm, to read the post by lamplight.</p>`,
+			want: []string{"paid for by the council", "walks the wall at dusk"},
+		},
 		{
 			name: "a related section of prose citing other sites stays",
 			after: `<h2>Related</h2><p>A <a href="https://tides.example.org/history">history of the tide tables</a> tells how the printed tables began, and the harbour's own records go back further.</p>
