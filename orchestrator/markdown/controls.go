@@ -24,6 +24,10 @@ var (
 	// listingControlRe is the whole text of a line naming a listing's
 	// control.
 	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters|filter\s*(?:&|and)\s*sort|sort\s*(?:&|and)\s*filter|sort options|view options)\s*:?$`)
+	// listingSortRe is the whole text of a line naming a listing's order
+	// with the order chosen: "Sort: Best Match", "Sort by: Price: Low to
+	// High". The orders are the few every shop offers.
+	listingSortRe = regexp.MustCompile(`(?i)^(?:sort(?:ed)?(?:\s+by)?|order(?:ed)?\s+by)\s*:?\s*(?:best\s+match(?:es)?|relevan(?:ce|cy)|featured|newest(?:\s+first|\s+arrivals)?|most\s+recent|oldest(?:\s+first)?|most\s+popular|popularity|top\s+rated|highest\s+rated|best\s*-?\s*selling|best\s+sellers?|recommended|customer\s+rating|(?:price|name)\s*[:(,-]?\s*(?:low\s+to\s+high|high\s+to\s+low|a\s*-\s*z|z\s*-\s*a)\)?|alphabetical(?:ly)?|a\s*-\s*z|z\s*-\s*a)$`)
 	// listingBadgeRe is the whole text of a badge a shop pins on its
 	// cards: the same few words on any item, never the item's own.
 	listingBadgeRe = regexp.MustCompile(`(?i)^(?:best\s*-?\s*sellers?|top\s+rated|new\s+arrivals?|just\s+in|award\s+winner|sold\s+out|online\s+only|limited\s+edition|new|sale|on\s+sale|hot|trending)!?$`)
@@ -50,6 +54,7 @@ func dropListingControls(art *html.Node, many bool) {
 			findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Img }) != nil {
 			return false
 		}
-		return listingCountRe.MatchString(text) || many && (listingControlRe.MatchString(text) || listingBadgeRe.MatchString(text))
+		return listingCountRe.MatchString(text) ||
+			many && (listingControlRe.MatchString(text) || listingSortRe.MatchString(text) || listingBadgeRe.MatchString(text))
 	})
 }

@@ -28,6 +28,21 @@ func TestArticleLeavesOutAListingsControls(t *testing.T) {
 			unwanted: []string{"Filter &", "Sort options", "View Options"},
 		},
 		{
+			name: "a category page's sort line with the order chosen goes",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1><div class="bar"><p><span>Sort:</span> <span class="current">Best Match</span></p><div>Sort by: Price: Low to High</div></div>` +
+				productCards(12) + `</main>` + pageFooter + `</body></html>`,
+			want:     []string{"Walnut side table model 0", "Walnut side table model 11"},
+			unwanted: []string{"Best Match", "Low to High"},
+		},
+		{
+			name: "a guide keeps a line on how its picks are sorted",
+			page: `<!doctype html><html><head><title>Brewing - Example</title><meta property="og:type" content="article"></head><body>` + pageHeader +
+				`<main><article><h1>Brewing by hand</h1><p>` + strings.Repeat("A pour-over brews one cup at a time from freshly ground beans. ", 5) + `</p>` +
+				`<p>Sorted by price: low to high</p><p>` + strings.Repeat("Paper filters give a clean cup; metal ones let the oils through. ", 4) + `</p></article></main>` + pageFooter + `</body></html>`,
+			want: []string{"Sorted by price: low to high"},
+		},
+		{
 			name: "a category page's card badges go, its items stay",
 			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
 				`<main><h1>Side tables</h1>` + strings.Replace(strings.Replace(productCards(12), `<li class="cell order-2">`, `<li class="cell order-2"><div class="badge">Best Seller</div>`, 1),
