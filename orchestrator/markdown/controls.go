@@ -10,7 +10,8 @@ import (
 
 // A listing's controls: the lines a shop's category page or a search puts
 // over its grid to steer it, "Sort by:", "Filters", "View:", and the count
-// of what it found, "514 items", "Showing 24 of 133 results", and the
+// of what it found, "514 items", "Showing 24 of 133 results", "Products
+// (338)", and the
 // badges it pins on cards, "Best seller", "New arrival". They name
 // the page's controls, not its items, and read the same on every listing
 // of the site. A count is known anywhere by its shape; a control's name
@@ -20,7 +21,7 @@ import (
 var (
 	// listingCountRe is the whole text of a line counting what a listing
 	// shows.
-	listingCountRe = regexp.MustCompile(`(?i)^(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s+(?:of\s+\d[\d,.]*\s+)?(?:results?|items?|products?|matches|listings|articles|posts)(?:\s+found)?\.?$|^showing\s+\d[\d,.]*\s+(?:of|to)\s+\d[\d,.]*$`)
+	listingCountRe = regexp.MustCompile(`(?i)^(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s+(?:of\s+\d[\d,.]*\s+)?(?:results?|items?|products?|matches|listings|articles|posts)(?:\s+found)?\.?$|^showing\s+\d[\d,.]*\s+(?:of|to)\s+\d[\d,.]*$|^(?:results?|items?|products?|listings|articles|posts)\s*\(\d[\d,.]*\)$`)
 	// listingControlRe is the whole text of a line naming a listing's
 	// control.
 	listingControlRe = regexp.MustCompile(`(?i)^(?:sort|sort by|sort order|order by|filter|filters|filter by|refine|refine by|view|show|display|items per page|results per page|per page|show filters|hide filters|clear all|clear filters|filter\s*(?:&|and)\s*sort|sort\s*(?:&|and)\s*filter|sort options|view options)\s*:?$`)

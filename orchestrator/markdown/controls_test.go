@@ -28,12 +28,12 @@ func TestArticleLeavesOutAListingsControls(t *testing.T) {
 			unwanted: []string{"Filter &", "Sort options", "View Options"},
 		},
 		{
-			name: "a category page's sort line with the order chosen goes",
+			name: "a category page's sort line with the order chosen goes, and its count in brackets",
 			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
-				`<main><h1>Side tables</h1><div class="bar"><p><span>Sort:</span> <span class="current">Best Match</span></p><div>Sort by: Price: Low to High</div></div>` +
+				`<main><h1>Side tables</h1><p>Products (133)</p><div class="bar"><p><span>Sort:</span> <span class="current">Best Match</span></p><div>Sort by: Price: Low to High</div></div>` +
 				productCards(12) + `</main>` + pageFooter + `</body></html>`,
 			want:     []string{"Walnut side table model 0", "Walnut side table model 11"},
-			unwanted: []string{"Best Match", "Low to High"},
+			unwanted: []string{"Best Match", "Low to High", "Products (133)"},
 		},
 		{
 			name: "a guide keeps a line on how its picks are sorted",
