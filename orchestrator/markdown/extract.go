@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime/debug"
+	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
@@ -153,7 +154,8 @@ func settleAtoms(n *html.Node) {
 // the block Readability chose from it: when that block is a small part of
 // the region (one post of a thread, one section of a service page) or
 // leaves out a series of posts, answers or cards of the region, or a grid
-// of cards that outweighs it. A page that declares itself an article keeps
+// of cards that outweighs it, or, short, leaves out the region's linked
+// headlines. A page that declares itself an article keeps
 // its block unless it is very small or the grid is much larger.
 func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 	if art == nil {
@@ -165,5 +167,39 @@ func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 	if bare && collapsedText(art) <= maxIntroText && missesCards(art, region, kindUnknown) {
 		return true // a category's page, "an article" to its template, and its short introduction
 	}
+	if kind != kindArticle && collapsedText(art) <= maxIntroText && missedHeadlines(art, region) >= minMissedHeadlines {
+		return true // a listing's lines around its headlines, without the headlines
+	}
 	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind)
+}
+
+// minMissedHeadlines is the fewest headlines of the region a short block
+// must leave out for the region to be taken instead.
+const minMissedHeadlines = 3
+
+// missedHeadlines counts the headings of region that are links, or hold
+// one, that art does not hold: the headlines of a listing's posts. The
+// extractor may keep a short listing's dates and reading times and drop
+// each post's headline, a heading inside a link to the post.
+func missedHeadlines(art, region *html.Node) int {
+	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	n := 0
+	walk(region, func(k *html.Node) bool {
+		if k.Type != html.ElementNode {
+			return false
+		}
+		if headingLevel(k) == 0 {
+			return true
+		}
+		linked := findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil
+		for p := k.Parent; p != nil && !linked; p = p.Parent {
+			linked = p.DataAtom == atom.A
+		}
+		text := strings.Join(strings.Fields(textOf(k)), " ")
+		if linked && len(text) >= minCardTitle && !strings.Contains(chosen, text) {
+			n++
+		}
+		return false
+	})
+	return n
 }
