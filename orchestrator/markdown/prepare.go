@@ -271,7 +271,7 @@ func prepareImage(n *html.Node, base *url.URL) {
 			}
 		}
 	}
-	if src == "" || trackingImage(n, src) {
+	if src == "" || trackingImage(n, src) || avatarImage(src, attr(n, "alt")) {
 		n.Parent.RemoveChild(n)
 		return
 	}

@@ -1,0 +1,40 @@
+package markdown
+
+import "testing"
+
+// TestAvatarsAreLeftOut knows a person's avatar by its address or its
+// description, and leaves the pictures of the content alone.
+func TestAvatarsAreLeftOut(t *testing.T) {
+	cases := []struct {
+		src, alt string
+		avatar   bool
+	}{
+		{"https://www.gravatar.com/avatar/03dccc46?s=64&d=identicon", "", true},
+		{"https://secure.gravatar.com/avatar/b432?s=28", "Alex's Author Page", true},
+		{"https://avatars.githubusercontent.com/u/124599?s=40&v=4", "@shadcn", true},
+		{"https://forum.example.com/data/avatars/m/89/89774.jpg?1577474369", "360Youth", true},
+		{"https://example.com/wp-content/uploads/2025/05/mike-marshall-avatar.jpg", "", true},
+		{"https://static.example.org/styles/avatar_male_m.png", "Safiro", true},
+		{"https://pbs.example.com/profile_images/123/jane_400x400.jpg", "", true},
+		{"https://i.example.net/wftMn.jpg?s=64", "Aaron Hall's user avatar", true},
+		{"https://cdn.example.com/a/b.png", "Avatar for Gazpacho.", true},
+		{"https://cdn.example.com/a/b.png", "Avatar of Camille Cunningham", true},
+		{"https://cdn.example.com/a/b.png", "User avatar", true},
+		{"https://cdn.example.com/team/jane.png", "Jane Roe's profile picture", true},
+		// The pictures of the content.
+		{"https://example.com/img/poster.jpg", "Avatar: The Way of Water", false},
+		{"https://example.com/img/chart.png", "Sales by quarter", false},
+		{"https://example.com/uploads/avataria-resort.jpg", "The resort", false},
+		{"https://example.com/img/profile-of-the-coast.jpg", "A profile of the coast", false},
+	}
+	for _, c := range cases {
+		if got := avatarImage(c.src, c.alt); got != c.avatar {
+			t.Errorf("avatarImage(%q, %q) = %v, want %v", c.src, c.alt, got, c.avatar)
+		}
+	}
+	got := convertBody(t, `<div class="post"><a href="/members/jane.1/"><img src="https://forum.example.com/data/avatars/m/1/1.jpg" alt="jane"></a>`+
+		`<a href="/members/jane.1/">jane</a><p>Try the second port.</p><img src="/img/ports.jpg" alt="The ports"></div>`)
+	if want := "[jane](https://example.com/members/jane.1/)\n\nTry the second port.\n\n![The ports](https://example.com/img/ports.jpg)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
