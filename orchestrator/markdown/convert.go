@@ -140,8 +140,8 @@ const listSeparator = "<!--THE END-->"
 
 // tidy settles white space so that the same content always gives the same
 // bytes: no trailing spaces (a hard line break becomes a backslash, its
-// other CommonMark form), at most one blank line in a row, no blank lines
-// at either end, and one final newline. Inside code blocks, lines only
+// other CommonMark form), at most one blank line in a row and one line
+// break in a row, no blank lines at either end, and one final newline. Inside code blocks, lines only
 // lose their trailing spaces.
 func tidy(md string) string {
 	md = strings.ReplaceAll(md, "\r\n", "\n")
@@ -176,6 +176,12 @@ func tidy(md string) string {
 		trimmed = unescapeProse(trimmed)
 		if strings.HasSuffix(line, "  ") && fence == "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			trimmed += `\`
+		}
+		// Blocks inside a link (a card's picture, title and line) are
+		// set apart by line breaks, two where a blank line would be:
+		// one is enough, and a line of a lone backslash says nothing.
+		if trimmed == `\` && len(out) > 0 && strings.HasSuffix(out[len(out)-1], `\`) {
+			continue
 		}
 		out = append(out, trimmed)
 	}
