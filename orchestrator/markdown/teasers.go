@@ -298,18 +298,8 @@ func headingBox(box, head *html.Node) bool {
 		return false
 	}
 	return findFirst(box, func(k *html.Node) bool {
-		return (k.DataAtom == atom.Ul || k.DataAtom == atom.Ol || headingLevel(k) > 0) && !contains(head, k)
+		return (k.DataAtom == atom.Ul || k.DataAtom == atom.Ol || headingLevel(k) > 0) && !inTree(k, head)
 	}) == nil
-}
-
-// contains reports whether n is root or under it.
-func contains(root, n *html.Node) bool {
-	for ; n != nil; n = n.Parent {
-		if n == root {
-			return true
-		}
-	}
-	return false
 }
 
 // headsAtOrAbove reports whether n is or holds a heading of the given
