@@ -33,6 +33,10 @@ const (
 	// came into view; at the end, a page that changed after the last
 	// scroll waits until it has not changed for as long.
 	revealStep = 400 * time.Millisecond
+	// revealFrame bounds the wait, after each scroll, for a visible page
+	// to update its rendering, when what came into view is laid out and
+	// the page's intersection observers are told of it.
+	revealFrame = time.Second
 	// revealTail is how long, at the end, a page that has not changed
 	// since the last scroll is given to react to it (a request it
 	// started is the network's quiet to wait for, after the scroll).
@@ -56,6 +60,7 @@ type revealed struct {
 	Pending int    `json:"pending"` // of those, still loading when time was up
 	Grew    bool   `json:"grew"`    // the document grew while it was scrolled
 	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, "stuck" when the page would not scroll, else ""
+	Late    int    `json:"late"`    // scrolls after which the page did not draw within revealFrame
 
 	// Paused: the step stopped at the end of a document that did not
 	// grow, Since milliseconds after its last scroll, to ask what the
@@ -116,7 +121,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 	opts, err := json.Marshal(map[string]any{
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
 		"minText": revealMinText, "viewports": revealViewports,
-		"step": revealStep.Milliseconds(), "tail": revealTail.Milliseconds(),
+		"step": revealStep.Milliseconds(), "frame": revealFrame.Milliseconds(), "tail": revealTail.Milliseconds(),
 		"site": site, "ask": net != nil,
 	})
 	if err != nil {
@@ -149,7 +154,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 	}
 	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
 	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
-		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut,
+		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut, "late", out.Late,
 		"fetch_wait", waited)
 }
 
