@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -60,7 +61,14 @@ const (
 //
 // A hash ending in ":c" is of a page with its content: a title, a heading
 // or JSON-LD, and at least contentText characters of paragraphs.
-const documentShapeJS = `(() => {
+//
+// A look also sets a timer, due in half the time to the next look, and a
+// hash starting with "~" is of a look before which the last one's timer
+// had not run: the page's event loop did not turn meanwhile (a long task,
+// or a machine too busy to run the page), so its own timers, due
+// earlier, may not have run either, and an unchanged hash says nothing of
+// whether its scripts are done.
+var documentShapeJS = fmt.Sprintf(`((turnContent, turn) => {
   const parts = [document.title, document.documentElement ? document.documentElement.lang : ""];
   if (document.head) {
     for (const e of document.head.children) {
@@ -78,14 +86,17 @@ const documentShapeJS = `(() => {
   let text = 0;
   for (const p of document.querySelectorAll("p")) {
     text += p.textContent.trim().length;
-    if (text >= ` + contentText + `) break;
+    if (text >= `+contentText+`) break;
   }
   const s = parts.join("\u0000");
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-  const content = document.title.trim() !== "" && (h1 || ld.length > 0) && text >= ` + contentText + `;
-  return (h >>> 0).toString(16) + ":" + s.length + (content ? ":c" : "");
-})()`
+  const content = document.title.trim() !== "" && (h1 || ld.length > 0) && text >= `+contentText+`;
+  const last = globalThis.glimpseLook, look = {ran: false};
+  globalThis.glimpseLook = look;
+  setTimeout(() => { look.ran = true; }, content ? turnContent : turn);
+  return (last && !last.ran ? "~" : "") + (h >>> 0).toString(16) + ":" + s.length + (content ? ":c" : "");
+})(%d, %d)`, earlyQuietContent.Milliseconds()/2, earlyQuiet.Milliseconds()/2)
 
 // contentText is how many characters of paragraphs, besides a title and a
 // heading or JSON-LD, make a document one that holds its content: a page
@@ -95,13 +106,16 @@ const contentText = "400"
 // hasContent reports whether a shape is of a document with its content.
 func hasContent(shape string) bool { return strings.HasSuffix(shape, ":c") }
 
-// documentShape reads the hash, or "" when the page could not answer.
-func documentShape(ctx context.Context, sess *cdp.Session) string {
+// documentShape reads the hash, or "" when the page could not answer;
+// turned is false when the page's event loop had not turned since the
+// last look (see documentShapeJS).
+func documentShape(ctx context.Context, sess *cdp.Session) (shape string, turned bool) {
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	var v string
 	if evaluate(sctx, sess, documentShapeJS, &v) != nil {
-		return ""
+		return "", false
 	}
-	return v
+	shape, busy := strings.CutPrefix(v, "~")
+	return shape, !busy
 }

@@ -283,8 +283,8 @@ func (n *navigation) idle() bool {
 
 // quietEnough takes the early look at a lean render's document after
 // DOMContentLoaded: it reports that the page may be read now, because the
-// document kept its shape for earlyQuiet with none of the page's scripts,
-// fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
+// document kept its shape for earlyQuiet, while the page's event loop
+// turned, with none of the page's scripts, fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
 // schedules the next look. Once the document holds its content, what
 // other sites' scripts are still loading does not hold the read: tag
 // managers, analytics, pixels and ad libraries chain loads for seconds,
@@ -300,8 +300,8 @@ func (n *navigation) quietEnough(ctx context.Context) bool {
 		return true
 	}
 	if n.holding() == 0 {
-		shape := documentShape(ctx, n.sess)
-		if shape != "" && shape == n.shape {
+		shape, turned := documentShape(ctx, n.sess)
+		if shape != "" && shape == n.shape && turned {
 			n.loaded = true
 			n.r.m.EarlyReads.WithLabelValues(metrics.EarlyQuiet).Inc()
 			n.r.log.Debug("reading the document before its load event", "dcl_after", n.dcl.Sub(n.started),
@@ -438,7 +438,7 @@ func (n *navigation) onEvent(ctx context.Context, ev cdp.Event) (loaded bool, er
 	case "Page.domContentEventFired":
 		if n.mainReq != "" && n.early && !n.loaded && n.dcl.IsZero() {
 			n.dcl = time.Now()
-			n.shape = documentShape(ctx, n.sess)
+			n.shape, _ = documentShape(ctx, n.sess)
 			n.quiet.Reset(n.nextLook())
 		}
 		return n.mainReq != "" && n.waitUntil == "domcontentloaded", nil

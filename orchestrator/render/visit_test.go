@@ -442,6 +442,14 @@ func TestTheRenderWaitsAsWaitUntilSays(t *testing.T) {
 			},
 		},
 		{
+			// The page's event loop never turned between two looks (a
+			// long task, a starved machine): its own timers may not
+			// have run, and the unchanged shape says nothing.
+			name:  "a lean render does not read a document early while its page is too busy to run its timers",
+			serve: served{NoLoad: true, Eval: shaped("~5f3a:120:c")}, limit: renderLimit,
+			check: earlyRead(metrics.EarlyCap),
+		},
+		{
 			name: "a lean render of a document without its content waits for other sites' scripts",
 			serve: served{NoLoad: true, Eval: shaped("5f3a:120"), Subresources: []subresource{
 				{ID: "S1", Type: "Script", URL: "https://app.static-host.test/bundle.js"},
