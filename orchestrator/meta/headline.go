@@ -25,7 +25,10 @@ import (
 //     (", Tested & Reviewed", "[2025]: Costs and Fees", " Archives");
 //   - the declared title is the start of the headline, shortened for
 //     search results or cut at a length ("Networking" for "Networking in
-//     Compose", "How to set up your k…").
+//     Compose", "How to set up your k…");
+//   - the page is an article whose headline is on the declared title's
+//     subject (see onTopic) without rewording it: the headline is written
+//     for the article's readers, the declared title for search.
 // A declared title that carries the headline whole, with a site name or a
 // section around it, stays as declared.
 
@@ -121,7 +124,46 @@ func (p *page) headlineOver(declared, publisher string) string {
 	if len(strings.Fields(h)) >= 4 && p.isArticle() && !sameWords(declared, h) && p.declaredTitles(publisher) > 1 {
 		return h
 	}
+	if bare := stripSiteSuffix(declared, publisher, p.url); p.isArticle() && onTopic(bare, h) && !sameWords(bare, h) {
+		return h
+	}
 	return ""
+}
+
+// onTopic reports a headline about what the declared title is about: at
+// least two of its words, and half of them, are the title's too (words
+// compared as in sameWords; numbers and the commonest English words do not
+// count).
+func onTopic(declared, headline string) bool {
+	h, d := topicWords(headline), topicWords(declared)
+	shared := 0
+	for w := range h {
+		if d[w] {
+			shared++
+		}
+	}
+	return shared >= 2 && 2*shared >= len(h)
+}
+
+// topicWords are the word stems of s (see wordStems) that say what it is
+// about.
+func topicWords(s string) map[string]bool {
+	out := wordStems(s)
+	for w := range out {
+		if commonWords[w] || strings.IndexFunc(w, isLetter) < 0 {
+			delete(out, w)
+		}
+	}
+	return out
+}
+
+// commonWords are English words, as stems (see wordStems), that say
+// nothing of a title's subject.
+var commonWords = map[string]bool{
+	"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
+	"on": true, "for": true, "with": true, "by": true, "at": true, "from": true, "is": true, "are": true,
+	"how": true, "what": true, "why": true, "your": true, "you": true, "our": true, "we": true, "it": true,
+	"its": true, "this": true, "that": true, "new": true, "best": true, "top": true, "guid": true,
 }
 
 // confirmsHeadline reports a headline (folded) that the page's structured

@@ -52,6 +52,19 @@ func TestHeadlineOverDeclaredTitle(t *testing.T) {
 			<title>Group lessons or private lessons: which is best for you</title>
 			<body><article><h1>Group Lessons vs. Private Lessons: Which Is Best for You?</h1></article></body>`,
 			"Group or Private Lessons - Which Is Best for You"},
+		{"an article whose headline names the subject of its one declared title in other words takes the headline",
+			article + `<meta property="og:title" content="Moving Costs Explained: What You Will Pay in 2026">
+			<title>Moving Costs Explained: What You Will Pay in 2026</title>
+			<body><article><h1>Moving Costs, Item by Item</h1></article></body>`,
+			"Moving Costs, Item by Item"},
+		{"a heading that shares one word with the declared title is a section's, not the headline",
+			article + `<meta property="og:title" content="Minecraft 1.8 - The Bountiful Update">
+			<body><article><h1>Minecraft News</h1></article></body>`,
+			"Minecraft 1.8 - The Bountiful Update"},
+		{"a page that is not an article keeps its declared title over a headline on its subject",
+			`<meta property="og:title" content="Barbecue Grills for Every Garden">
+			<body><main><h1>Gas and Charcoal Barbecue Grills</h1></main></body>`,
+			"Barbecue Grills for Every Garden"},
 		{"a page that does not say it is an article keeps its declared title",
 			`<meta property="og:title" content="Accounting Software for Small Teams">
 			<title>Invoices, Payroll and Taxes in One Place | Ledgerly</title>

@@ -272,13 +272,13 @@ func checkFloors(t *testing.T, set sampleSet, s setScore) {
 // pages, which assert title, author and the publication day (as both
 // datePublished and, Microlink's meaning, date).
 var wcxbFloor = map[string]float64{
-	"title": 0.83, "author": 0.82, "date": 0.92, "datePublished": 0.87,
+	"title": 0.84, "author": 0.82, "date": 0.92, "datePublished": 0.87,
 }
 
 // wcxbSampleFloor is the accuracy each field must keep on the fixed tenth
 // of the WCXB pages that every run scores.
 var wcxbSampleFloor = map[string]float64{
-	"title": 0.81, "author": 0.83, "date": 0.90, "datePublished": 0.85,
+	"title": 0.83, "author": 0.83, "date": 0.90, "datePublished": 0.85,
 }
 
 // TestWCXBAccuracy scores the WCXB development pages, 1,497 pages of seven
