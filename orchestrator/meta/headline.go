@@ -44,8 +44,18 @@ func (p *page) headline() string {
 
 // headingText is the visible text of a heading: the titles of drawings, a
 // permalink anchor ("¶", "#"), scripts and styles give none, and a line
-// break or a block inside it separates words.
+// break or a block inside it separates words. A <time> beside the words
+// is the heading's date, printed with it, and no part of them.
 func headingText(s *goquery.Selection) string {
+	if t := headingWords(s, true); foldKey(t) != "" {
+		return t
+	}
+	return headingWords(s, false)
+}
+
+// headingWords is headingText, without the heading's <time> elements when
+// undated is set.
+func headingWords(s *goquery.Selection, undated bool) string {
 	var b strings.Builder
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -57,6 +67,11 @@ func headingText(s *goquery.Selection) string {
 			switch n.Data {
 			case "svg", "script", "style", "noscript", "template", "button":
 				return
+			case "time":
+				if undated {
+					b.WriteByte(' ')
+					return
+				}
 			case "br", "div", "p", "li":
 				b.WriteByte(' ')
 				defer b.WriteByte(' ')

@@ -152,6 +152,10 @@ func TestHeadingText(t *testing.T) {
 		{"a line break separates words", `<h1>Weekend<br>Project</h1>`, "Weekend Project"},
 		{"a copy button is not read", `<h1>Module runtime<button>Copy item path</button></h1>`, "Module runtime"},
 		{"a link with words is read", `<h1><a href="/guide">The Guide</a> to Knots</h1>`, "The Guide to Knots"},
+		{"the date printed in a heading is no part of its words",
+			`<h1><a href="/p" rel="bookmark"><time datetime="2025-12-18">Dec <span>18</span> 2025</time> Preparing a Transition</a></h1>`,
+			"Preparing a Transition"},
+		{"a heading that is only a date is read", `<h1><time datetime="2025-12-18">18 December 2025</time></h1>`, "18 December 2025"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
