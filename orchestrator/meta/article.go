@@ -85,8 +85,13 @@ func isFurniture(s *goquery.Selection) bool {
 		// The article's own footer or aside (its byline box, its notes)
 		// belongs to it; only the site's are furniture. One left open
 		// before the page's main element swallows the page: it holds the
-		// main element and is no furniture.
-		return !inHeadlineArticle(s) && s.Find("main, [role=main]").Length() == 0
+		// main element and is no furniture. An aside inside the main
+		// element is a column of the page's (its byline, its date
+		// beside the text), not the site's.
+		if inHeadlineArticle(s) || s.Find("main, [role=main]").Length() > 0 {
+			return false
+		}
+		return goquery.NodeName(s) == "footer" || s.ParentsFiltered("main, [role=main]").Length() == 0
 	case "nav", "menu":
 		return true
 	case "header":

@@ -31,6 +31,9 @@ func TestIsFurniture(t *testing.T) {
 	}{
 		{"nav is furniture", `<nav id="x"></nav>`, true},
 		{"aside is furniture", `<aside id="x"></aside>`, true},
+		{"an aside inside the main element is the page's, not the site's",
+			`<main><article><h1>T</h1></article><aside id="x"><p>Written By Jane</p></aside></main>`, false},
+		{"an aside beside the main element is the site's", `<main><h1>T</h1></main><aside id="x"></aside>`, true},
 		{"a role of navigation is furniture", `<div id="x" role="navigation"></div>`, true},
 		{"a menu class is furniture", `<ul id="x" class="dropdown-menu"></ul>`, true},
 		{"a sidebar class is furniture", `<div id="x" class="sidebarWidget"></div>`, true},

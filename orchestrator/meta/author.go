@@ -799,7 +799,9 @@ func cleanAuthor(s, host string, visible bool) string {
 	if visible {
 		s = clauseRe.ReplaceAllString(s, "")
 	}
-	s = strings.Trim(strings.TrimSpace(s), ",;|·•∙-–— \"“”„«»")
+	// A footnote's mark after the name ("Jane Doe, MD*", "Jane Doe†")
+	// points to a note about the author, and is no part of the name.
+	s = strings.Trim(strings.TrimSpace(s), ",;|·•∙-–— \"“”„«»*†‡")
 	if visible {
 		// Markup names a person or an organisation on purpose; printed
 		// bylines run the name into the title beside it, or set the title

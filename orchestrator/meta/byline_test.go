@@ -37,6 +37,10 @@ func TestPrintedBylines(t *testing.T) {
 		{"the article's own aside holds its byline",
 			`<article><h1>A story</h1><aside class="stickySide"><div class="author"><a href="/author/hg/" rel="author">Halina Gortz</a></div></aside><p>Text.</p></article>`,
 			"Halina Gortz"},
+		{"a byline in a column beside the article, inside the main element, is the article's",
+			`<main><div class="grid"><section><h1>A story</h1><p>Text of the story.</p></section>
+			<aside class="side-col"><p class="article-author">Written By <span>Ann Holl, MD*</span></p></aside></div></main>`,
+			"Ann Holl, MD"},
 		{"a product's brand is its author",
 			`<script type="application/ld+json">{"@type":"Product","name":"Trail shoe","brand":{"@type":"Brand","name":"Acme Outdoor"}}</script><h1>Trail shoe</h1>`,
 			"Acme Outdoor"},
