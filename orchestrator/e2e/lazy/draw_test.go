@@ -23,7 +23,7 @@ body { margin: 0; font: 16px sans-serif } section { height: 1600px }
 #paint { position: fixed; inset: 0; pointer-events: none; z-index: -1 }
 #paint div { position: absolute; inset: 0; background: radial-gradient(#f00, #00f); opacity: .1; will-change: filter; animation: blur 1s infinite alternate }
 @keyframes blur { from { filter: blur(40px) } to { filter: blur(90px) } }
-</style></head><body><div id="paint"><div></div><div></div><div></div></div>
+</style></head><body><div id="paint"><div></div><div></div></div>
 <main><h1>Parts</h1><p>`)
 	b.WriteString(strings.Repeat("The parts below come into view one at a time. ", 8))
 	b.WriteString(`</p>`)
