@@ -21,6 +21,8 @@ var flattenDepths = []int{384, 256, 128, 0}
 // HTML parser does, except where that parser gives up:
 //   - bytes that are not UTF-8 become U+FFFD, so that every rule reads valid
 //     text;
+//   - text that was UTF-8 decoded once more as Latin-1 is decoded back
+//     (see repairMojibake);
 //   - elements nested deeper than the parser allows are dropped, their text
 //     kept in place, so that a page built to be deep (or broken enough to
 //     look it) still yields its head and its words.
@@ -47,6 +49,7 @@ func ParseDocument(r io.Reader) (*goquery.Document, error) {
 		// lets Extract answer the URL and the favicon guess.
 		root = &html.Node{Type: html.DocumentNode}
 	}
+	repairMojibake(root)
 	return goquery.NewDocumentFromNode(root), nil
 }
 

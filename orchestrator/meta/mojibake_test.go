@@ -1,0 +1,38 @@
+package meta
+
+import "testing"
+
+// TestUndoLatin1 covers text decoded twice: UTF-8 read once more as
+// Latin-1 is read back, and text that only looks like it is left alone.
+func TestUndoLatin1(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"an apostrophe", "A DIY Investor\u00e2\u0080\u0099s Guide", "A DIY Investor\u2019s Guide"},
+		{"a dash between words", "itertools \u00e2\u0080\u0094 Functions creating iterators", "itertools \u2014 Functions creating iterators"},
+		{"a no-break space beside a mis-decoded dash", "Looping\u00c2\u00a0\u00e2\u0080\u0093 more", "Looping\u00a0\u2013 more"},
+		{"accented letters in the same string", "Caf\u00c3\u00a9 \u00e2\u0080\u009cLe Monde\u00e2\u0080\u009d", "Caf\u00e9 \u201cLe Monde\u201d"},
+		{"Latin-1 letters without a C1 control are text", "Ã la carte, déjà vu", "Ã la carte, déjà vu"},
+		{"a run that is not UTF-8 is left as it is", "na\u00efve \u0085 text", "na\u00efve \u0085 text"},
+		{"text beyond Latin-1 is kept beside a repaired run", "東京 \u00e2\u0080\u0094 Tokyo", "東京 \u2014 Tokyo"},
+		{"plain text", "Plain text", "Plain text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := undoLatin1(tt.in); got != tt.want {
+				t.Errorf("undoLatin1(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMisDecodedPagesAreReadBack: the title, the description and the text
+// of a page whose UTF-8 was decoded twice read as the page meant them.
+func TestMisDecodedPagesAreReadBack(t *testing.T) {
+	res := extractHTML(t, "<html><head><title>A DIY Investor\u00e2\u0080\u0099s Guide</title>"+
+		"<meta name=\"description\" content=\"Rates \u00e2\u0080\u0094 and fees\"></head><body><p>Text.</p></body></html>")
+	if got := value(res.Title); got != "A DIY Investor\u2019s Guide" {
+		t.Errorf("title = %q", got)
+	}
+	if got := value(res.Description); got != "Rates \u2014 and fees" {
+		t.Errorf("description = %q", got)
+	}
+}
