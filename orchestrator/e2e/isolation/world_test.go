@@ -52,15 +52,18 @@ Object.defineProperty(Element.prototype, "outerHTML", {get() { return "<title>fo
 		{
 			// The article changes every 50 ms without changing its length
 			// until the title is set, late enough that only a read that
-			// waits for the document to settle sees it; a page still loading (its frame is
-			// slow) is read early only once its document keeps its shape.
+			// waits for the document to settle sees it (after the 1.5 s
+			// a page gets to name itself), and a second before the early
+			// read's cap, which a busy machine's slow timers must not
+			// reach first; a page still loading (its frame is slow) is
+			// read early only once its document keeps its shape.
 			name: "a Number.prototype that lies does not make a changing document look settled",
 			page: poisoned(`Number.prototype.toString = function () { return "same"; };`, "",
 				`<article id="a">tick</article><iframe src="/slow"></iframe><script>
 const a = document.getElementById("a");
 let i = 0;
 const tick = setInterval(() => { a.textContent = "tick " + (++i % 7); }, 50);
-setTimeout(() => { clearInterval(tick); document.title = "settled"; }, 2300);
+setTimeout(() => { clearInterval(tick); document.title = "settled"; }, 2000);
 </script>`),
 			check: wantTitle("settled"),
 		},
