@@ -284,8 +284,8 @@ func (n *navigation) idle() bool {
 // quietEnough takes the early look at a lean render's document after
 // DOMContentLoaded: it reports that the page may be read now, because the
 // document kept its shape for earlyQuiet, while the page's event loop
-// turned, with none of the page's scripts, fetches or XHRs in flight, or because earlyCap has passed. Otherwise it
-// schedules the next look. Once the document holds its content, what
+// turned, with none of the page's scripts, fetches or XHRs in flight, or
+// because earlyCap has passed. Otherwise it schedules the next look. Once the document holds its content, what
 // other sites' scripts are still loading does not hold the read: tag
 // managers, analytics, pixels and ad libraries chain loads for seconds,
 // and what a page is about is not written by them. Their loads are
