@@ -24,7 +24,7 @@ func captionSeen(caption *html.Node, seen map[string]bool) {
 	}) == nil {
 		return
 	}
-	text := strings.ToLower(strings.Join(strings.Fields(textOf(caption)), " "))
+	text := strings.ToLower(flatText(caption))
 	if len(text) < minRepeatedCaption {
 		return
 	}

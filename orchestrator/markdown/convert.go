@@ -141,8 +141,8 @@ const listSeparator = "<!--THE END-->"
 // tidy settles white space so that the same content always gives the same
 // bytes: no trailing spaces (a hard line break becomes a backslash, its
 // other CommonMark form), at most one blank line in a row and one line
-// break in a row, no blank lines at either end, and one final newline. Inside code blocks, lines only
-// lose their trailing spaces.
+// break in a row, no blank lines at either end, and one final newline.
+// Inside code blocks, lines only lose their trailing spaces.
 func tidy(md string) string {
 	md = strings.ReplaceAll(md, "\r\n", "\n")
 	lines := strings.Split(md, "\n")

@@ -90,7 +90,7 @@ func dropCredits(root *html.Node) {
 // credit reports an element that holds a picture's credit and nothing
 // else.
 func credit(n *html.Node, inCaption bool) bool {
-	text := strings.Join(strings.Fields(textOf(n)), " ")
+	text := flatText(n)
 	words := countWords(text)
 	if words == 0 || words > maxCreditWords {
 		return false

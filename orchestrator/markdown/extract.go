@@ -182,7 +182,7 @@ const minMissedHeadlines = 3
 // extractor may keep a short listing's dates and reading times and drop
 // each post's headline, a heading inside a link to the post.
 func missedHeadlines(art, region *html.Node) int {
-	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	chosen := flatText(art)
 	n := 0
 	walk(region, func(k *html.Node) bool {
 		if k.Type != html.ElementNode {
@@ -195,7 +195,7 @@ func missedHeadlines(art, region *html.Node) int {
 		for p := k.Parent; p != nil && !linked; p = p.Parent {
 			linked = p.DataAtom == atom.A
 		}
-		text := strings.Join(strings.Fields(textOf(k)), " ")
+		text := flatText(k)
 		if linked && len(text) >= minCardTitle && !strings.Contains(chosen, text) {
 			n++
 		}

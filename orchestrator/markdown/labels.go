@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"regexp"
-	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -51,7 +50,7 @@ var shopLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:in|out\s+of|low)\s+stock|sol
 func aloneInItsLine(n *html.Node, text string) bool {
 	top := n
 	for top.Parent != nil && top.Parent.Type == html.ElementNode &&
-		strings.Join(strings.Fields(textOf(top.Parent)), " ") == text {
+		flatText(top.Parent) == text {
 		top = top.Parent
 	}
 	return top.Parent == nil || !inlineTags[top.DataAtom] || noTextBeside(top)

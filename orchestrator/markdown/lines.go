@@ -30,7 +30,7 @@ func dropLines(root *html.Node, limit int, closed []atom.Atom, candidate func(*h
 		if !candidate(n) || textUpTo(n, limit) > limit {
 			return true
 		}
-		if text := strings.Join(strings.Fields(textOf(n)), " "); text != "" && line(n, text) {
+		if text := flatText(n); text != "" && line(n, text) {
 			n.Parent.RemoveChild(n)
 			return false
 		}

@@ -59,7 +59,7 @@ func dropMemberCards(region *html.Node, thread bool) {
 		if textUpTo(n, maxMemberLine) > maxMemberLine {
 			return true
 		}
-		text := strings.Join(strings.Fields(textOf(n)), " ")
+		text := flatText(n)
 		if n.DataAtom == atom.Dt && memberLabel(termLabel(n, text), true) {
 			drop = append(drop, n)
 			for k := nextElement(n); k != nil && k.DataAtom == atom.Dd; k = nextElement(k) {
@@ -182,7 +182,7 @@ func memberCards(region *html.Node) int {
 		if textUpTo(k, maxMemberLine) > maxMemberLine || !(k.DataAtom == atom.Dt || lineElement(k)) {
 			return true
 		}
-		text := strings.Join(strings.Fields(textOf(k)), " ")
+		text := flatText(k)
 		if k.DataAtom == atom.Dt {
 			text = termLabel(k, text)
 		}

@@ -70,7 +70,7 @@ func pager(list *html.Node) bool {
 		if textUpTo(li, 24) > 24 {
 			return false
 		}
-		text := strings.Join(strings.Fields(textOf(li)), " ")
+		text := flatText(li)
 		if text == "" || pagerWordRe.MatchString(text) {
 			gap = gap || text == "…" || text == "..."
 			continue

@@ -238,6 +238,9 @@ func textOf(n *html.Node) string {
 	return sb.String()
 }
 
+// flatText is the text under n, each run of white space one space.
+func flatText(n *html.Node) string { return strings.Join(strings.Fields(textOf(n)), " ") }
+
 // webURL reports an absolute http(s) URL with a host.
 func webURL(raw string) bool {
 	u, err := url.Parse(raw)

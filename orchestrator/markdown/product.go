@@ -243,7 +243,7 @@ const maxOtherProductsShare = 0.3
 
 // productCard reports a short block with a link and a price.
 func productCard(n *html.Node) bool {
-	text := strings.Join(strings.Fields(textOf(n)), " ")
+	text := flatText(n)
 	if len(text) == 0 || len(text) > maxCarouselCardText || !priceRE.MatchString(text) {
 		return false
 	}
@@ -268,7 +268,7 @@ func dropPrices(root *html.Node, keep map[*html.Node]bool) {
 		case atom.Body, atom.Main, atom.Table, atom.Thead, atom.Tbody, atom.Tr, atom.Td, atom.Th:
 			return true // a specifications table may list prices
 		}
-		text := strings.Join(strings.Fields(textOf(n)), " ")
+		text := flatText(n)
 		if text == "" || len(text) > 200 {
 			return true
 		}
@@ -296,7 +296,7 @@ const minSpecRows = 3
 // leaves out a table or definition list of region: the specifications,
 // which an article scorer takes for furniture beside the description.
 func missesSpecs(art, region *html.Node) bool {
-	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	chosen := flatText(art)
 	missed := false
 	walk(region, func(n *html.Node) bool {
 		if missed || n.Type != html.ElementNode {
@@ -312,7 +312,7 @@ func missesSpecs(art, region *html.Node) bool {
 			}
 			return k.DataAtom != atom.Table || k == n
 		})
-		text := strings.Join(strings.Fields(textOf(n)), " ")
+		text := flatText(n)
 		if rows >= minSpecRows && text != "" && !strings.Contains(chosen, text[:min(len(text), 60)]) {
 			missed = true
 		}

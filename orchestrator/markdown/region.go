@@ -122,13 +122,13 @@ func chrome(n *html.Node) int {
 func dropTitle(region, page *html.Node) {
 	title := ""
 	if t := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Title }); t != nil {
-		title = strings.ToLower(strings.Join(strings.Fields(textOf(t)), " "))
+		title = strings.ToLower(flatText(t))
 	}
 	h := findFirst(region, func(n *html.Node) bool { return headingLevel(n) > 0 })
 	if h == nil || title == "" {
 		return
 	}
-	if text := strings.ToLower(strings.Join(strings.Fields(textOf(h)), " ")); text != "" && strings.Contains(title, text) {
+	if text := strings.ToLower(flatText(h)); text != "" && strings.Contains(title, text) {
 		h.Parent.RemoveChild(h)
 	}
 }
@@ -267,7 +267,7 @@ const (
 // content: the answers under a question, the replies under a post, the
 // cards beside a featured one.
 func missesSeries(art, region *html.Node) bool {
-	chosen := strings.Join(strings.Fields(textOf(art)), " ")
+	chosen := flatText(art)
 	missed := 0
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -296,7 +296,7 @@ func missesSeries(art, region *html.Node) bool {
 				continue
 			}
 			for _, k := range g {
-				text := strings.Join(strings.Fields(textOf(k)), " ")
+				text := flatText(k)
 				if !strings.Contains(chosen, text[:min(len(text), 60)]) {
 					missed += proseLen(k)
 				}
@@ -357,7 +357,7 @@ func pictured(list *html.Node) bool {
 		}
 		items++
 		if findFirst(k, func(n *html.Node) bool { return n.DataAtom == atom.Img || n.DataAtom == atom.Picture }) != nil &&
-			priceRE.MatchString(strings.Join(strings.Fields(textOf(k)), " ")) {
+			priceRE.MatchString(flatText(k)) {
 			cards++
 		}
 	}

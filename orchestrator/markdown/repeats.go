@@ -1,8 +1,6 @@
 package markdown
 
 import (
-	"strings"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -47,7 +45,7 @@ func dropRepeats(root *html.Node) {
 		if size > maxRepeatText {
 			return true
 		}
-		key := strings.Join(strings.Fields(textOf(n)), " ")
+		key := flatText(n)
 		first, ok := seen[key]
 		if !ok {
 			seen[key] = n

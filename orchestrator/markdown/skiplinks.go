@@ -21,7 +21,7 @@ const maxSkipLinkWords = 6
 // one of the page's controls for moving about it, standing apart from any
 // sentence ("readers can skip to the results" is prose).
 func skipLink(a *html.Node, href string, pageURL, base *url.URL) bool {
-	text := strings.Join(strings.Fields(textOf(a)), " ")
+	text := flatText(a)
 	if countWords(text) > maxSkipLinkWords || !skipLinkRe.MatchString(text) {
 		return false
 	}
@@ -89,7 +89,7 @@ func repeatedPageControls(elems []*html.Node, pageURL, base *url.URL) map[*html.
 		}
 		raw := strings.TrimSpace(attr(n, "href"))
 		href := resolve(base, raw)
-		text := strings.ToLower(strings.Join(strings.Fields(textOf(n)), " "))
+		text := strings.ToLower(flatText(n))
 		here := strings.HasPrefix(raw, "#") || withinPage(href, pageURL, base)
 		if text == "" || countWords(text) > maxSkipLinkWords || !here || !standsApart(n) || markedUp(n) {
 			continue

@@ -148,7 +148,7 @@ func ownItemText(li *html.Node) string {
 // entry of a table of contents.
 func linksIntoPage(li *html.Node, text, here string) bool {
 	a := findFirst(li, func(n *html.Node) bool { return n.DataAtom == atom.A && hasAttr(n, "href") })
-	if a == nil || float64(len(strings.Join(strings.Fields(textOf(a)), " "))) < minTOCShare*float64(len(strings.Join(strings.Fields(text), " "))) {
+	if a == nil || float64(len(flatText(a))) < minTOCShare*float64(len(strings.Join(strings.Fields(text), " "))) {
 		return false
 	}
 	href := strings.TrimSpace(attr(a, "href"))
@@ -181,7 +181,7 @@ func dropTOCLabel(list *html.Node) {
 		}
 		if prev != nil {
 			if prev.Type == html.ElementNode && textUpTo(prev, maxTOCLabel) <= maxTOCLabel {
-				if t := strings.Join(strings.Fields(textOf(prev)), " "); tocLabelRe.MatchString(t) || tocWordRe.MatchString(t) {
+				if t := flatText(prev); tocLabelRe.MatchString(t) || tocWordRe.MatchString(t) {
 					prev.Parent.RemoveChild(prev)
 				}
 			}
