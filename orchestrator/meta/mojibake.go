@@ -61,7 +61,9 @@ func undoLatin1(s string) string {
 	return b.String()
 }
 
-// hasC1 reports whether s holds a C1 control character.
+// hasC1 reports whether s holds a C1 control character. Its UTF-8 starts
+// with the byte 0xC2, which most text lacks: that is looked for first.
 func hasC1(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && r <= 0x9F })
+	return strings.IndexByte(s, 0xC2) >= 0 &&
+		strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && r <= 0x9F })
 }
