@@ -320,6 +320,15 @@ const (
 	maxMenuLinkWords = 3.0
 )
 
+// menuItemRoles are the ARIA roles of a choice in a menu or a list box:
+// a control, not content, whatever it links to.
+var menuItemRoles = map[string]bool{"menuitem": true, "menuitemradio": true, "menuitemcheckbox": true, "option": true}
+
+// menuItem reports an element that says it is an item of a menu.
+func menuItem(n *html.Node) bool {
+	return menuItemRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))]
+}
+
 // menu reports a list that is a menu of links.
 func menu(n *html.Node) bool {
 	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
@@ -371,7 +380,7 @@ func dropMenus(root *html.Node) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if menu(n) {
+		if menu(n) || menuItem(n) {
 			n.Parent.RemoveChild(n)
 			return false
 		}

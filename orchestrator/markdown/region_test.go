@@ -261,3 +261,31 @@ func TestDeclaredKindTellsABareOGArticle(t *testing.T) {
 		})
 	}
 }
+
+// A list's filters are menus whose items say what they are: links with
+// the role of a menu's item or a list box's option. Their container says
+// nothing, and the list of choices may be longer than the list itself.
+func TestAFilterMenuOfAListIsNotItsContent(t *testing.T) {
+	languages := []string{"Afrikaans", "Basque", "Catalan", "Danish", "Estonian", "Finnish", "Galician", "Hungarian",
+		"Icelandic", "Japanese", "Korean", "Latvian", "Maltese", "Norwegian", "Occitan", "Polish", "Quechua", "Romanian",
+		"Slovak", "Turkish", "Ukrainian", "Vietnamese", "Welsh", "Yoruba", "Zulu"}
+	for _, role := range []string{"menuitemradio", "menuitem", "option"} {
+		t.Run(role, func(t *testing.T) {
+			var sb strings.Builder
+			sb.WriteString(`<!doctype html><html><head><title>Trending repositories - Example</title>` +
+				`<script type="application/ld+json">{"@type":"CollectionPage","name":"Trending repositories"}</script></head><body>` + pageHeader +
+				`<main><h1>Trending repositories</h1><div class="rows"><div class="picker"><button>Spoken language</button><div class="picker-list">`)
+			for _, l := range languages {
+				fmt.Fprintf(&sb, `<a role="%s" href="/trending?lang=%s"><span>%s language</span></a>`, role, strings.ToLower(l), l)
+			}
+			sb.WriteString(`</div></div>`)
+			for i := range 12 {
+				fmt.Fprintf(&sb, `<article class="row"><h2><a href="/owner/tool%d">owner / tool%d</a></h2>`+
+					`<span>Tool number %d turns notes into a site</span></article>`, i, i, i)
+			}
+			sb.WriteString(`</div></main>` + pageFooter + `</body></html>`)
+			md := article(t, sb.String())
+			checkHolds(t, md, []string{"owner / tool0", "Tool number 5 turns"}, []string{"Afrikaans language", "Zulu language"})
+		})
+	}
+}
