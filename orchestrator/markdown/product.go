@@ -276,12 +276,42 @@ func dropPrices(root *html.Node, keep map[*html.Node]bool) {
 		if rest == text {
 			return true
 		}
-		if len(strings.FieldsFunc(rest, func(r rune) bool { return !wordRune(r) })) <= maxPriceWords {
+		words := strings.FieldsFunc(rest, func(r rune) bool { return !wordRune(r) })
+		if len(words) <= maxPriceWords ||
+			// A box with a heading over its terms is a plan or an offer.
+			priceWords(words) <= maxPriceWords && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) == nil {
 			n.Parent.RemoveChild(n)
 			return false
 		}
 		return true
 	})
+}
+
+// salesWords are the words of the terms a shop prints beside a price:
+// its shipping, its discount, its instalments, its members' rewards. They
+// say nothing of the product, so a line of a price and such words is a
+// price tag however many of them it has ("Free standard shipping on
+// orders over $65", "or $91.58/mo. for 12 mo.").
+var salesWords = map[string]bool{
+	"shipping": true, "delivery": true, "free": true, "standard": true, "express": true, "orders": true,
+	"order": true, "over": true, "above": true, "off": true, "save": true, "was": true, "now": true,
+	"previous": true, "price": true, "regular": true, "sale": true, "list": true, "msrp": true, "rrp": true,
+	"mo": true, "month": true, "months": true, "per": true, "for": true, "or": true, "and": true, "of": true,
+	"on": true, "at": true, "to": true, "get": true, "spend": true, "from": true, "with": true, "the": true,
+	"a": true, "in": true, "est": true, "rewards": true, "members": true, "new": true, "used": true,
+	"trending": true, "only": true, "apr": true, "payments": true, "interest": true,
+}
+
+// priceWords counts the words, of a text with its prices taken out, that
+// are not a shop's terms of sale.
+func priceWords(words []string) int {
+	n := 0
+	for _, w := range words {
+		if !salesWords[strings.ToLower(w)] && strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func wordRune(r rune) bool {
