@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -159,11 +160,19 @@ func holdsWords(n *html.Node) bool {
 	return false
 }
 
-// namesDate reports a text that names a month and has no label ("Joined:
-// Feb 2019" is a member's figure, "February 20, 2026, 4:55pm" a date).
+// numericDateRe is a date written in figures for readers: 11-29-2024,
+// 2024/11/29, 29.11.24; not a machine's timestamp (2021-04-08T04:06:17Z).
+var numericDateRe = regexp.MustCompile(`(?:^|[^\d])\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}(?:$|[^\dT])`)
+
+// namesDate reports a text that names a month, or writes a date in
+// figures, and has no label ("Joined: Feb 2019" is a member's figure,
+// "February 20, 2026, 4:55pm" and "11-29-2024, 09:03 AM" are dates).
 func namesDate(t string) bool {
 	if strings.Contains(t, ": ") || strings.HasSuffix(t, ":") {
 		return false
+	}
+	if numericDateRe.MatchString(t) {
+		return true
 	}
 	for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !wordRune(r) || r == '_' }) {
 		if months[strings.ToLower(w)] {

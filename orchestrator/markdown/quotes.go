@@ -36,6 +36,11 @@ func dropRepeatedQuotes(root *html.Node) {
 			return false
 		case n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Noscript:
 			return false
+		case headingLevel(n) > 0:
+			// The thread's title, which the opening post may repeat in
+			// its first line, is no post's text to quote.
+			earlier.WriteByte(' ')
+			return false
 		case n.DataAtom == atom.Blockquote:
 			if quotedEarlier(n, earlier.String()) {
 				quotes = append(quotes, n)

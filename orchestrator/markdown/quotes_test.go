@@ -62,3 +62,26 @@ func TestCollapseSpaces(t *testing.T) {
 		}
 	}
 }
+
+// Some forum software draws every post's text as a block quotation, and
+// the opening post's first line may repeat the thread's title: the title
+// is no post's text, so the opening post is no copy of it.
+func TestAnOpeningPostThatRepeatsTheTitleIsNoQuotation(t *testing.T) {
+	title := "Which wood glue holds outdoors through a wet winter?"
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>` + title + ` - Workshop Forum</title></head><body>` + pageHeader +
+		`<main><ol class="posts">`)
+	for i := range 4 {
+		fmt.Fprintf(&sb, `<li class="post"><div class="author"><a href="/u/%d">joiner%d</a></div>`, i, i)
+		if i == 0 {
+			sb.WriteString(`<h2>` + title + `</h2><blockquote class="content"><p>Hello</p><p>` + title +
+				`</p><p>The bench stays out all year.</p></blockquote></li>`)
+			continue
+		}
+		fmt.Fprintf(&sb, `<blockquote class="content"><p>Reply %d: a polyurethane glue cures with the moisture in the air `+
+			`and holds through rain and frost, where a plain white glue lets go by spring.</p></blockquote></li>`, i)
+	}
+	sb.WriteString(`</ol></main>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	checkHolds(t, md, []string{"The bench stays out all year", "Reply 1: a polyurethane", "Reply 3: a polyurethane"}, nil)
+}

@@ -38,7 +38,33 @@ func threadShape(region *html.Node) bool {
 			return false
 		}
 	}
-	return posts != nil && proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
+	if posts == nil {
+		return false
+	}
+	if first := openingPost(posts[0]); first != nil {
+		posts = append([]*html.Node{first}, posts...)
+	}
+	return proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
+}
+
+// openingPost is the post before a series of replies that the series
+// left out because the thread's title heads it: a sibling of the same tag
+// and class before the first reply, with nothing but empty elements (a
+// rule, a slot for an advertisement) between them, shaped like a post.
+// Forum software prints the title over the opening post alone.
+func openingPost(reply *html.Node) *html.Node {
+	prev := reply.PrevSibling
+	for prev != nil && (prev.Type != html.ElementNode || flatText(prev) == "") {
+		if prev.Type == html.TextNode && strings.TrimSpace(prev.Data) != "" {
+			return nil
+		}
+		prev = prev.PrevSibling
+	}
+	if prev == nil || prev.Data != reply.Data || seriesClass(attr(prev, "class")) != seriesClass(attr(reply, "class")) ||
+		!postShape(prev, true) {
+		return nil
+	}
+	return prev
 }
 
 // replyTitleRe is the title of a reply: the thread's title after "Re:", or
@@ -151,7 +177,8 @@ func postShape(n *html.Node, headed bool) bool {
 		return false
 	}
 	// An excerpt in a listing is headed by its title; a post is not.
-	if !headed && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil {
+	// A heading without words is a post's permalink, not a title.
+	if !headed && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 && collapsedText(k) > 0 }) != nil {
 		return false
 	}
 	// Wrappers of one block each lead down to the post's parts.
@@ -238,7 +265,8 @@ const maxStatText = 40
 // dropPostStats removes the figures around the posts of a thread: blocks
 // whose text is numbers and at most two words ("Messages 1,204", "Posts:
 // 75", "#12", "4.7K"). They describe the member, not what the member
-// wrote; a post's date (named by its month) stays.
+// wrote; a post's date (named by its month, or written in figures as
+// 11-29-2024) stays.
 func dropPostStats(region *html.Node) {
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -259,8 +287,11 @@ func dropPostStats(region *html.Node) {
 }
 
 // postStat reports a short text of numbers and at most two words, none of
-// them a month.
+// them a month, that is not a date written in figures.
 func postStat(text string) bool {
+	if numericDateRe.MatchString(text) {
+		return false
+	}
 	figures, words := 0, 0
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !wordRune(r) || r == '_' }) {
 		switch {

@@ -86,6 +86,15 @@ func TestThreadShape(t *testing.T) {
 		{"excerpts headed by titles that are not replies' are still a listing",
 			`<div class="item"><h2>Re: a story</h2><p>An excerpt of the story that runs on long enough to count as prose of its own.</p></div>` +
 				strings.Repeat(`<div class="item"><h2><a href="/a">A story</a></h2><p>An excerpt of the story that runs on long enough to count as prose of its own.</p></div>`, 4), false},
+		{"replies after an opening post that the thread's title heads, a rule between each two, are a thread",
+			`<p>Welcome to the forum: read the rules before you post, be kind to newcomers, and search before asking.</p>` +
+				`<div class="post"><h2>Squeaky hinge</h2><div class="author"><a href="/u/9">member9</a></div><div class="text"><p>Opening ` +
+				`post: my back door squeaks every time it opens, and oil helps for a day at most. The hinges are brass and about ` +
+				`thirty years old. What should I try?</p></div></div><hr>` +
+				post(0) + `<div>&nbsp;</div>` + post(1) + `<hr>` + post(2), true},
+		{"posts whose headings are empty permalinks are a thread",
+			`<h1>Squeaky hinge</h1>` + strings.Repeat(`<div class="post"><h3><a href="#p1"></a></h3><div class="author"><a href="/u/1">member</a></div>`+
+				`<div class="text"><p>A reply: the hinge squeaks less after a drop of oil, but a worn pin needs replacing soon.</p></div></div>`, 4), true},
 		{"cards that are mostly links are a listing",
 			strings.Repeat(`<div class="card"><a href="/a">A product with a long name that the card links to, in full</a><p>Short tagline.</p></div>`, 5), false},
 	} {
@@ -113,6 +122,8 @@ func TestPostStatTellsAMembersFiguresFromWhatTheyWrote(t *testing.T) {
 		{"12 gold badges 40 silver badges", false},
 		{"Jun 29, 2016", false},
 		{"Joined Jun 29, 2016", false},
+		{"11-29-2024, 09:03 AM #1", false},
+		{"29.11.2024 #3", false},
 		{"I rode 24 miles today", false},
 		{"Member", false},
 		{"", false},
