@@ -17,12 +17,17 @@ import (
 
 // interfaceLabelRe is the whole text of a control's label: a link's
 // "Learn more", a product card's "Add to compare", "Choose options", "View
-// details", "Quick view", a list's "Show more". Labels that pages also
-// print as content ("Shop now" in a campaign's copy, "Get started"
-// heading a guide, "Print") are not in it.
+// details", "Quick view", a list's "Show more", a service page's calls to
+// action ("Read the report", "Talk to sales", "Book a demo", "Start your
+// free trial"). Labels that pages also print as content ("Shop now" in a
+// campaign's copy, "Print") are not in it; a heading ("Get started" over
+// a guide) is never a label.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
 	`expand|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
+	`(?:read|view|see|watch|explore|download)\s+(?:the\s+|our\s+|all\s+|this\s+|more\s+)?(?:blog|case\s+stud(?:y|ies)|reviews?|report|work|demo|video|webinar|white\s*paper|e-?book|data\s*sheet)|` +
+	`(?:book|get|request|schedule|watch)\s+(?:a\s+|your\s+|free\s+|a\s+free\s+)?(?:demo|quote|consultation)|talk\s+to\s+(?:sales|an?\s+expert|a\s+human|us)|contact\s+(?:sales|us)|` +
+	`start\s+(?:your\s+|a\s+)?free\s+trial|try\s+(?:it\s+)?(?:for\s+)?free|get\s+started(?:\s+(?:for\s+)?free)?|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
 // memberFiguresRe is the whole text of the figures a Q&A site prints on

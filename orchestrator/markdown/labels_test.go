@@ -70,6 +70,16 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Share", "Follow", "Bookmark", "Flag", "inappropriate"},
 		},
 		{
+			name: "a service page's calls to action standing alone go; the same words in a sentence or a heading stay",
+			page: `<!doctype html><html><head><title>Kiln hire - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kiln hire</h1><p>` + body + `</p><div class="card"><p>How studios priced their work this year.</p>` +
+				`<a class="btn" href="/report">Read the report</a></div><p><a href="/blog/1">Read blog</a></p>` +
+				`<div class="cta"><a href="/sales">Talk to sales</a> <a href="/demo">Book a demo</a></div><div><a href="/trial">Start your free trial</a></div>` +
+				`<section><h2>Get started</h2><p>` + body + ` Ask us to <a href="/demo">book a demo</a> for your studio.</p></section></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "## Get started", "[book a demo]("},
+			unwanted: []string{"Read the report", "Read blog", "Talk to sales", "Book a demo", "free trial"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
