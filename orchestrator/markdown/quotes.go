@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // A reply often quotes the post it answers: a block quotation holding the
@@ -27,6 +29,7 @@ const minQuotedText = 12
 func dropRepeatedQuotes(root *html.Node) {
 	var earlier strings.Builder
 	var quotes []*html.Node
+	copies := map[*html.Node]bool{}
 	walk(root, func(n *html.Node) bool {
 		switch {
 		case n.Type == html.TextNode:
@@ -41,8 +44,18 @@ func dropRepeatedQuotes(root *html.Node) {
 			// its first line, is no post's text to quote.
 			earlier.WriteByte(' ')
 			return false
+		case copies[n]:
+			return false
 		case n.DataAtom == atom.Blockquote:
 			if quotedEarlier(n, earlier.String()) {
+				// Forum software that draws each post's text as a
+				// quotation holds a quoted post in a box of its own
+				// inside it, with the reply after the box.
+				if inner := innerCopy(n, earlier.String()); inner != nil {
+					quotes = append(quotes, inner)
+					copies[inner] = true
+					break
+				}
 				quotes = append(quotes, n)
 				return false // its text is not new: the thread's text goes on without it
 			}
@@ -57,6 +70,64 @@ func dropRepeatedQuotes(root *html.Node) {
 			q.Parent.RemoveChild(q)
 		}
 	}
+}
+
+// innerCopy is the quotation's box (see quoteBox) inside the quotation q
+// that holds the copy of an earlier post, when new words of q's own follow it: a reply of
+// minQuotedText bytes or more, not found earlier in the thread and not a
+// control's label ("Click to expand…" closes a quotation's own box). It
+// is nil when the copy is all q says.
+func innerCopy(q *html.Node, earlier string) *html.Node {
+	var inner *html.Node
+	walk(q, func(k *html.Node) bool {
+		if inner != nil || k.Type != html.ElementNode {
+			return false
+		}
+		if k != q && quoteBox(k) && quotedEarlier(k, earlier) {
+			inner = k
+			return false
+		}
+		return true
+	})
+	if inner == nil {
+		return nil
+	}
+	own := 0 // bytes of new words after the box
+	for n := inner; n != q; n = n.Parent {
+		for s := n.NextSibling; s != nil; s = s.NextSibling {
+			t := ""
+			switch {
+			case s.Type == html.TextNode:
+				t = strings.TrimSpace(collapseSpaces(s.Data))
+			case s.Type == html.ElementNode && !interfaceLabelRe.MatchString(flatText(s)):
+				t = flatText(s)
+			}
+			if !strings.Contains(earlier, t) {
+				own += len(t)
+			}
+		}
+	}
+	if own < minQuotedText {
+		return nil
+	}
+	return inner
+}
+
+// quoteBox reports a block that says it is a quotation: a <blockquote>,
+// or a box whose class names it one ("bbcode_quote", "quote-box").
+func quoteBox(n *html.Node) bool {
+	if n.DataAtom == atom.Blockquote {
+		return true
+	}
+	if n.DataAtom != atom.Div && n.DataAtom != atom.Aside && n.DataAtom != atom.Section {
+		return false
+	}
+	for _, w := range meta.ClassWords(attr(n, "class")) {
+		if strings.HasPrefix(w, "quot") {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedEarlier reports a quotation most of whose text (by its pieces of

@@ -85,3 +85,26 @@ func TestAnOpeningPostThatRepeatsTheTitleIsNoQuotation(t *testing.T) {
 	md := article(t, sb.String())
 	checkHolds(t, md, []string{"The bench stays out all year", "Reply 1: a polyurethane", "Reply 3: a polyurethane"}, nil)
 }
+
+// When every post's text is a block quotation, a reply's quotation of an
+// earlier post is a box inside the reply's own: the box goes, the reply's
+// words after it stay.
+func TestAQuotationInsideAPostDrawnAsAQuotationGoesAlone(t *testing.T) {
+	texts := []string{
+		"Opening post: which wood glue holds outdoors through a wet winter? The bench stays out all year.",
+		"First reply: a polyurethane glue cures with the moisture in the air and holds through rain and frost.",
+		"Second reply: a resorcinol glue is what boat builders use, though it leaves a dark line in the joint.",
+	}
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Outdoor glue - Workshop Forum</title></head><body>` + pageHeader +
+		`<main><h1>Outdoor glue</h1><ol class="posts">`)
+	for i, text := range texts {
+		fmt.Fprintf(&sb, `<li class="post"><div class="author"><a href="/u/%d">joiner%d</a></div><blockquote class="content"><p>%s</p></blockquote></li>`, i, i, text)
+	}
+	sb.WriteString(`<li class="post"><div class="author"><a href="/u/9">joiner9</a></div><blockquote class="content">` +
+		`<div class="quote-box"><div class="quote-head">Originally Posted by joiner1</div><div class="quote-text">a polyurethane glue ` +
+		`cures with the moisture in the air and holds through rain and frost.</div></div>Thanks, polyurethane it is.</blockquote></li>`)
+	sb.WriteString(`</ol></main>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	checkHolds(t, md, []string{"First reply: a polyurethane", "Thanks, polyurethane it is."}, []string{"Originally Posted by"})
+}
