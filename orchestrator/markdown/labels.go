@@ -19,7 +19,8 @@ import (
 // "Learn more", a product card's "Add to compare", "Choose options", "View
 // details", "Quick view", a list's "Show more", a service page's calls to
 // action ("Read the report", "Talk to sales", "Book a demo", "Start your
-// free trial"). Labels that pages also print as content ("Shop now" in a
+// free trial"), a forum's controls and notices ("Post reply", "Jump to",
+// "Not open for further replies"). Labels that pages also print as content ("Shop now" in a
 // campaign's copy, "Print") are not in it; a heading ("Get started" over
 // a guide) is never a label.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
@@ -28,6 +29,10 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`(?:read|view|see|watch|explore|download)\s+(?:the\s+|our\s+|all\s+|this\s+|more\s+)?(?:blog|case\s+stud(?:y|ies)|reviews?|report|work|demo|video|webinar|white\s*paper|e-?book|data\s*sheet)|` +
 	`(?:book|get|request|schedule|watch)\s+(?:a\s+|your\s+|free\s+|a\s+free\s+)?(?:demo|quote|consultation)|talk\s+to\s+(?:sales|an?\s+expert|a\s+human|us)|contact\s+(?:sales|us)|` +
 	`start\s+(?:your\s+|a\s+)?free\s+trial|try\s+(?:it\s+)?(?:for\s+)?free|get\s+started(?:\s+(?:for\s+)?free)?|` +
+	`start\s+(?:a\s+)?new\s+(?:topic|thread|discussion)|(?:post|add)\s+(?:a\s+)?(?:reply|new\s+topic|new\s+thread)|reply\s+to\s+(?:this\s+)?(?:topic|thread)|` +
+	`go\s+to\s+(?:topic|thread|forum)\s+listing|jump\s+to|display\s+posts\s+from\s+previous|(?:un)?watch\s+this\s+(?:topic|thread)|` +
+	`(?:this\s+)?(?:topic|thread|discussion)\s+(?:was|has\s+been|is)\s+(?:automatically\s+)?(?:closed|locked|archived)[^.!]{0,60}[.!]?(?:\s+new\s+replies\s+are\s+no\s+longer\s+allowed)?|` +
+	`not\s+open\s+for\s+further\s+replies|new\s+replies\s+are\s+no\s+longer\s+allowed|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
 // memberFiguresRe is the whole text of the figures a Q&A site prints on

@@ -80,6 +80,16 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Read the report", "Read blog", "Talk to sales", "Book a demo", "free trial"},
 		},
 		{
+			name: "a forum's own controls and notices around a thread go",
+			page: `<!doctype html><html><head><title>Kiln wiring - Forum</title></head><body>` + pageHeader +
+				`<main><h1>Kiln wiring</h1><div class="buttons"><a href="/post?t=1">Post Reply</a> <a href="/new">Start new topic</a></div>` +
+				`<p>` + body + `</p><div class="notice">Not open for further replies.</div><p>` + body + `</p>` +
+				`<div class="jump"><span>Jump to</span></div><div><a href="/f/3">Go to topic listing</a></div>` +
+				`<div class="box"><p>Display posts from previous</p></div></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night"},
+			unwanted: []string{"Post Reply", "Start new topic", "further replies", "Jump to", "topic listing", "Display posts"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
