@@ -251,7 +251,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 // a reader opens, and the copy of a block the page shows only on narrow
 // screens, panel or not.
 func (c *cleaner) hides(n *html.Node) bool {
-	return hidden(n) && !disclosed(n, c.panels) && !c.shells[n] || hiddenAtDesktop(attr(n, "class"))
+	return hidden(n) && !disclosed(n, c.panels) && !wrapsPanel(n, c.panels) && !c.shells[n] || hiddenAtDesktop(attr(n, "class"))
 }
 
 // nonContent reports elements that hold nothing a reader of the Markdown

@@ -89,6 +89,42 @@ func disclosed(n *html.Node, panels map[string]bool) bool {
 	return false
 }
 
+// maxPanelWrappers is how many boxes deep a panel may sit inside the
+// hidden box that an accordion collapses.
+const maxPanelWrappers = 3
+
+// wrapsPanel reports a hidden box that only wraps a panel a reader opens:
+// accordions collapse a box of their own around the panel the control
+// names (<div class="collapse" style="display:none"><div role="region"
+// id="panel-1">), and the box opens with the panel.
+func wrapsPanel(n *html.Node, panels map[string]bool) bool {
+	if panels == nil {
+		return false
+	}
+	for range maxPanelWrappers {
+		var only *html.Node
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			switch {
+			case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+				return false
+			case k.Type != html.ElementNode || k.DataAtom == atom.Style || k.DataAtom == atom.Script:
+				continue
+			case only != nil:
+				return false
+			}
+			only = k
+		}
+		if only == nil {
+			return false
+		}
+		if disclosed(only, panels) {
+			return true
+		}
+		n = only
+	}
+	return false
+}
+
 // opener reports a control that opens a panel of content: the button of
 // an accordion's section, whose label (the question of an FAQ) is part of
 // the content the panel answers.

@@ -30,6 +30,24 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"Wash it cold on a gentle cycle"},
 		},
 		{
+			name: "an accordion's answers inside the boxes the accordion collapses",
+			body: `<section><h2>Questions</h2>
+<button aria-expanded="false" aria-controls="panel-4">How do I wash it?</button>
+<div class="collapse" style="overflow:hidden;display:none;height:0px"><style>.p{padding:0}</style>
+<div role="region" id="panel-4" class="p"><p>` + answer + `</p></div></div>
+<button aria-expanded="false" aria-controls="panel-5">Does it fit over a fleece?</button>
+<div class="collapse" style="display:none"><div><div role="region" id="panel-5"><p>Yes: the cut leaves room for a mid layer, ` +
+				`and the hem stays low when you reach up.</p></div></div></div></section>`,
+			want: []string{"How do I wash it", "Wash it cold on a gentle cycle", "the cut leaves room for a mid layer"},
+		},
+		{
+			name: "a hidden box that holds more than the panel stays hidden",
+			body: `<section><h2>Questions</h2>
+<button aria-expanded="false" aria-controls="panel-7">How do I wash it?</button>
+<div style="display:none"><div id="panel-7"><p>` + answer + `</p></div><p>A hidden note the page never shows, about a jacket it no longer sells.</p></div></section>`,
+			unwanted: []string{"Wash it cold on a gentle cycle", "hidden note"},
+		},
+		{
 			name: "the rest of a description behind a button that only says so",
 			body: `<div class="description"><p>The shell is waterproof to twenty thousand millimetres.</p>
 <button aria-expanded="false" aria-controls="rest">Read more</button>
