@@ -41,6 +41,11 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 // the post's.
 var memberFiguresRe = regexp.MustCompile(`(?i)^(?:[\d,.]+[km]?\s*)?(?:\d[\d,]*\s*(?:gold|silver|bronze)\s+badges?\s*)+$`)
 
+// countsRe is the whole text of a line of a post's or a story's counts:
+// "1.2K views", "286 likes · 14 comments", "(Visited 1,902 times, 364
+// visits today)". They count readers, not what the page says.
+var countsRe = regexp.MustCompile(`(?i)^[^\pL\d]*(?:(?:visited\s+)?\d[\d.,]*\s*[km]?\s*(?:views?|likes?|comments?|shares?|visits?(?:\s+today)?|reads?|claps?|reactions?|upvotes?|votes?|replies|times)[^\pL\d]*){1,3}$`)
+
 // shopLabelRe is the whole text of a shop's notices beside a product or
 // on each card of a grid: its stock ("In stock", "Only 3 left", "Sold
 // out", "Notify me"), its shipping ("Free shipping on orders over $99",
@@ -82,7 +87,7 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
-		if interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) {
+		if interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text) {
 			return true
 		}
 		// A shop's notice may end a sentence of a promotion ("or spend $50

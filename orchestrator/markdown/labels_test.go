@@ -90,6 +90,15 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Post Reply", "Start new topic", "further replies", "Jump to", "topic listing", "Display posts"},
 		},
 		{
+			name: "lines of readers' counts go; a count inside a sentence stays",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kilns</h1><div class="meta"><span>1,693 views</span></div><p>` + body + `</p>` +
+				`<div class="stats"><a href="/k#c">44 reactions</a></div><p>(Visited 1,902 times, 364 visits today)</p>` +
+				`<div>286 likes · 14 comments</div><p>` + body + ` The first firing drew 40 comments from members.</p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "drew 40 comments from members"},
+			unwanted: []string{"1,693 views", "44 reactions", "Visited 1,902", "286 likes"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
