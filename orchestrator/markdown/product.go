@@ -277,9 +277,10 @@ func dropPrices(root *html.Node, keep map[*html.Node]bool) {
 			return true
 		}
 		words := strings.FieldsFunc(rest, func(r rune) bool { return !wordRune(r) })
+		other, terms := priceWords(words)
 		if len(words) <= maxPriceWords ||
 			// A box with a heading over its terms is a plan or an offer.
-			priceWords(words) <= maxPriceWords && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) == nil {
+			terms && other <= maxPriceWords && findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) == nil {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -287,31 +288,43 @@ func dropPrices(root *html.Node, keep map[*html.Node]bool) {
 	})
 }
 
-// salesWords are the words of the terms a shop prints beside a price:
-// its shipping, its discount, its instalments, its members' rewards. They
-// say nothing of the product, so a line of a price and such words is a
-// price tag however many of them it has ("Free standard shipping on
-// orders over $65", "or $91.58/mo. for 12 mo.").
-var salesWords = map[string]bool{
-	"shipping": true, "delivery": true, "free": true, "standard": true, "express": true, "orders": true,
-	"order": true, "over": true, "above": true, "off": true, "save": true, "was": true, "now": true,
-	"previous": true, "price": true, "regular": true, "sale": true, "list": true, "msrp": true, "rrp": true,
-	"mo": true, "month": true, "months": true, "per": true, "for": true, "or": true, "and": true, "of": true,
-	"on": true, "at": true, "to": true, "get": true, "spend": true, "from": true, "with": true, "the": true,
-	"a": true, "in": true, "est": true, "rewards": true, "members": true, "new": true, "used": true,
-	"trending": true, "only": true, "apr": true, "payments": true, "interest": true,
-}
+// salesTerms are the words of the terms a shop prints beside a price: its
+// shipping, its discount, its instalments, its members' rewards; and
+// salesFiller the words that join them. A line of a price, at least one
+// such term and few other words is a price tag however long it is ("Free
+// standard shipping on orders over $65", "or $91.58/mo. for 12 mo."); a
+// sentence of a price and the product's words is not.
+var (
+	salesTerms = map[string]bool{
+		"shipping": true, "delivery": true, "off": true, "save": true, "was": true, "previous": true, "price": true,
+		"regular": true, "sale": true, "msrp": true, "rrp": true, "mo": true, "month": true, "months": true,
+		"rewards": true, "apr": true, "payments": true, "interest": true, "trending": true, "est": true, "cart": true,
+		"returns": true, "protection": true, "financing": true, "instalments": true, "installments": true,
+		"coupon": true, "discount": true, "savings": true, "pricing": true,
+	}
+	salesFiller = map[string]bool{
+		"free": true, "standard": true, "express": true, "orders": true, "order": true, "over": true, "above": true,
+		"now": true, "list": true, "per": true, "for": true, "or": true, "and": true, "of": true, "on": true, "at": true,
+		"to": true, "get": true, "spend": true, "from": true, "with": true, "the": true, "a": true, "in": true,
+		"members": true, "new": true, "used": true, "only": true, "add": true, "plan": true, "notice": true,
+	}
+)
 
 // priceWords counts the words, of a text with its prices taken out, that
-// are not a shop's terms of sale.
-func priceWords(words []string) int {
-	n := 0
+// are not a shop's terms of sale; terms is false when none of the words
+// is one.
+func priceWords(words []string) (n int, terms bool) {
 	for _, w := range words {
-		if !salesWords[strings.ToLower(w)] && strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) != "" {
+		lw := strings.ToLower(w)
+		switch {
+		case salesTerms[lw]:
+			terms = true
+		case salesFiller[lw] || strings.TrimFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) == "":
+		default:
 			n++
 		}
 	}
-	return n
+	return n, terms
 }
 
 func wordRune(r rune) bool {

@@ -121,6 +121,7 @@ func TestProductRulesTellPricesAndReviewsFromTheDescription(t *testing.T) {
 		{"a discount and the former price", `<div>Was $212.01, now $190.80: save 10% off</div>`, true, false},
 		{"a plan named by its heading keeps its terms", `<div><h3>Starter plan</h3><p>Starts at $15/mo per seat</p></div>`, false, false},
 		{"a sentence about shipping is a description", `<p>Orders over $65 ship free and the kettle arrives boxed in recycled card.</p>`, false, false},
+		{"a short sentence with a price and no terms of sale is a description", `<p>Add the kettle to your kitchen for $49</p>`, false, false},
 		{"a block without an amount", `<p>Brushed steel</p>`, false, false},
 		{"a block named for reviews", `<div class="product-reviews">Great kettle</div>`, false, true},
 		{"a block named in one compound word", `<div id="productreviews">Great kettle</div>`, false, true},

@@ -73,10 +73,10 @@ func dropRepeatedQuotes(root *html.Node) {
 }
 
 // innerCopy is the quotation's box (see quoteBox) inside the quotation q
-// that holds the copy of an earlier post, when new words of q's own follow it: a reply of
-// minQuotedText bytes or more, not found earlier in the thread and not a
-// control's label ("Click to expand…" closes a quotation's own box). It
-// is nil when the copy is all q says.
+// that holds the copy of an earlier post, when new words of q's own
+// follow it: a reply of minQuotedText bytes or more, not found earlier in
+// the thread and not a control's label ("Click to expand…" closes a
+// quotation's own box). It is nil when the copy is all q says.
 func innerCopy(q *html.Node, earlier string) *html.Node {
 	var inner *html.Node
 	walk(q, func(k *html.Node) bool {
