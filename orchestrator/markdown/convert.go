@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	h2mbase "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -243,7 +245,7 @@ func unescapeProse(line string) string {
 				sb.WriteByte('>')
 				i += 4
 				continue
-			case strings.HasPrefix(rest, `\_`) && i > 0 && wordByte(line[i-1]) && len(rest) > 2 && wordByte(rest[2]):
+			case strings.HasPrefix(rest, `\_`) && intraword(line[:i], rest[2:]):
 				sb.WriteByte('_')
 				i += 2
 				continue
@@ -315,9 +317,13 @@ func blockStart(prefix string) bool {
 
 // startsBlockTag reports text that, after a "<" where a block begins,
 // CommonMark reads as the start of an HTML block even before the tag is
-// whole ("<div", "<DD 0"): a letter, or "/" and a letter.
+// whole ("<div", "<DD 0"): a letter, or "/" and a letter. Some readers
+// allow spaces between the "/" and the letter ("</ p"), and the escape
+// costs the others nothing.
 func startsBlockTag(s string) bool {
-	s = strings.TrimPrefix(s, "/")
+	if rest, ok := strings.CutPrefix(s, "/"); ok {
+		s = strings.TrimLeft(rest, " ")
+	}
 	return s != "" && asciiLetter(s[0])
 }
 
@@ -406,8 +412,9 @@ func openTag(s string) bool {
 }
 
 // autolink reports a URI or e-mail autolink at the start of s (after its
-// "<"): a scheme of 2 to 32 characters and a colon, or an address, then
-// no white space or "<" up to a ">".
+// "<"): a scheme of 2 characters or more and a colon (CommonMark allows
+// 32, and some readers one more: an escape too many costs nothing), or an
+// address, then no white space or "<" up to a ">".
 func autolink(s string) bool {
 	end := strings.IndexByte(s, '>')
 	if end < 0 {
@@ -417,7 +424,7 @@ func autolink(s string) bool {
 	if strings.ContainsAny(body, " \t<") {
 		return false
 	}
-	if colon := strings.IndexByte(body, ':'); colon >= 2 && colon <= 32 {
+	if colon := strings.IndexByte(body, ':'); colon >= 2 {
 		scheme := body[:colon]
 		ok := true
 		for i := 0; i < len(scheme); i++ {
@@ -434,8 +441,11 @@ func autolink(s string) bool {
 
 func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// wordByte reports an ASCII letter or digit, or a byte of a multi-byte
-// character (a letter of another script, as far as an underscore goes).
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+// intraword reports an underscore between before and after that stands
+// inside a word: a letter or digit on each side, of any script. Beside a
+// mark of punctuation or a space CommonMark may read it as emphasis.
+func intraword(before, after string) bool {
+	b, _ := utf8.DecodeLastRuneInString(before)
+	a, _ := utf8.DecodeRuneInString(after)
+	return before != "" && after != "" && (unicode.IsLetter(b) || unicode.IsDigit(b)) && (unicode.IsLetter(a) || unicode.IsDigit(a))
 }
