@@ -170,10 +170,11 @@ func card(n *html.Node) (int, bool) {
 const minCardBeside = 3
 
 // minMissedCardShare is the least share of the chosen block's text the
-// cards it leaves out must hold for the region to be the content. A page
-// that declares many blocks (an item list, a collection, search results)
-// needs less: its grid is what it says it is.
-var minMissedCardShare = map[pageKind]float64{kindUnknown: 1.5, kindMany: 0.75}
+// cards it leaves out must hold for the region to be the content: on a
+// page that declares nothing, a grid that outweighs the block by a fifth.
+// A page that declares many blocks (an item list, a collection, search
+// results) needs less: its grid is what it says it is.
+var minMissedCardShare = map[pageKind]float64{kindUnknown: 1.2, kindMany: 0.75}
 
 // maxIntroText is the most text, in bytes, of a category page's
 // introduction: a page that says it is an article only by its og:type (see

@@ -109,6 +109,19 @@ func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
 			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 23", "$113.00"},
 		},
 		{
+			name: "a page that declares nothing keeps a grid a third longer than the text beside it",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1>` + heroCopy + heroCopy + productCards(34) + `</main>` + pageFooter + `</body></html>`,
+			want: []string{"made by hand", "Walnut side table model 0", "Walnut side table model 33"},
+		},
+		{
+			name: "a page that declares nothing keeps its text alone beside a grid shorter than the text",
+			page: `<!doctype html><html><head><title>Side tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Side tables</h1>` + heroCopy + heroCopy + productCards(24) + `</main>` + pageFooter + `</body></html>`,
+			want:     []string{"made by hand"},
+			unwanted: []string{"Walnut side table model 0"},
+		},
+		{
 			name: "a category page its template calls an article, with no article's date, keeps its grid",
 			page: `<!doctype html><html><head><title>Side tables - Example</title><meta property="og:type" content="article"></head><body>` +
 				pageHeader + `<main><h1>Side tables</h1>` + heroCopy + productCards(24) + `</main>` + pageFooter + `</body></html>`,
