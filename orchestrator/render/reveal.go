@@ -60,7 +60,7 @@ type revealed struct {
 	Pending int    `json:"pending"` // of those, still loading when time was up
 	Grew    bool   `json:"grew"`    // the document grew while it was scrolled
 	Cut     string `json:"cut"`     // "height" or "time" when a bound stopped it, "stuck" when the page would not scroll, else ""
-	Late    int    `json:"late"`    // scrolls after which the page did not draw within revealFrame
+	Late    int    `json:"late"`    // scrolls after which the page did not draw within revealFrame (it is given one more)
 
 	// Paused: the step stopped at the end of a document that did not
 	// grow, Since milliseconds after its last scroll, to ask what the
