@@ -42,10 +42,10 @@
       io.observe(document.documentElement);
     });
     const visible = document.visibilityState === "visible";
-    for (let waits = visible ? 2 : 1; waits > 0 && !told && left() > 0; waits--) {
-      await Promise.race([drawn, sleep(visible ? o.frame : 100)]);
-      if (!told && waits === 2) out.late++;
-    }
+    await Promise.race([drawn, sleep(visible ? o.frame : 100)]);
+    if (told) return;
+    out.late++;
+    if (visible) await Promise.race([drawn, sleep(o.frame)]);
     if (!told) io.disconnect();
   };
   const out = {late: 0, settled: 0, steps: 0, height: 0, images: 0, pending: 0, grew: false, cut: ""};

@@ -285,11 +285,11 @@ func (n *navigation) idle() bool {
 // DOMContentLoaded: it reports that the page may be read now, because the
 // document kept its shape for earlyQuiet, while the page's event loop
 // turned, with none of the page's scripts, fetches or XHRs in flight, or
-// because earlyCap has passed. Otherwise it schedules the next look. Once the document holds its content, what
-// other sites' scripts are still loading does not hold the read: tag
-// managers, analytics, pixels and ad libraries chain loads for seconds,
-// and what a page is about is not written by them. Their loads are
-// stopped when the page is read.
+// because earlyCap has passed. Otherwise it schedules the next look. Once
+// the document holds its content, what other sites' scripts are still
+// loading does not hold the read: tag managers, analytics, pixels and ad
+// libraries chain loads for seconds, and what a page is about is not
+// written by them. Their loads are stopped when the page is read.
 func (n *navigation) quietEnough(ctx context.Context) bool {
 	if n.loaded || n.dcl.IsZero() {
 		return false // the load event came first; its own quiet period runs
