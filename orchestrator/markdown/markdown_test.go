@@ -100,6 +100,17 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 		{"a lazy image shows the picture, not the placeholder",
 			`<p><img src="data:image/gif;base64,R0lGOD" data-src="/photos/cat.jpg" alt="cat"></p>`,
 			"![cat](https://example.com/photos/cat.jpg)\n"},
+		{"a lazy loader's attribute of its own name holds the picture, a preview's does not",
+			`<p><img src="data:image/svg+xml;base64,PHN2Zz4=" data-blursrc="/tiny/cat.jpg" nitro-lazy-src="/photos/cat.jpg" alt="cat"></p>` +
+				`<p><img src="/themes/icons/spinners/spinner2.gif" ta-srcset="/photos/dog-300.jpg 300w, /photos/dog-768.jpg 768w" alt="dog"></p>`,
+			"![cat](https://example.com/photos/cat.jpg)\n\n![dog](https://example.com/photos/dog-300.jpg)\n"},
+		{"a template's binding is no address",
+			`<p><img :src="item.image" ng-src="{{item.image}}" src="/img/lazy_placeholder.gif" alt="an item"></p><p>Text.</p>`,
+			"Text.\n"},
+		{"stand-ins named for what they are show nothing",
+			`<p><img src="/img/placeholder.60f9b1840c.svg" alt="a"><img src="/img/ajax-loader.gif" alt="b"><img src="/img/loading_icon.svg" alt="c">` +
+				`<img src="/photos/front-loader.jpg" alt="Front loader"><img src="/photos/fidget-spinner.jpg" alt="Spinner"></p>`,
+			"![Front loader](https://example.com/photos/front-loader.jpg)![Spinner](https://example.com/photos/fidget-spinner.jpg)\n"},
 		{"an image from a srcset when it has no src",
 			`<p><img srcset="/s.jpg 1x, /l.jpg 2x" alt="s"></p>`,
 			"![s](https://example.com/s.jpg)\n"},

@@ -263,6 +263,9 @@ func prepareImage(n *html.Node, base *url.URL) {
 				break
 			}
 		}
+		if src == "" {
+			src = lazySource(n, base, "src")
+		}
 	}
 	if src == "" {
 		src = srcsetPick(n, base)
@@ -288,12 +291,56 @@ func prepareImage(n *html.Node, base *url.URL) {
 // srcsetPick is the first web URL of an element's srcset (or its lazy twin).
 func srcsetPick(n *html.Node, base *url.URL) string {
 	for _, k := range []string{"srcset", "data-srcset"} {
-		for cand := range strings.SplitSeq(attr(n, k), ",") {
-			if f := strings.Fields(cand); len(f) > 0 {
-				if v := resolve(base, f[0]); webURL(v) {
-					return v
-				}
+		if v := firstCandidate(attr(n, k), base); v != "" {
+			return v
+		}
+	}
+	return lazySource(n, base, "srcset")
+}
+
+// firstCandidate is the first web URL of a srcset's value.
+func firstCandidate(srcset string, base *url.URL) string {
+	for cand := range strings.SplitSeq(srcset, ",") {
+		if f := strings.Fields(cand); len(f) > 0 {
+			if v := resolve(base, f[0]); webURL(v) && !placeholderImage(v) {
+				return v
 			}
+		}
+	}
+	return ""
+}
+
+// standInAttrRe matches the names of attributes that hold a stand-in for
+// the picture rather than the picture: a blurred or low-quality preview, a
+// thumbnail, a placeholder, a fallback.
+var standInAttrRe = regexp.MustCompile(`(?i)placeholder|blur|thumb|fallback|lqip|preview|low|tiny`)
+
+// lazySource is the picture a lazy loader of its own keeps under an
+// attribute named for it ("nitro-lazy-src", "data-delay-srcset",
+// "ta-srcset"): the first attribute whose name ends in suffix ("src" or
+// "srcset") but is not the standard one, whose value is an address, and
+// which is not named for a stand-in. A template's binding (":src",
+// "ng-src") holds an expression, not an address, and is passed over: an
+// address begins with a scheme, "//" or "/".
+func lazySource(n *html.Node, base *url.URL, suffix string) string {
+	for _, a := range n.Attr {
+		k := strings.ToLower(a.Key)
+		if k == suffix || !strings.HasSuffix(k, suffix) || strings.ContainsAny(k, ":") || standInAttrRe.MatchString(k) {
+			continue
+		}
+		first := strings.TrimSpace(a.Val)
+		if suffix == "srcset" {
+			first, _, _ = strings.Cut(first, " ")
+		}
+		if !strings.HasPrefix(first, "/") && !strings.HasPrefix(strings.ToLower(first), "http") {
+			continue
+		}
+		if suffix == "srcset" {
+			if v := firstCandidate(a.Val, base); v != "" {
+				return v
+			}
+		} else if v := resolve(base, a.Val); webURL(v) && !placeholderImage(v) {
+			return v
 		}
 	}
 	return ""
@@ -322,10 +369,25 @@ var (
 		`grey|gray|placeholder|lazy|loading|loader)([-_.]?\d*)?\.(gif|png|jpe?g|webp|svg)$`)
 )
 
+// placeholderWordRe finds a word in an image's file name that only the
+// stand-ins lazy loaders show carry, beside others ("lazy_placeholder.gif",
+// "placeholder.60f9b1840c.svg"); an animation's name may also say it
+// shows loading ("ajax-loader.gif", "loading_icon.svg", "spinner2.gif"),
+// where a photograph's may not ("front-loader.jpg").
+var (
+	placeholderWordRe = regexp.MustCompile(`(?i)(?:^|[-_.])placeholder(?:[-_.]|\d|$)`)
+	loadingWordRe     = regexp.MustCompile(`(?i)(?:^|[-_.])(?:(?:pre)?loader|loading|spinner)(?:[-_.\d][^/]*)?\.(?:gif|svg)$`)
+)
+
 // placeholderImage reports an address that only holds a blank.
 func placeholderImage(src string) bool {
 	u, err := url.Parse(src)
-	return err != nil || placeholderNameRe.MatchString(path.Base(u.Path))
+	return err != nil || placeholderName(path.Base(u.Path))
+}
+
+// placeholderName reports the file name of an image that stands for none.
+func placeholderName(name string) bool {
+	return placeholderNameRe.MatchString(name) || placeholderWordRe.MatchString(name) || loadingWordRe.MatchString(name)
 }
 
 // trackingImage reports an image that exists to be counted, not seen: a
@@ -355,7 +417,7 @@ func trackingImage(n *html.Node, src string) bool {
 	if adImage(u) {
 		return true
 	}
-	if placeholderNameRe.MatchString(path.Base(u.Path)) {
+	if placeholderName(path.Base(u.Path)) {
 		return true
 	}
 	return trackingPathRe.MatchString(strings.TrimSuffix(u.Path, "/"))
