@@ -94,6 +94,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropDatelines(art)
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		dropInterfaceLabels(art)
+		dropBareFields(art)
 		dropTableOfContents(art, base)
 		dropPagers(art)
 		if kind != kindMany {
