@@ -2,7 +2,10 @@ package markdown
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -122,5 +125,39 @@ func choice(n *html.Node) bool {
 		}
 		return true
 	})
-	return controls == 1 && textUpTo(n, maxChoiceText) <= maxChoiceText
+	if textUpTo(n, maxChoiceText) > maxChoiceText {
+		return false
+	}
+	return controls == 1 || controls == 0 && swatch(n)
+}
+
+// classWord reports a class name of n with w among its words (see
+// meta.ClassWords): "swatch" in "swatch-option" and "colorSwatch".
+func classWord(n *html.Node, w string) bool {
+	return slices.Contains(meta.ClassWords(attr(n, "class")), w)
+}
+
+// swatchRe is how a variant's swatch names itself: "Navy swatch",
+// "carbon-fiber option".
+var swatchRe = regexp.MustCompile(`(?i)\b(?:swatch|option)\s*$`)
+
+// swatch reports an entry of a picker of variants drawn as pictures: a
+// shop's colours or finishes, each a picture and no words, that says it
+// is a swatch or an option (in its class, its label or its picture's alt
+// text). Swatches with their names written beside them stay: a card of a
+// category page says so in which colours its product comes.
+func swatch(n *html.Node) bool {
+	pictures, named := 0, classWord(n, "swatch") || swatchRe.MatchString(strings.TrimSpace(attr(n, "aria-label")))
+	walk(n, func(k *html.Node) bool {
+		if k.Type != html.ElementNode {
+			return false
+		}
+		if k.DataAtom == atom.Img {
+			pictures++
+			named = named || swatchRe.MatchString(strings.TrimSpace(attr(k, "alt")))
+		}
+		named = named || classWord(k, "swatch") || swatchRe.MatchString(strings.TrimSpace(attr(k, "aria-label")))
+		return true
+	})
+	return named && pictures == 1 && strings.TrimSpace(textOf(n)) == ""
 }

@@ -66,6 +66,21 @@ func TestArticleLeavesOutListsOfChoices(t *testing.T) {
 			unwanted: []string{"Size 8.5", "Shoe size"},
 		},
 		{
+			name: "a picker of variants drawn as pictures without inputs goes; a gallery of the product and swatches with their names written stay",
+			page: `<!doctype html><html><head><title>Card wallet - Example</title></head><body>` + pageHeader +
+				`<main><h1>Card wallet</h1><p>` + strings.Repeat("A wallet of two plates held by a band, for twelve cards. ", 4) + `</p>` +
+				`<div class="picker">` + eachOf(`<div class="picker__item"><a href="/w/%[1]s"><img src="/sw/%[1]s.png" alt="%[1]s option"></a></div>`,
+				"carbon-fiber", "navy", "gunmetal", "forest-green", "burnt-titanium") + `</div>` +
+				`<ul class="colors">` + eachOf(`<li><span class="colorSwatch"><img src="/sw/%[1]s.png" alt="%[1]s"></span></li>`,
+				"Olive", "Rust", "Teal", "Coal", "Chalk") + `</ul>` +
+				`<div class="gallery"><div><img src="/p/open.jpg" alt="The wallet opened"></div><div><img src="/p/closed.jpg" alt="The wallet closed"></div>` +
+				`<div><img src="/p/band.jpg" alt="Its band"></div><div><img src="/p/side.jpg" alt="Its side"></div><div><img src="/p/back.jpg" alt="Its back"></div></div>` +
+				`<ul class="cards">` + strings.Repeat(`<li><span class="swatch"><img src="/sw/sand.png" alt=""></span> Sandstone</li>`, 6) + `</ul>` +
+				`</main>` + pageFooter + `</body></html>`,
+			want:     []string{"two plates", "The wallet opened", "Sandstone"},
+			unwanted: []string{"carbon-fiber option", "navy option", "Olive", "Chalk"},
+		},
+		{
 			name: "a choice of two or three stays: it is part of what it switches",
 			page: `<!doctype html><html><head><title>Pricing - Example</title></head><body>` + pageHeader +
 				`<main><h1>Pricing</h1>` + billing + colours + `<p>` + strings.Repeat("Every plan includes the workshop's design library and support by mail. ", 6) + `</p>` +
@@ -85,4 +100,13 @@ func TestArticleLeavesOutListsOfChoices(t *testing.T) {
 			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
+}
+
+// eachOf is format filled in with each of names.
+func eachOf(format string, names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, format, n)
+	}
+	return b.String()
 }
