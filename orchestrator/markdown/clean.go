@@ -3,6 +3,7 @@ package markdown
 import (
 	"context"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -100,6 +101,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 			return nil
 		}
 		data := n.Data
+		if texGroupMarker(data) {
+			return nil
+		}
 		if zeroWidthOnly(data) {
 			// An empty paragraph some editors fill with a zero-width
 			// joiner or space ("<p>&zwj;</p>") is empty.
@@ -311,6 +315,18 @@ func hidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// texGroupMarkerRe matches a formula that draws nothing: the TeX group
+// that some sites open and close around each post ("$\begingroup$" …
+// "$\endgroup$", the dollars escaped where a lone "$" is not math) so
+// that the macros one post defines stay in it. A math renderer shows
+// nothing for it; the page's text still holds it.
+var texGroupMarkerRe = regexp.MustCompile(`^\s*\\?\$\s*\\(?:begin|end)group\s*\\?\$\s*$`)
+
+// texGroupMarker reports a text that is only a TeX group marker.
+func texGroupMarker(text string) bool {
+	return strings.Contains(text, "group") && texGroupMarkerRe.MatchString(text)
 }
 
 // streamedSegment reports a block a server streamed after the page's shell:

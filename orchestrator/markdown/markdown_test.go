@@ -129,6 +129,10 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 		{"a formula with its TeX source is written as TeX",
 			`<p>Area <math alttext="{\displaystyle \pi r^{2}}"><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math> here.</p>`,
 			"Area $\\pi r^{2}$ here.\n"},
+		{"a TeX group a site opens and closes around each post draws nothing; the words in a sentence stay",
+			`<div class="post"><span class="d-none">\$\begingroup\$</span><p>The resistor drops the voltage.</p><p>Wrap macros in \begingroup to keep them local.</p>` +
+				`<span class="d-none">$\endgroup$</span></div>`,
+			"The resistor drops the voltage.\n\nWrap macros in \\\\begingroup to keep them local.\n"},
 		{"a formula without source keeps its symbols apart",
 			`<p>Sum <math><mi>a</mi><mo>+</mo><mi>b</mi></math> here.</p>`,
 			"Sum a + b here.\n"},
