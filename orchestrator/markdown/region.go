@@ -66,11 +66,12 @@ var regionChromeRoles = map[string]bool{"banner": true, "navigation": true, "con
 func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 	limit := int(maxBoilerplateShare * float64(lengths[region]))
 	tagLimit := int(maxChromeShare * float64(lengths[region]))
+	sideLimit := int(maxSidebarShare * float64(lengths[region]))
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || menu(n) {
+		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit || menu(n) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -83,11 +84,21 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 // one known by its class words only is held to maxBoilerplateShare.
 const maxChromeShare = 0.3
 
+// maxSidebarShare is the largest share of the region's text a block its
+// class or id calls a sidebar may hold and still be removed. A sidebar is
+// beside the content, but its lists of trending threads, filters or
+// categories can be long: more than the tenth other class words are
+// held to, less than half.
+const maxSidebarShare = 0.5
+
 // How a block is known as the page's chrome, if it is.
 const (
 	notChrome = iota
 	chromeByTag
 	chromeByWords
+	// chromeSidebar: a class or id that names the block a sidebar
+	// ("p-body-sidebar", "product__sidebar"), held to maxSidebarShare.
+	chromeSidebar
 )
 
 // chrome tells whether n is the page's header, menus, sidebar or footer,
@@ -108,13 +119,22 @@ func chrome(n *html.Node) int {
 	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
 		words = append(words, id...)
 	}
-	for _, w := range words {
+	for i, w := range words {
+		if w == "sidebar" && (i == 0 || !sidebarWrapperWords[words[i-1]]) && (i == len(words)-1 || !sidebarWrapperWords[words[i+1]]) {
+			return chromeSidebar
+		}
 		if regionChromeWords[w] {
 			return chromeByWords
 		}
 	}
 	return notChrome
 }
+
+// sidebarWrapperWords, before or after "sidebar" in a class name, make it
+// the name of a box around the content and its sidebar, or of a page that
+// has one: "has-sidebar", "content-sidebar-wrap", "sidebar-layout".
+var sidebarWrapperWords = map[string]bool{"has": true, "with": true, "no": true, "without": true, "wrap": true, "wrapper": true,
+	"layout": true, "container": true, "page": true, "template": true, "content": true, "open": true, "active": true, "enabled": true}
 
 // dropTitle removes the region's first heading when it is the page's
 // title: the answer's frontmatter or the caller states the title, and

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // pageHeader and pageFooter surround the content on every page of a
@@ -287,5 +290,56 @@ func TestAFilterMenuOfAListIsNotItsContent(t *testing.T) {
 			md := article(t, sb.String())
 			checkHolds(t, md, []string{"owner / tool0", "Tool number 5 turns"}, []string{"Afrikaans language", "Zulu language"})
 		})
+	}
+}
+
+func TestASidebarBesideTheContentGoesHoweverLongItsLists(t *testing.T) {
+	post := func(i int) string {
+		return fmt.Sprintf(`<article class="message"><div class="user"><a href="/members/m%d">member%d</a></div>`+
+			`<div class="body"><p>Reply %d: the card runs cooler once the fan curve is raised, and the case needs a second intake fan `+
+			`to keep the memory below its limit during long renders in the summer.</p></div></article>`, i, i, i)
+	}
+	var sidebar strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&sidebar, `<li><a href="/threads/t%d">Which power supply suits a build with two cards, number %d?</a><span>Started by someone %d</span></li>`, i, i, i)
+	}
+	for _, tc := range []struct {
+		name, wrapper string
+	}{
+		{"the content's box says nothing", `<div class="p-body-main">%s</div>`},
+		{"the content's box is named for the layout with a sidebar", `<div class="content-sidebar-wrap has-sidebar"><div class="p-body-main">%s</div></div>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var posts strings.Builder
+			for i := range 5 {
+				posts.WriteString(post(i))
+			}
+			page := `<!doctype html><html><head><title>Fan curves - Example</title></head><body>` + pageHeader +
+				fmt.Sprintf(tc.wrapper, `<h1>Fan curves</h1>`+posts.String()) +
+				`<div class="p-body-sidebar"><h3>Trending threads</h3><ul>` + sidebar.String() + `</ul></div>` + pageFooter + `</body></html>`
+			md := article(t, page)
+			checkHolds(t, md, []string{"Reply 0: the card runs cooler", "Reply 4: the card runs cooler"},
+				[]string{"Which power supply", "Trending threads"})
+		})
+	}
+}
+
+func TestChromeTellsASidebarFromTheBoxAroundIt(t *testing.T) {
+	for class, want := range map[string]int{
+		"p-body-sidebar":              chromeSidebar,
+		"fx-content-product__sidebar": chromeSidebar,
+		"leftSidebar widget-area":     chromeSidebar,
+		// A box around the content and its sidebar is held to the tenth
+		// of the region other class words are.
+		"content-sidebar-wrap":           chromeByWords,
+		"layout has-sidebar":             chromeByWords,
+		"sidebar-layout":                 chromeByWords,
+		"page-with-sidebar main-content": chromeByWords,
+		"site-header":                    chromeByWords,
+	} {
+		n := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div, Attr: []html.Attribute{{Key: "class", Val: class}}}
+		if got := chrome(n); got != want {
+			t.Errorf("chrome(class=%q) = %d, want %d", class, got, want)
+		}
 	}
 }
