@@ -291,10 +291,14 @@ const maxHeadingBoxExtra = 40
 // all"), no list and no other heading. What the box heads is judged as
 // any section is (see dropRelatedSection).
 func headingBox(box, head *html.Node) bool {
-	if nextElement(head) == nil && collapsedText(box) == collapsedText(head) {
+	extra := collapsedText(box) - collapsedText(head)
+	if nextElement(head) == nil && extra == 0 {
 		return true
 	}
-	if nextElement(box) == nil || collapsedText(box)-collapsedText(head) > maxHeadingBoxExtra {
+	// The heading ends its box, after a short line of its own ("This
+	// discussion is now closed. Related discussions"): what it heads
+	// follows the box, as it does when a line follows the heading.
+	if nextElement(head) != nil && nextElement(box) == nil || extra > maxHeadingBoxExtra {
 		return false
 	}
 	return findFirst(box, func(k *html.Node) bool {

@@ -1,8 +1,12 @@
 package markdown
 
 import (
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // tideStory is an article long enough to be the larger part of its page.
@@ -197,6 +201,40 @@ func TestPagesOfManyBlocksLeaveTheItemsTheSiteRecommendsOut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, thread+tc.tail+`</main></body></html>`)
 			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestAHeadingThatEndsItsBoxHeadsWhatFollowsTheBox(t *testing.T) {
+	var related strings.Builder
+	for i, title := range []string{"Which bearing grease lasts through a wet winter of daily rides?",
+		"Cargo bike wheel bearings wear out after a year, is that normal?", "Truing a wheel at home without a stand: worth trying?"} {
+		fmt.Fprintf(&related, `<li><a href="https://example.com/t/%d">%s</a></li>`, i, title)
+	}
+	story := strings.Repeat("<p>My front wheel squeaks on every turn since the rain last week, and the noise grows on hills.</p>", 4)
+	for _, tc := range []struct {
+		name, box string
+		gone      bool
+	}{
+		{"after a short line of its own", `<div class="notice"><div class="c1"><p>This discussion is now closed.</p>` +
+			`<div class="c2"><span>Check out other </span><span>Related discussions</span></div></div></div>`, true},
+		{"alone in its box", `<div class="c1"><div class="c2"><span>Related discussions</span></div></div>`, true},
+		{"after a longer text, it heads nothing outside its box", `<div class="c1"><p>` +
+			strings.Repeat("The thread was closed by a moderator after the question was answered. ", 2) +
+			`</p><div class="c2"><span>Related discussions</span></div></div>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parseBody(t, `<html><body><div id="art">`+story+tc.box+`<div class="collapse"><ul>`+related.String()+`</ul></div></div></body></html>`)
+			art := findFirst(doc, func(n *html.Node) bool { return attr(n, "id") == "art" })
+			page, _ := url.Parse(testPageURL)
+			dropTeasers(art, page)
+			got := flatText(art)
+			if gone := !strings.Contains(got, "bearing grease"); gone != tc.gone {
+				t.Errorf("related list gone = %v, want %v: %q", gone, tc.gone, got)
+			}
+			if !strings.Contains(got, "My front wheel squeaks") {
+				t.Errorf("the story went: %q", got)
+			}
 		})
 	}
 }
