@@ -47,6 +47,12 @@ func threadShape(region *html.Node) bool {
 	return proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
 }
 
+// minOpeningProseShare is the least share of an opening post's text that
+// is prose. Its place and its template already say it is a post; a
+// thread may open with a list of sources, mostly links, which a reply or
+// a listing's card is not held to.
+const minOpeningProseShare = 0.2
+
 // openingPost is the post before a series of replies that the series
 // left out because the thread's title heads it: a sibling of the same tag
 // and class before the first reply, with nothing but empty elements (a
@@ -61,7 +67,7 @@ func openingPost(reply *html.Node) *html.Node {
 		prev = prev.PrevSibling
 	}
 	if prev == nil || prev.Data != reply.Data || seriesClass(attr(prev, "class")) != seriesClass(attr(reply, "class")) ||
-		!postShape(prev, true) {
+		!postShapeOf(prev, true, minOpeningProseShare) {
 		return nil
 	}
 	return prev
@@ -163,6 +169,12 @@ const maxProseBeforeThread = 200
 // paragraph, a list or a table) of at least two blocks, such as the
 // author's line and the text, with prose of its own.
 func postShape(n *html.Node, headed bool) bool {
+	return postShapeOf(n, headed, minRepeatProseShare)
+}
+
+// postShapeOf is postShape with share as the least share of the block's
+// text that is prose.
+func postShapeOf(n *html.Node, headed bool, share float64) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
@@ -173,7 +185,7 @@ func postShape(n *html.Node, headed bool) bool {
 	}
 	// A post says something of its own; a card of a listing is mostly
 	// its link.
-	if p := proseLen(n); p < minRepeatProse || float64(p) < minRepeatProseShare*float64(collapsedText(n)) {
+	if p := proseLen(n); p < minRepeatProse || float64(p) < share*float64(collapsedText(n)) {
 		return false
 	}
 	// An excerpt in a listing is headed by its title; a post is not.

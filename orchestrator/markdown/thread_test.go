@@ -92,6 +92,12 @@ func TestThreadShape(t *testing.T) {
 				`post: my back door squeaks every time it opens, and oil helps for a day at most. The hinges are brass and about ` +
 				`thirty years old. What should I try?</p></div></div><hr>` +
 				post(0) + `<div>&nbsp;</div>` + post(1) + `<hr>` + post(2), true},
+		{"an opening post that is mostly a list of sources opens the thread all the same",
+			`<p>Welcome to the forum: read the rules before you post, be kind to newcomers, and search before asking.</p>` +
+				`<div class="post"><h2>Hinge sources</h2><div class="author"><a href="/u/9">member9</a></div><div class="text"><p>Opening post: ` +
+				`the makers' pages for old brass hinges, for anyone restoring a door like mine.</p><ul>` +
+				strings.Repeat(`<li><a href="https://hinges.example.org/catalogue/brass/old-patterns">https://hinges.example.org/catalogue/brass/old-patterns</a></li>`, 4) +
+				`</ul></div></div><hr>` + posts, true},
 		{"posts whose headings are empty permalinks are a thread",
 			`<h1>Squeaky hinge</h1>` + strings.Repeat(`<div class="post"><h3><a href="#p1"></a></h3><div class="author"><a href="/u/1">member</a></div>`+
 				`<div class="text"><p>A reply: the hinge squeaks less after a drop of oil, but a worn pin needs replacing soon.</p></div></div>`, 4), true},
