@@ -55,8 +55,16 @@ func dropPostChrome(region *html.Node) {
 		var drop []*html.Node
 		eachPart(post, func(n *html.Node, key string) bool {
 			// A link, emphasis or code amid the words of a text is the
-			// text's own, however often the posts repeat it.
+			// text's own, however often the posts repeat it; but a label
+			// that opens a short line of the member's card in most posts
+			// ("<dd><strong>Founded:</strong> Dec 11, 2021</dd>") is a
+			// field of the card, and goes with its line.
 			if holdsWords(n.Parent) {
+				if r := shapeText(n); r != "" && strings.HasSuffix(r, ":") && parts[key].reads[r] >= least &&
+					firstElementChild(n.Parent) == n && !textBefore(n) && collapsedText(n.Parent) <= maxChromeText && n.Parent != post {
+					drop = append(drop, n.Parent)
+					return false
+				}
 				return true
 			}
 			if r := shapeText(n); r != "" && collapsedText(n) <= maxChromeText && parts[key].reads[r] >= least {
@@ -147,6 +155,26 @@ func eachPart(post *html.Node, visit func(n *html.Node, key string) bool) {
 		}
 	}
 	down(post, "")
+}
+
+// firstElementChild is n's first child element, or nil.
+func firstElementChild(n *html.Node) *html.Node {
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode {
+			return k
+		}
+	}
+	return nil
+}
+
+// textBefore reports words before n among its siblings.
+func textBefore(n *html.Node) bool {
+	for k := n.PrevSibling; k != nil; k = k.PrevSibling {
+		if strings.IndexFunc(textOf(k), wordRune) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsWords reports an element that holds words of its own, beside its

@@ -113,3 +113,24 @@ func TestAProductsVariantsKeepTheirLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestAFieldOfTheMembersCardGoesWithItsValue(t *testing.T) {
+	nations := []string{"Minoa", "Arden", "Kessel", "Lorn", "Vey"}
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Football season - Example Forum</title>` +
+		`<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Football season"}</script>` +
+		`</head><body>` + pageHeader + `<main><h1>Football season</h1>`)
+	for i, n := range nations {
+		fmt.Fprintf(&sb, `<div class="post"><dl class="card"><dt><a href="/u/%d">member%d</a></dt>`+
+			`<dd><strong>Nation:</strong> %s</dd><dd><strong>Founded:</strong> Antiquity %d</dd></dl>`+
+			`<div class="body"><p>Message %d: the league table moved again after the weekend, and the cup draw is on Monday.</p>`, i, i, n, i, i)
+		if i == 2 {
+			sb.WriteString(`<p><strong>Update:</strong> the draw moved to Tuesday.</p>`)
+		}
+		sb.WriteString(`</div></div>`)
+	}
+	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	checkHolds(t, md, []string{"Message 0: the league", "Message 4: the league", "member3", "**Update:** the draw moved"},
+		[]string{"Nation:", "Minoa", "Kessel", "Founded:", "Antiquity"})
+}
