@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // A thread is a series of posts of one shape, the opening post first:
@@ -24,9 +26,16 @@ const minThreadShare = 0.5
 // threadShape reports whether region is a thread: a series of at least
 // minRepeats posts holding minThreadShare of its prose, with no more prose
 // before the first post than the first post holds (its title, a line of
-// breadcrumbs).
+// breadcrumbs). A tree of posts (see nestedPosts) may follow a short
+// story, which its discussion outweighs many times: a link shared with a
+// few lines of its own, and the readers' thread about it.
 func threadShape(region *html.Node) bool {
 	posts := threadPosts(region, false)
+	tree := false
+	if posts == nil {
+		posts = nestedPosts(region)
+		tree = posts != nil
+	}
 	if posts == nil {
 		// Posts each headed by a reply's title ("Re: Squeaky bearings")
 		// are a thread's, not a listing's excerpts under their titles;
@@ -44,8 +53,29 @@ func threadShape(region *html.Node) bool {
 	if first := openingPost(posts[0]); first != nil {
 		posts = append([]*html.Node{first}, posts...)
 	}
-	return proseBefore(region, posts[0]) <= min(proseLen(posts[0]), maxProseBeforeThread)
+	before := proseBefore(region, posts[0])
+	if before <= min(proseLen(posts[0]), maxProseBeforeThread) {
+		return true
+	}
+	if !tree || before > maxSharedStory {
+		return false
+	}
+	prose := 0
+	for _, p := range posts {
+		prose += proseLen(p)
+	}
+	return prose >= minDiscussionFactor*before
 }
+
+// maxSharedStory is the most prose, in bytes, of a story a tree of posts
+// discusses, and minDiscussionFactor how many times its prose the posts
+// hold: a few lines that share a link, and a long thread about it. A
+// story of its own with its comments below is longer, or its comments
+// fewer.
+const (
+	maxSharedStory      = 1500
+	minDiscussionFactor = 10
+)
 
 // minOpeningProseShare is the least share of an opening post's text that
 // is prose. Its place and its template already say it is a post; a
@@ -158,6 +188,100 @@ func threadPosts(region *html.Node, headed bool) []*html.Node {
 	}
 	visit(region)
 	return posts
+}
+
+// minNestedPosts is the fewest posts of a thread drawn as a tree.
+const minNestedPosts = 5
+
+// nestedWords are the class words of the boxes a thread drawn as a tree
+// nests: a comment, a reply, a post, a message.
+var nestedWords = map[string]bool{"comment": true, "comments": true, "reply": true, "replies": true,
+	"post": true, "posts": true, "message": true, "messages": true, "thread": true}
+
+// nestedPosts finds a thread drawn as a tree, each reply inside the post
+// it answers: boxes of one tag and class (a word of which names a comment,
+// a reply or a post) holding their own text and, after it, the same boxes
+// again. One level may hold fewer than minRepeats siblings; the tree holds
+// minNestedPosts or more, minRepeats of them with prose of their own, and
+// some inside others. The posts are the outermost boxes. A layout's grid
+// nests its rows and columns too, but names them for the layout.
+func nestedPosts(region *html.Node) []*html.Node {
+	total := proseLen(region)
+	if total == 0 {
+		return nil
+	}
+	groups := map[string][]*html.Node{}
+	var order []string
+	walk(region, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		class := seriesClass(attr(n, "class"))
+		if class == "" {
+			return true
+		}
+		named := false
+		for _, w := range meta.ClassWords(class) {
+			named = named || nestedWords[w]
+		}
+		if named && postShape(n, true) {
+			key := n.Data + "." + class
+			if groups[key] == nil {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], n)
+		}
+		return true
+	})
+	for _, key := range order {
+		g := groups[key]
+		if len(g) < minNestedPosts {
+			continue
+		}
+		member := map[*html.Node]bool{}
+		for _, n := range g {
+			member[n] = true
+		}
+		var tops []*html.Node
+		nested, own, prose := 0, 0, 0
+		for _, n := range g {
+			inner := false
+			for p := n.Parent; p != nil && !inner; p = p.Parent {
+				inner = member[p]
+			}
+			if inner {
+				nested++
+			} else {
+				tops = append(tops, n)
+				prose += proseLen(n)
+			}
+			if ownProse(n, member) >= minRepeatProse {
+				own++
+			}
+		}
+		if nested >= minRepeats-1 && own >= minRepeats && float64(prose) >= minThreadShare*float64(total) {
+			return tops
+		}
+	}
+	return nil
+}
+
+// ownProse is the prose of n (see proseLen) outside the boxes of member
+// inside it.
+func ownProse(n *html.Node, member map[*html.Node]bool) int {
+	total := 0
+	walk(n, func(k *html.Node) bool {
+		switch {
+		case k != n && member[k]:
+			return false
+		case k.Type == html.TextNode:
+			total += collapsedLen(k.Data)
+		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
+			return false
+		}
+		return true
+	})
+	return total
 }
 
 // maxProseBeforeThread is the most prose, in bytes, a thread's region

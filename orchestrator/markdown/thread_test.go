@@ -69,6 +69,20 @@ func TestThreadShape(t *testing.T) {
 			`hinge squeaks less after a drop of oil, but a worn pin needs replacing, and they cost very little at any shop.</p></div></div>`, i, i, i)
 	}
 	posts := post(0) + post(1) + post(2)
+	// comment is a reply in a tree, holding its own replies.
+	comment := func(i int, replies string) string {
+		return fmt.Sprintf(`<li class="comment"><div class="byline"><a href="/u/%d">member%d</a> 2 hours ago</div><div class="text"><p>Comment %d: `+
+			`the hinge squeaks less after a drop of oil, but a worn pin needs replacing, and they cost very little.</p></div>`+
+			`<ol class="children">%s</ol></li>`, i, i, i, replies)
+	}
+	tree := `<ol class="comments">` + comment(0, comment(1, comment(2, ""))+comment(3, "")) + comment(4, comment(5, "")) + `</ol>`
+	grid := func(i int, inner string) string {
+		return fmt.Sprintf(`<div class="row"><div class="col"><h3>Section %d</h3><p>A page laid out in a grid, a paragraph long enough `+
+			`to count as prose of its own, like any other.</p></div><div class="col">%s</div></div>`, i, inner)
+	}
+	story := func(sentences int) string {
+		return `<p>` + strings.Repeat("A reader shares a link about hinges, and what the makers changed. ", sentences) + `</p>`
+	}
 	for _, tc := range []struct {
 		name, region string
 		want         bool
@@ -98,6 +112,11 @@ func TestThreadShape(t *testing.T) {
 				`the makers' pages for old brass hinges, for anyone restoring a door like mine.</p><ul>` +
 				strings.Repeat(`<li><a href="https://hinges.example.org/catalogue/brass/old-patterns">https://hinges.example.org/catalogue/brass/old-patterns</a></li>`, 4) +
 				`</ul></div></div><hr>` + posts, true},
+		{"replies nested inside the posts they answer are a thread, however few stand side by side", `<h1>Squeaky hinge</h1>` + tree, true},
+		{"a few lines sharing a link, then a tree of replies many times longer, are a thread", story(2) + tree + tree + tree, true},
+		{"a story of its own with a tree of comments below is not, however long the tree", story(25) + strings.Repeat(tree, 22), false},
+		{"nor is a short story whose comments do not outweigh it many times", story(15) + tree + tree + tree, false},
+		{"a layout's grid nests its rows, named for the layout", grid(0, grid(1, grid(2, "")+grid(3, ""))) + grid(4, grid(5, "")), false},
 		{"posts whose headings are empty permalinks are a thread",
 			`<h1>Squeaky hinge</h1>` + strings.Repeat(`<div class="post"><h3><a href="#p1"></a></h3><div class="author"><a href="/u/1">member</a></div>`+
 				`<div class="text"><p>A reply: the hinge squeaks less after a drop of oil, but a worn pin needs replacing soon.</p></div></div>`, 4), true},
