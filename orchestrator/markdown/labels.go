@@ -35,6 +35,29 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`not\s+open\s+for\s+further\s+replies|new\s+replies\s+are\s+no\s+longer\s+allowed|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
 
+// maxErrorNotice is the most text, in bytes, of a script's error notice.
+const maxErrorNotice = 200
+
+// errorNoticeRe and retryRe find the notices a page's scripts show when
+// something of theirs fails, which the page holds hidden until then:
+// "Sorry, there was a problem.", "Oops! Something went wrong while
+// submitting the form.", "Unable to add item to List. Please try
+// again." A line that tells what went wrong in a story says more than a
+// bare "there was a problem" and does not ask the reader to try again.
+var (
+	errorNoticeRe = regexp.MustCompile(`(?i)^\W*(?:(?:oops|opps|whoops|sorry|we'?re\s+sorry|uh[\s-]oh)\W+)*` +
+		`(?:something\s+went\s+wrong|there\s+was\s+(?:a\s+problem|an\s+error)|an?\s+(?:unexpected\s+|unknown\s+)?error\s+(?:has\s+)?occurred)\W*$`)
+	retryRe = regexp.MustCompile(`(?i)^\W*(?:(?:oops|opps|whoops|sorry|we'?re\s+sorry|uh[\s-]oh)\W+)*` +
+		`(?:something\s+went\s+wrong|there\s+was\s+(?:a\s+problem|an\s+error)|an?\s+(?:unexpected\s+|unknown\s+)?error\s+(?:has\s+)?occurred|unable\s+to|could\s+not|couldn'?t|failed\s+to|your\s+request)` +
+		`.*\bplease\s+(?:try\s+(?:again|your\s+request\s+again)|reload|refresh)[^.!]*[.!]?\s*$|` +
+		`^\W*(?:oops|opps|whoops)\W+something\s+went\s+wrong[^.!]{0,60}[.!]?\s*$`)
+)
+
+// errorNotice reports the whole text of a script's error notice.
+func errorNotice(text string) bool {
+	return errorNoticeRe.MatchString(text) || retryRe.MatchString(text)
+}
+
 // memberFiguresRe is the whole text of the figures a Q&A site prints on
 // a member's card, "26.3k 23 gold badges 129 silver badges" (read run
 // together as "1,66913 silver badges18 bronze badges"): the card's, not
@@ -78,6 +101,13 @@ const maxControlLabel = 60
 // control's label. A table's cells are data (a comparison table's
 // "Compare" column), whatever they say.
 func dropInterfaceLabels(art *html.Node) {
+	dropLines(art, maxErrorNotice, []atom.Atom{atom.Table}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Span, atom.Strong, atom.B, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return n.DataAtom != atom.Span && n.DataAtom != atom.Strong && n.DataAtom != atom.B || noTextBeside(n)
+		}
+		return false
+	}, func(_ *html.Node, text string) bool { return errorNotice(text) })
 	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd:

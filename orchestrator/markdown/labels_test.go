@@ -99,6 +99,17 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"1,693 views", "44 reactions", "Visited 1,902", "286 likes"},
 		},
 		{
+			name: "the error notices a page's scripts show go; a sentence that tells what went wrong stays",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kilns</h1><div class="a-alert" role="alert"><h4>Sorry, there was a problem.</h4></div><p>` + body + `</p>` +
+				`<div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div>` +
+				`<p>Unable to add item to List. Please try again.</p><p><span>There was an error retrieving your Wish Lists. Please try again.</span></p>` +
+				`<p>There was a problem with the first firing: the shelf cracked at 900 degrees.</p><p>` + body + ` When something went wrong, we started again.</p></main>` +
+				pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "There was a problem with the first firing", "When something went wrong, we started again."},
+			unwanted: []string{"Sorry, there was a problem", "Oops!", "Unable to add item", "Wish Lists"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
