@@ -193,16 +193,21 @@ func cloneTree(n *html.Node) *html.Node {
 // says rather than where it leads. Menus and link lists add nothing to it.
 func proseLen(n *html.Node) int {
 	total := 0
-	walk(n, func(k *html.Node) bool {
-		switch {
-		case k.Type == html.TextNode:
-			total += collapsedLen(k.Data)
-		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
-			return false
-		}
-		return true
-	})
+	walk(n, func(k *html.Node) bool { return proseStep(k, &total) })
 	return total
+}
+
+// proseStep adds k's length to total when k is text, and reports whether
+// a walk counting prose goes down into k: links, scripts and styles hold
+// none.
+func proseStep(k *html.Node, total *int) bool {
+	switch {
+	case k.Type == html.TextNode:
+		*total += collapsedLen(k.Data)
+	case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
+		return false
+	}
+	return true
 }
 
 // revealNoscript puts the markup of the page's <noscript> elements in

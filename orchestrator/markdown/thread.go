@@ -270,17 +270,7 @@ func nestedPosts(region *html.Node) []*html.Node {
 // inside it.
 func ownProse(n *html.Node, member map[*html.Node]bool) int {
 	total := 0
-	walk(n, func(k *html.Node) bool {
-		switch {
-		case k != n && member[k]:
-			return false
-		case k.Type == html.TextNode:
-			total += collapsedLen(k.Data)
-		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
-			return false
-		}
-		return true
-	})
+	walk(n, func(k *html.Node) bool { return (k == n || !member[k]) && proseStep(k, &total) })
 	return total
 }
 
@@ -347,16 +337,11 @@ const maxPostWrappers = 4
 func proseBefore(root, at *html.Node) int {
 	total, done := 0, false
 	walk(root, func(k *html.Node) bool {
-		switch {
-		case done || k == at:
+		if done || k == at {
 			done = true
 			return false
-		case k.Type == html.TextNode:
-			total += collapsedLen(k.Data)
-		case k.DataAtom == atom.A, k.DataAtom == atom.Script, k.DataAtom == atom.Noscript, k.DataAtom == atom.Style:
-			return false
 		}
-		return true
+		return proseStep(k, &total)
 	})
 	return total
 }
