@@ -95,6 +95,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 		dropInterfaceLabels(art)
 		dropBareFields(art)
+		dropTaxonomyLines(art, base)
 		dropTableOfContents(art, base)
 		dropPagers(art)
 		if kind != kindMany {
