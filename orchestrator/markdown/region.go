@@ -354,9 +354,10 @@ func menuItem(n *html.Node) bool {
 	return menuItemRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))]
 }
 
-// menu reports a list that is a menu of links.
+// menu reports a list, or a box of boxes of one link each (see
+// linkBoxes), that is a menu of links.
 func menu(n *html.Node) bool {
-	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
+	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol && !linkBoxes(n) {
 		return false
 	}
 	links, linkWords, linkText := 0, 0, 0
@@ -378,6 +379,42 @@ func menu(n *html.Node) bool {
 	total := collapsedLen(textOf(n))
 	return float64(linkText) >= minMenuLinkShare*float64(total) &&
 		float64(linkWords) <= maxMenuLinkWords*float64(links)
+}
+
+// linkBoxes reports a box whose children are minMenuLinks or more boxes
+// of one link each and nothing beside it, words only: a menu drawn
+// without a list (a site's footer of "Help", "Status", "About").
+func linkBoxes(n *html.Node) bool {
+	if n.DataAtom != atom.Div && n.DataAtom != atom.Nav && n.DataAtom != atom.Section {
+		return false
+	}
+	boxes := 0
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		switch {
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+			return false
+		case k.Type != html.ElementNode:
+			continue
+		}
+		if k.DataAtom != atom.Div && k.DataAtom != atom.Span {
+			return false
+		}
+		links, tile := 0, false
+		walk(k, func(x *html.Node) bool {
+			switch {
+			case x.DataAtom == atom.A:
+				links++
+			case x.DataAtom == atom.Img, x.DataAtom == atom.Picture, headingLevel(x) > 0:
+				tile = true // a category's tile, its picture and name: content of a catalogue
+			}
+			return true
+		})
+		if links != 1 || tile || proseLen(k) > 0 {
+			return false
+		}
+		boxes++
+	}
+	return boxes >= minMenuLinks
 }
 
 // pictured reports a list most of whose items are a product's card: a

@@ -343,3 +343,31 @@ func TestChromeTellsASidebarFromTheBoxAroundIt(t *testing.T) {
 		}
 	}
 }
+
+func TestAMenuDrawnInBoxesOfOneLinkGoes(t *testing.T) {
+	story := strings.Repeat("<p>The engineers moved the queue to a new store, and the tail latency fell by half in a week.</p>", 4)
+	boxes := func(format string) string {
+		var sb strings.Builder
+		for _, name := range []string{"Help", "Status", "About", "Careers", "Press", "Privacy"} {
+			fmt.Fprintf(&sb, format, strings.ToLower(name), name)
+		}
+		return sb.String()
+	}
+	for _, tc := range []struct {
+		name, box      string
+		want, unwanted []string
+	}{
+		{"links in boxes of their own, words only", `<div>` + boxes(`<div><a href="/%s"><p>%s</p></a></div>`) + `</div>`,
+			nil, []string{"Help", "Careers", "Privacy"}},
+		{"a catalogue's tiles, a picture and a name each, stay", `<div>` + boxes(`<div><a href="/%[1]s"><img src="/t/%[1]s.jpg" alt=""><h3>%[2]s</h3></a></div>`) + `</div>`,
+			[]string{"Help", "Status", "Careers"}, nil},
+		{"boxes with words beside their link stay", `<div>` + boxes(`<div><a href="/%s">%s</a> pages of the blog</div>`) + `</div>`,
+			[]string{"Help", "Careers", "Privacy"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<!doctype html><html><head><title>Queues - Example</title></head><body>` + pageHeader +
+				`<main><h1>Queues</h1>` + story + tc.box + `</main>` + pageFooter + `</body></html>`
+			checkHolds(t, article(t, page), append([]string{"tail latency fell"}, tc.want...), tc.unwanted)
+		})
+	}
+}
