@@ -32,11 +32,11 @@ func pictureAddress(text string) bool {
 }
 
 // dropBareFields removes the blocks of art whose text is only a picture's
-// address, not a link to it, with the name of the field they are the value of, and the
-// names of fields without a value: a <dt> that ends in a colon, as a
-// name before its value does, and has an empty <dd> or none. (A term
-// without a colon may stand alone: an entry of a reference whose body is
-// empty.)
+// address, not a link to it, with the name of the field they are the
+// value of; and the names of fields without a value: a <dt> that ends in
+// a colon, as a name before its value does, and has an empty <dd> or
+// none. (A term without a colon may stand alone: an entry of a reference
+// whose body is empty.)
 func dropBareFields(art *html.Node) {
 	var gone []*html.Node
 	walk(art, func(n *html.Node) bool {
