@@ -102,6 +102,27 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 		}
 		return document(append(controls, element("article", inner))...)
 	}
+	t.Run("comments nested 3,000 deep are judged as a tree at a bounded cost", func(t *testing.T) {
+		// Each reply inside the one it answers: a tree of posts (see
+		// nestedPosts) whose every box holds all the boxes below it.
+		var inner *html.Node
+		for i := range 3_000 {
+			c := element("div", element("div", text(fmt.Sprintf("member%d", i))),
+				element("p", text(fmt.Sprintf("Comment %d says something of its own, long enough to count as prose.", i))))
+			c.Attr = []html.Attribute{{Key: "class", Val: "comment"}}
+			if inner != nil {
+				c.AppendChild(inner)
+			}
+			inner = c
+		}
+		doc := document(element("main", element("h1", text("A thread")), inner))
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || !strings.Contains(md, "Comment 0 says something") {
+				t.Errorf("the deepest reply is not in the answer: %v %.200q", err, md)
+			}
+		})
+	})
 	t.Run("a line of a hundred thousand less-than signs is written in a bounded time", func(t *testing.T) {
 		// Whether each "<" needs its escape is read from the line after
 		// it; a bounded look keeps the line's cost linear.

@@ -44,11 +44,14 @@ const maxErrorNotice = 200
 // submitting the form.", "Unable to add item to List. Please try
 // again." A line that tells what went wrong in a story says more than a
 // bare "there was a problem" and does not ask the reader to try again.
+const (
+	errorOpener  = `(?i)^\W*(?:(?:oops|opps|whoops|sorry|we'?re\s+sorry|uh[\s-]oh)\W+)*`
+	errorFailure = `something\s+went\s+wrong|there\s+was\s+(?:a\s+problem|an\s+error)|an?\s+(?:unexpected\s+|unknown\s+)?error\s+(?:has\s+)?occurred`
+)
+
 var (
-	errorNoticeRe = regexp.MustCompile(`(?i)^\W*(?:(?:oops|opps|whoops|sorry|we'?re\s+sorry|uh[\s-]oh)\W+)*` +
-		`(?:something\s+went\s+wrong|there\s+was\s+(?:a\s+problem|an\s+error)|an?\s+(?:unexpected\s+|unknown\s+)?error\s+(?:has\s+)?occurred)\W*$`)
-	retryRe = regexp.MustCompile(`(?i)^\W*(?:(?:oops|opps|whoops|sorry|we'?re\s+sorry|uh[\s-]oh)\W+)*` +
-		`(?:something\s+went\s+wrong|there\s+was\s+(?:a\s+problem|an\s+error)|an?\s+(?:unexpected\s+|unknown\s+)?error\s+(?:has\s+)?occurred|unable\s+to|could\s+not|couldn'?t|failed\s+to|your\s+request)` +
+	errorNoticeRe = regexp.MustCompile(errorOpener + `(?:` + errorFailure + `)\W*$`)
+	retryRe       = regexp.MustCompile(errorOpener + `(?:` + errorFailure + `|unable\s+to|could\s+not|couldn'?t|failed\s+to|your\s+request)` +
 		`.*\bplease\s+(?:try\s+(?:again|your\s+request\s+again)|reload|refresh)[^.!]*[.!]?\s*$|` +
 		`^\W*(?:oops|opps|whoops)\W+something\s+went\s+wrong[^.!]{0,60}[.!]?\s*$`)
 )

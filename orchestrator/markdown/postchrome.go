@@ -61,7 +61,7 @@ func dropPostChrome(region *html.Node) {
 			// field of the card, and goes with its line.
 			if holdsWords(n.Parent) {
 				if r := shapeText(n); r != "" && strings.HasSuffix(r, ":") && parts[key].reads[r] >= least &&
-					firstElementChild(n.Parent) == n && !textBefore(n) && collapsedText(n.Parent) <= maxChromeText && n.Parent != post {
+					!textBefore(n) && collapsedText(n.Parent) <= maxChromeText && n.Parent != post {
 					drop = append(drop, n.Parent)
 					return false
 				}
@@ -155,16 +155,6 @@ func eachPart(post *html.Node, visit func(n *html.Node, key string) bool) {
 		}
 	}
 	down(post, "")
-}
-
-// firstElementChild is n's first child element, or nil.
-func firstElementChild(n *html.Node) *html.Node {
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		if k.Type == html.ElementNode {
-			return k
-		}
-	}
-	return nil
 }
 
 // textBefore reports words before n among its siblings.

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -318,14 +319,16 @@ var standInAttrRe = regexp.MustCompile(`(?i)placeholder|blur|thumb|fallback|lqip
 // lazySource is the picture a lazy loader of its own keeps under an
 // attribute named for it ("nitro-lazy-src", "data-delay-srcset",
 // "ta-srcset"): the first attribute whose name ends in suffix ("src" or
-// "srcset") but is not the standard one, whose value is an address, and
+// "srcset") but is none of the common ones read before it, whose value
+// is an address, and
 // which is not named for a stand-in. A template's binding (":src",
 // "ng-src") holds an expression, not an address, and is passed over: an
 // address begins with a scheme, "//" or "/".
 func lazySource(n *html.Node, base *url.URL, suffix string) string {
 	for _, a := range n.Attr {
 		k := strings.ToLower(a.Key)
-		if k == suffix || !strings.HasSuffix(k, suffix) || strings.ContainsAny(k, ":") || standInAttrRe.MatchString(k) {
+		if k == suffix || k == "data-"+suffix || slices.Contains(lazySrcAttrs, k) || !strings.HasSuffix(k, suffix) ||
+			strings.ContainsAny(k, ":") || standInAttrRe.MatchString(k) {
 			continue
 		}
 		first := strings.TrimSpace(a.Val)

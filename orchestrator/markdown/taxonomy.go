@@ -79,7 +79,7 @@ func taxonomyLine(n *html.Node, page *url.URL) bool {
 		case k.DataAtom == atom.A:
 			href := strings.TrimSpace(attr(k, "href"))
 			u, err := url.Parse(href)
-			if err != nil || page == nil || !otherPageOfSite(href, page) || !taxonomyPathRe.MatchString(u.EscapedPath()+queryOf(u)) ||
+			if err != nil || page == nil || !otherPageOfSite(href, page) || !taxonomyPathRe.MatchString(u.RequestURI()) ||
 				strings.IndexFunc(textOf(k), wordRune) < 0 {
 				ok = false
 			}
@@ -91,12 +91,4 @@ func taxonomyLine(n *html.Node, page *url.URL) bool {
 		return true
 	})
 	return ok && links > 0
-}
-
-// queryOf is u's query with its question mark, or "".
-func queryOf(u *url.URL) string {
-	if u.RawQuery == "" {
-		return ""
-	}
-	return "?" + u.RawQuery
 }

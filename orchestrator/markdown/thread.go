@@ -3,6 +3,7 @@ package markdown
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -220,10 +221,7 @@ func nestedPosts(region *html.Node) []*html.Node {
 		if class == "" {
 			return true
 		}
-		named := false
-		for _, w := range meta.ClassWords(class) {
-			named = named || nestedWords[w]
-		}
+		named := slices.ContainsFunc(meta.ClassWords(class), func(w string) bool { return nestedWords[w] })
 		if named && postShape(n, true) {
 			key := n.Data + "." + class
 			if groups[key] == nil {
