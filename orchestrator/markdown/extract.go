@@ -172,7 +172,7 @@ func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 	if kind != kindArticle && collapsedText(art) <= maxIntroText && missedHeadlines(art, region) >= minMissedHeadlines {
 		return true // a listing's lines around its headlines, without the headlines
 	}
-	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind)
+	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind) || missesBands(art, region, kind == kindArticle)
 }
 
 // minMissedHeadlines is the fewest headlines of the region a short block
@@ -193,15 +193,21 @@ func missedHeadlines(art, region *html.Node) int {
 		if headingLevel(k) == 0 {
 			return true
 		}
-		linked := findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil
-		for p := k.Parent; p != nil && !linked; p = p.Parent {
-			linked = p.DataAtom == atom.A
-		}
 		text := flatText(k)
-		if linked && len(text) >= minCardTitle && !strings.Contains(chosen, text) {
+		if linkedHeading(k) && len(text) >= minCardTitle && !strings.Contains(chosen, text) {
 			n++
 		}
 		return false
 	})
 	return n
+}
+
+// linkedHeading reports whether the heading h is a link or holds one: a
+// headline leading to a story or a product.
+func linkedHeading(h *html.Node) bool {
+	linked := findFirst(h, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil
+	for p := h.Parent; p != nil && !linked; p = p.Parent {
+		linked = p.DataAtom == atom.A
+	}
+	return linked
 }

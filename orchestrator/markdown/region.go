@@ -471,3 +471,67 @@ func pruneComments(region *html.Node) {
 		return true
 	})
 }
+
+// A page built as a stack of bands: each section of a services or landing
+// page is a full-width box of its own, of one tag and class, the class
+// names numbered or varied per band. The extractor takes the band with
+// the most text, one section of many.
+const (
+	// minBands is the fewest bands that make such a page.
+	minBands = 3
+	// minBandProse is the least prose, in bytes, each band holds.
+	minBandProse = 150
+	// minMissedBandFactor is how much more prose than the chosen block the
+	// bands it leaves out hold together for the region to be taken.
+	minMissedBandFactor = 1.0
+)
+
+// missesBands reports whether the block art, chosen from the page, is one
+// band of a stack of them in region, whose other bands hold more prose
+// than it. On a page that declares an article, a box of headlines (linked
+// headings) is a band of teasers, a news site's "More in Opinion" beside
+// its story; on others, a listing's bands of posts are its content.
+func missesBands(art, region *html.Node, article bool) bool {
+	chosen := flatText(art)
+	limit := minMissedBandFactor * float64(proseLen(art))
+	found := false
+	visit := func(n *html.Node) bool {
+		if found || n.Type != html.ElementNode {
+			return false
+		}
+		groups := map[string][]*html.Node{}
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type != html.ElementNode || proseLen(k) < minBandProse || article && holdsHeadlines(k) {
+				continue
+			}
+			key := k.Data + "." + seriesClass(attr(k, "class"))
+			groups[key] = append(groups[key], k)
+		}
+		for _, g := range groups {
+			if len(g) < minBands {
+				continue
+			}
+			kept, missed := 0, 0
+			for _, k := range g {
+				text := flatText(k)
+				if strings.Contains(chosen, text[:min(len(text), 60)]) {
+					kept++
+				} else {
+					missed += proseLen(k)
+				}
+			}
+			found = found || kept > 0 && float64(missed) > limit
+		}
+		return !found
+	}
+	if visit(region) {
+		walk(region, visit)
+	}
+	return found
+}
+
+// holdsHeadlines reports whether n holds a heading that is a link or
+// holds one.
+func holdsHeadlines(n *html.Node) bool {
+	return findFirst(n, func(h *html.Node) bool { return headingLevel(h) > 0 && linkedHeading(h) }) != nil
+}
