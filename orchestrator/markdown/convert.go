@@ -163,7 +163,7 @@ func tidy(md string) string {
 		if m := fenceRe.FindStringSubmatch(trimmed); m != nil {
 			fence = m[1]
 		}
-		if strings.TrimSpace(trimmed) == "" || trimmed == listSeparator {
+		if strings.TrimSpace(trimmed) == "" || strings.TrimSpace(trimmed) == listSeparator {
 			if len(out) > 0 && out[len(out)-1] != "" {
 				out = append(out, "")
 			}

@@ -360,6 +360,12 @@ func TestWhitespaceIsStable(t *testing.T) {
 			t.Errorf("got %q", first)
 		}
 	})
+	t.Run("nor do two lists in a row inside an item", func(t *testing.T) {
+		got := convertBody(t, `<ul><li>A reply<ul><li>first answer</li></ul><ul><li>second answer</li></ul></li></ul>`)
+		if strings.Contains(got, "<!--") || !strings.Contains(got, "first answer") || !strings.Contains(got, "second answer") {
+			t.Errorf("got %q", got)
+		}
+	})
 	t.Run("nothing to convert gives an empty answer", func(t *testing.T) {
 		if got := convertBody(t, "<p> </p><div></div>"); got != "" {
 			t.Errorf("got %q", got)
