@@ -28,7 +28,8 @@ const (
 // parts of their template that read the same in most cards. A link that
 // reads the same and leads to the same page from each card is the item's
 // maker or author, and stays; a control leads to each card's own item
-// ("Quick view", "View options").
+// ("Quick view", "View options"), or nowhere but to a script ("Book
+// now" with an empty address).
 func dropCardChrome(art *html.Node) {
 	for _, g := range cardGroups(art) {
 		reads := map[string]int{}
@@ -43,7 +44,7 @@ func dropCardChrome(art *html.Node) {
 				k := key + "\x00" + t
 				seen[k] = true
 				reads[k]++
-				if n.DataAtom == atom.A {
+				if leadsAway(n) {
 					if targets[k] == nil {
 						targets[k] = map[string]bool{}
 					}
@@ -58,7 +59,7 @@ func dropCardChrome(art *html.Node) {
 			eachPart(c, func(n *html.Node, key string) bool {
 				t, ok := cardControl(n)
 				k := key + "\x00" + t
-				if ok && reads[k] >= least && (n.DataAtom != atom.A || len(targets[k]) >= least) {
+				if ok && reads[k] >= least && (!leadsAway(n) || len(targets[k]) >= least) {
 					drop = append(drop, n)
 					return false
 				}
@@ -110,4 +111,14 @@ func holdsText(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// leadsAway reports a link to a page: not an empty address, a place on
+// this page or a script.
+func leadsAway(n *html.Node) bool {
+	if n.DataAtom != atom.A {
+		return false
+	}
+	href := strings.TrimSpace(attr(n, "href"))
+	return href != "" && !strings.HasPrefix(href, "#") && !strings.HasPrefix(strings.ToLower(href), "javascript:")
 }

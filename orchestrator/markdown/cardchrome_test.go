@@ -33,6 +33,9 @@ func TestTheControlsEveryCardRepeatsGo(t *testing.T) {
 			return fmt.Sprintf(`<div class="compare"><input type="checkbox" id="c%d"><label for="c%d">Compare</label><label for="c%d">Stop comparing</label></div>`, i, i, i)
 		}, nil, []string{"Compare", "Stop comparing"}},
 		{"what says it is a button", func(int) string { return `<span role="button">Calculate shipping</span>` }, nil, []string{"Calculate shipping"}},
+		{"a link to a script", func(int) string {
+			return `<p class="action"><a href="" class="booking-button"><span>Book now</span></a></p>`
+		}, nil, []string{"Book now"}},
 		{"the maker, one page for every card", func(int) string { return `<a href="/brands/lodge">Lodge</a>` }, []string{"Lodge"}, nil},
 		{"a value every item shares", func(int) string { return `<p class="tag">Full-Time</p>` }, []string{"Full-Time"}, nil},
 		{"links amid text", func(i int) string {
