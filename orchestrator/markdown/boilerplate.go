@@ -72,17 +72,66 @@ func pruneBoilerplate(root *html.Node) {
 	}
 	page := measure(root)
 	limit := int(maxBoilerplateShare * float64(page))
+	// Blocks of one class that together hold more than a piece of
+	// furniture may are a series of the content the class words misname:
+	// a services page's grid of "promo" boxes.
+	series := map[string]int{}
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
 		if lengths[n] <= limit && furniture(n) {
+			if c := seriesKey(n); c != "" {
+				series[c] += lengths[n]
+			}
+		}
+		return true
+	})
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if lengths[n] <= limit && furniture(n) {
+			if c := seriesKey(n); c != "" && series[c] > limit {
+				return true
+			}
 			n.Parent.RemoveChild(n)
 			return false
 		}
 		return true
 	})
 }
+
+// seriesKey is the class of a block that furniture names by its class
+// words alone, not its tag or role, as a decoration ("promo", "ad",
+// "modal"): blocks of one such class may be a series of the content. It
+// is "" for other furniture.
+func seriesKey(n *html.Node) string {
+	switch n.DataAtom {
+	case atom.Nav, atom.Aside, atom.Footer:
+		return ""
+	}
+	if boilerplateRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
+		return ""
+	}
+	class := strings.Join(strings.Fields(attr(n, "class")), " ")
+	if class == "" {
+		return "" // named by its id, one of a kind
+	}
+	for _, w := range meta.ClassWords(class) {
+		for _, stem := range seriesFurniture {
+			if strings.Contains(w, stem) {
+				return "" // a series, but of what is not the content
+			}
+		}
+	}
+	return n.Data + "." + class
+}
+
+// seriesFurniture are the stems of class words that name a series of
+// furniture: related stories, recommendations, readers' comments. Their
+// boxes go however much they hold together.
+var seriesFurniture = []string{"related", "recommend", "comment", "disqus"}
 
 // furniture reports a block that is page furniture by its tag, role or
 // class and id words.

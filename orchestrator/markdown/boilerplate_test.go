@@ -1,0 +1,48 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestASeriesOfBoxesNamedAsFurnitureThatHoldsMuchIsContent prunes pages
+// whose boxes a class word names as furniture. One box, or a few small
+// ones, goes; a series of one class that together holds more than a piece
+// of furniture may is the content its template misnames (a services
+// page's grid of "promo" boxes, a list's items marked "hide-read-more-ad"),
+// unless the word names a series that is not the content: related
+// stories, recommendations, comments.
+func TestASeriesOfBoxesNamedAsFurnitureThatHoldsMuchIsContent(t *testing.T) {
+	boxes := func(class string, n int, sentence string) string {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, `<div class="%s"><h3>Service %d</h3><p>%s</p></div>`, class, i, sentence)
+		}
+		return sb.String()
+	}
+	long := "We audit your controls, test your defences and report what to fix first, with a plan your team can follow for a year."
+	short := "Sponsored."
+	// Each box is less than a tenth of the page.
+	intro := `<h1>Our services</h1><p>` + strings.Repeat("Whatever your size, our people help your business grow and stay safe. ", 30) + `</p>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"a grid of promo boxes", intro + boxes("promo card", 8, long), []string{"Service 7", "report what to fix first"}, nil},
+		{"a few small promo boxes", intro + boxes("promo card", 3, short), []string{"Our services"}, []string{"Service 2", "Sponsored"}},
+		{"one promo box", intro + boxes("promo card", 1, long), []string{"Our services"}, []string{"Service 0"}},
+		{"related stories however many", intro + boxes("related-post", 8, long), []string{"Our services"}, []string{"Service 7"}},
+		{"readers' comments however many", intro + boxes("comments-item", 8, long), []string{"Our services"}, []string{"Service 7"}},
+		{"boxes of many classes", intro + boxes("promo card-1", 1, long) + boxes("promo card-2", 1, long) + boxes("promo card-3", 1, long) +
+			boxes("promo card-4", 1, long) + boxes("promo card-5", 1, long) + boxes("promo card-6", 1, long), []string{"Our services"}, []string{"Service 0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseBody(t, `<main>`+tc.body+`</main><footer><p>© Example</p></footer>`)
+			pruneBoilerplate(root)
+			checkHolds(t, flatText(root), tc.want, append(tc.unwanted, "© Example"))
+		})
+	}
+}
