@@ -181,7 +181,9 @@ func furniture(n *html.Node) bool {
 // ("Related", "More on this topic", "Share this") remain, followed only by
 // the next heading of the same or a higher rank, or by the end. A heading
 // longer than maxSectionTitle is prose a page builder set in a heading's
-// type ("For more than 40 years, we have offered …"): it stays.
+// type ("For more than 40 years, we have offered …"): it stays, and so
+// does a headline inside its link, a card's title: a grid's tiles may wait
+// for a script to fill in their prices.
 func dropEmptySections(root *html.Node) {
 	const maxSectionTitle = 120
 	type event struct {
@@ -197,6 +199,12 @@ func dropEmptySections(root *html.Node) {
 			}
 		case html.ElementNode:
 			if l := headingLevel(n); l > 0 {
+				if insideLink(n) {
+					// A headline inside its link is the card's title: what it
+					// names is on the page it leads to.
+					events = append(events, event{})
+					return false
+				}
 				events = append(events, event{heading: n, level: l})
 				return false
 			}
@@ -236,4 +244,14 @@ func headingLevel(n *html.Node) int {
 		return 6
 	}
 	return 0
+}
+
+// insideLink reports whether n is inside a link.
+func insideLink(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.A {
+			return true
+		}
+	}
+	return false
 }
