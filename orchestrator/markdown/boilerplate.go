@@ -183,7 +183,8 @@ func furniture(n *html.Node) bool {
 // longer than maxSectionTitle is prose a page builder set in a heading's
 // type ("For more than 40 years, we have offered …"): it stays, and so
 // does a headline inside its link, a card's title: a grid's tiles may wait
-// for a script to fill in their prices.
+// for a script to fill in their prices. A heading inside a list item is
+// the item, as a writer marks a list of names in heading type.
 func dropEmptySections(root *html.Node) {
 	const maxSectionTitle = 120
 	type event struct {
@@ -199,9 +200,10 @@ func dropEmptySections(root *html.Node) {
 			}
 		case html.ElementNode:
 			if l := headingLevel(n); l > 0 {
-				if insideLink(n) {
+				if insideLink(n) || insideListItem(n) {
 					// A headline inside its link is the card's title: what it
-					// names is on the page it leads to.
+					// names is on the page it leads to. A heading inside a
+					// list item is the item.
 					events = append(events, event{})
 					return false
 				}
@@ -250,6 +252,16 @@ func headingLevel(n *html.Node) int {
 func insideLink(n *html.Node) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
 		if p.DataAtom == atom.A {
+			return true
+		}
+	}
+	return false
+}
+
+// insideListItem reports whether n is inside an item of a list.
+func insideListItem(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Li {
 			return true
 		}
 	}

@@ -50,14 +50,18 @@ func TestASeriesOfBoxesNamedAsFurnitureThatHoldsMuchIsContent(t *testing.T) {
 // TestAHeadingThatHeadsNothingGoesButACardsTitleStays drops the headings
 // left heading nothing once their sections went. A headline inside its
 // link is a card's title, and stays though nothing follows it: a grid
-// whose tiles wait for a script to fill in their prices.
+// whose tiles wait for a script to fill in their prices. So does a
+// heading inside a list item, which is the item, and the heading over
+// such a list.
 func TestAHeadingThatHeadsNothingGoesButACardsTitleStays(t *testing.T) {
 	var tiles strings.Builder
 	for i := range 6 {
 		fmt.Fprintf(&tiles, `<div class="tile"><a href="/shop/candle-%d"><div class="media"></div><h2>Glass candle number %d</h2></a><p class="price"></p></div>`, i, i)
 	}
 	root := parseBody(t, `<main><h1>Candles</h1><p>Hand-poured in small batches.</p><div class="grid">`+tiles.String()+
-		`</div><h2>Related searches</h2></main>`)
+		`</div><h4>What the experts pick:</h4><ul><li><h2><a href="/p/117">Fluke 117</a></h2></li><li><h3>Klein 11061</h3></li></ul>`+
+		`<h2>Related searches</h2></main>`)
 	dropEmptySections(root)
-	checkHolds(t, flatText(root), []string{"Candles", "Glass candle number 0", "Glass candle number 5"}, []string{"Related searches"})
+	checkHolds(t, flatText(root), []string{"Candles", "Glass candle number 0", "Glass candle number 5", "What the experts pick:",
+		"Fluke 117", "Klein 11061"}, []string{"Related searches"})
 }
