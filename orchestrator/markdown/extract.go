@@ -105,7 +105,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			dropRecommendations(art, base)
 		}
 		dropEmptySections(art)
-		dropRepeats(art)
+		dropRepeats(art, thread)
 	}
 	if whole != nil {
 		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {

@@ -27,8 +27,11 @@ const (
 
 // dropRepeats removes from root each block whose text, of at least
 // minRepeatText bytes, is word for word that of an earlier block that
-// does not hold it.
-func dropRepeats(root *html.Node) {
+// does not hold it. Unless the content is a thread, whose replies quote
+// the posts before them, items of lists that say the same are kept: a
+// tutorial's steps repeat a warning or a snippet, and two offers their
+// terms.
+func dropRepeats(root *html.Node, thread bool) {
 	seen := map[string]*html.Node{}
 	var repeats []*html.Node
 	walk(root, func(n *html.Node) bool {
@@ -53,6 +56,9 @@ func dropRepeats(root *html.Node) {
 		}
 		if holds(first, n) {
 			return true // a wrapper's only child says what the wrapper says
+		}
+		if !thread && inListItem(first) && inListItem(n) {
+			return true
 		}
 		repeats = append(repeats, n)
 		return false
@@ -85,4 +91,9 @@ func holds(a, n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// inListItem reports whether n is an item of a list or inside one.
+func inListItem(n *html.Node) bool {
+	return n.DataAtom == atom.Li || insideListItem(n)
 }

@@ -11,6 +11,8 @@ func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
 		`<div class="feature"><h3>Hand-cut joints</h3><p>The legs meet the top in mortise and tenon joints, glued and pinned, with no screws.</p></div></div>`
 	reassure := `<ul class="perks"><li>Free delivery to your room of choice</li><li>Returns accepted within sixty days of delivery</li></ul>`
 	prose := `<p>` + strings.Repeat("The table suits a small room and a reading lamp. ", 5) + `</p>`
+	warning := `<div class="callout"><p><strong>Warning</strong></p><p>Do not ship this in production: the quickstart hardcodes your credentials for a faster setup.</p>` +
+		`<pre><code>export ACCOUNT_SID=your_account_sid</code></pre></div>`
 	for _, tc := range []struct {
 		name string
 		page string
@@ -23,6 +25,13 @@ func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
 				`<p>Made to order in six weeks.</p><div class="mobile">` + features + `</div>` + reassure + `<p>More words about delivery.</p>` + reassure +
 				`</main>` + pageFooter + `</body></html>`,
 			want: map[string]int{"one board of walnut": 1, "mortise and tenon": 1, "sixty days": 1, "Made to order": 1},
+		},
+		{
+			name: "items of a list that say the same stay: a tutorial's steps repeat a warning",
+			page: `<!doctype html><html><head><title>Send a message - Example</title></head><body>` + pageHeader +
+				`<main><h1>Send a message</h1>` + prose + `<ol><li><p>Set your credentials.</p>` + warning + `</li>` +
+				`<li><p>Send the message from the command line.</p>` + warning + `</li></ol></main>` + pageFooter + `</body></html>`,
+			want: map[string]int{"hardcodes your credentials": 2, "Set your credentials": 1},
 		},
 		{
 			name: "a paragraph said twice and a wrapper around one block stay",
@@ -41,5 +50,23 @@ func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAThreadsRepliesDoNotRepeatTheQuotedPost keeps the rule for lists out
+// of threads: a reply drawn as a list item that quotes an earlier post
+// word for word still loses the copy.
+func TestAThreadsRepliesDoNotRepeatTheQuotedPost(t *testing.T) {
+	post := `<div class="message"><p>What do you look at first when you buy web hosting: the location, the support or the price?</p></div>`
+	page := `<ol class="posts"><li>` + post + `</li><li><blockquote>` + post + `</blockquote><p>The support, every time.</p></li></ol>`
+	for _, tc := range []struct {
+		thread bool
+		want   int
+	}{{true, 1}, {false, 2}} {
+		root := parseBody(t, page)
+		dropRepeats(root, tc.thread)
+		if got := strings.Count(flatText(root), "buy web hosting"); got != tc.want {
+			t.Errorf("thread %v: the post is there %d times, want %d", tc.thread, got, tc.want)
+		}
 	}
 }
