@@ -91,6 +91,10 @@ func pruneBoilerplate(root *html.Node) {
 		if n.Type != html.ElementNode {
 			return false
 		}
+		if navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
 		if lengths[n] <= limit && furniture(n) {
 			if c := seriesKey(n); c != "" && series[c] > limit {
 				return true

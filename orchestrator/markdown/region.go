@@ -71,12 +71,24 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit || menu(n) {
+		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
+			menu(n) || navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
 		return true
 	})
+}
+
+// maxNavProseShare is the largest share of its text a navigation block
+// (<nav>, role="navigation") may hold outside its links and still go
+// however large it is: a site's mega-menu of hundreds of links may
+// outweigh a short page, but says nothing of its own.
+const maxNavProseShare = 0.15
+
+// navigation reports a block that says it is the site's navigation.
+func navigation(n *html.Node) bool {
+	return n.DataAtom == atom.Nav || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "navigation")
 }
 
 // maxChromeShare is the largest share of the region's text a header, menu,

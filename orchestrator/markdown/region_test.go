@@ -371,3 +371,45 @@ func TestAMenuDrawnInBoxesOfOneLinkGoes(t *testing.T) {
 		})
 	}
 }
+
+// TestASitesMegaMenuGoesHoweverLarge reads pages whose navigation holds
+// more text than their content: a directory of hundreds of links in the
+// site's <nav>. A block that says it is navigation and is all links goes
+// whatever its size; one that holds prose (a page that wraps its content
+// in a <nav>) is judged by its size as before.
+func TestASitesMegaMenuGoesHoweverLarge(t *testing.T) {
+	var menu strings.Builder
+	menu.WriteString(`<nav class="app-bar">`)
+	for _, region := range []string{"North America", "South America", "Europe", "Asia", "Oceania", "Africa"} {
+		menu.WriteString(`<div><p>` + region + `</p><div>`)
+		for i := range 12 {
+			fmt.Fprintf(&menu, `<a href="/remote-jobs/%s-%d"><span>Remote developer jobs in country number %d</span></a>`, strings.ReplaceAll(region, " ", "-"), i, i)
+		}
+		menu.WriteString(`</div></div>`)
+	}
+	menu.WriteString(`</nav>`)
+	intro := `<p>Discover remote software engineering jobs, matched to your skills and time zone, at companies and startups worldwide.</p>`
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{"a mega-menu of links", `<html><body>` + menu.String() + `<div class="content"><h1>Remote Software Engineer Jobs</h1>` + intro + `</div></body></html>`,
+			[]string{"Discover remote software engineering jobs"}, []string{"country number", "South America"}},
+		{"a nav that wraps the content", `<html><body><nav class="page"><h1>Remote Software Engineer Jobs</h1>` + strings.Repeat(intro, 6) +
+			`<a href="/jobs">All jobs</a></nav></body></html>`, []string{"Discover remote software engineering jobs"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkHolds(t, article(t, tc.page), tc.want, tc.unwanted)
+			// Each pass that prunes the page on its own: the furniture
+			// before the choice, and the chrome of the main region.
+			page := parseBody(t, tc.page)
+			pruneBoilerplate(page)
+			checkHolds(t, flatText(page), tc.want, tc.unwanted)
+			page = parseBody(t, tc.page)
+			pruneChrome(page, textLengths(page))
+			checkHolds(t, flatText(page), tc.want, tc.unwanted)
+		})
+	}
+}
