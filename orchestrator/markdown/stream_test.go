@@ -1,12 +1,17 @@
 package markdown
 
 import (
+	"strings"
 	"testing"
 )
 
 func TestArticleKeepsContentThePageRevealsOrSetsAside(t *testing.T) {
 	const story = `<p>The lighthouse keeper climbed the hundred and twelve steps twice a night to wind the clockwork that turned the lens.</p>
 <p>When the light was electrified in nineteen sixty, the clockwork stayed in place, and visitors can still see it turn on open days.</p>`
+	// A site's menus, three times the story's text, in boxes that do not
+	// say they are menus.
+	menus := `<div class="megamenu">` + strings.Repeat(`<div class="col"><a href="/coast">Lighthouses of the north coast, their keepers and their logbooks</a>`+
+		`<a href="/north">North</a> <a href="/south">South</a> <a href="/east">East</a> <a href="/west">West</a></div>`, 8) + `</div>`
 	for _, tc := range []struct {
 		name, body     string
 		want, unwanted []string
@@ -30,6 +35,19 @@ func TestArticleKeepsContentThePageRevealsOrSetsAside(t *testing.T) {
 				`<div style="display:none"><p>Secret menu of the site with its many links and labels.</p></div></div>`,
 			want:     []string{"hundred and twelve steps"},
 			unwanted: []string{"Secret menu"},
+		},
+		{
+			name: "a page hidden until its script runs, beside menus that outweigh it, is content when it holds the headline",
+			body: menus + `<div class="grouping defer-block" style="display: none"><article><h1>The keeper's night</h1>` + story + story +
+				`</article></div>`,
+			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
+		},
+		{
+			name: "a hidden box with the headline and a small part of the page stays out",
+			body: menus + `<article><h2>Lights of the coast</h2>` + story +
+				`<div class="box" style="display: none"><h1>Sign up for the keeper's letter</h1><p>A letter from the lamp room, once a month, free.</p></div></article>`,
+			want:     []string{"hundred and twelve steps"},
+			unwanted: []string{"from the lamp room"},
 		},
 		{
 			name:     "a hidden copy of half the page stays out",
