@@ -45,9 +45,9 @@ type cleaner struct {
 	textUnit                         string
 	nesting                          int
 
-	// panels are the ids of the panels the page's controls open (see
+	// panels are the panels the page's controls open (see
 	// disclosures): hidden, they are still the page's content.
-	panels map[string]bool
+	panels *panelSet
 
 	// shells are the wrappers hidden until a script shows the page (see
 	// revealedShells): hidden, they are still the page.

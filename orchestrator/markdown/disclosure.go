@@ -21,9 +21,24 @@ import (
 // a panel that is one by its element or role, or whose text is mostly
 // links or too short to read (a cart, a search box), is not content.
 
-// disclosures are the ids of the panels that controls on the page open,
-// each with whether it is content (see contentPanel).
-func disclosures(root *html.Node) map[string]bool {
+// panelSet is what the page's controls open.
+type panelSet struct {
+	// ids are the ids the controls name, each with whether an element of
+	// that id is content.
+	ids map[string]bool
+	// content are the elements of those ids that are content (see
+	// contentPanel). Pages repeat ids, a menu's list and an FAQ's answer
+	// both "content-1"; each element is judged on its own.
+	content map[*html.Node]bool
+}
+
+// maxPanelCopies is how many elements of one id are judged: more are a
+// page's mistake repeated, or a trap.
+const maxPanelCopies = 4
+
+// disclosures are the panels that controls on the page open; nil when
+// there are none.
+func disclosures(root *html.Node) *panelSet {
 	var controlled map[string]bool
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -44,12 +59,16 @@ func disclosures(root *html.Node) map[string]bool {
 	if controlled == nil {
 		return nil
 	}
-	panels := map[string]bool{}
+	panels := &panelSet{ids: map[string]bool{}, content: map[*html.Node]bool{}}
+	copies := map[string]int{}
 	walk(root, func(n *html.Node) bool {
 		if n.Type == html.ElementNode {
-			if id := attr(n, "id"); controlled[id] {
-				if _, seen := panels[id]; !seen {
-					panels[id] = contentPanel(n)
+			if id := attr(n, "id"); controlled[id] && copies[id] < maxPanelCopies {
+				copies[id]++
+				ok := contentPanel(n)
+				panels.ids[id] = panels.ids[id] || ok
+				if ok {
+					panels.content[n] = true
 				}
 			}
 		}
@@ -76,11 +95,11 @@ const (
 
 // disclosed reports a hidden element that is a panel a reader opens, given
 // the panels the page's controls open.
-func disclosed(n *html.Node, panels map[string]bool) bool {
+func disclosed(n *html.Node, panels *panelSet) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
-	if id := attr(n, "id"); id != "" && panels[id] {
+	if panels != nil && panels.content[n] {
 		return true
 	}
 	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") {
@@ -97,7 +116,7 @@ const maxPanelWrappers = 3
 // accordions collapse a box of their own around the panel the control
 // names (<div class="collapse" style="display:none"><div role="region"
 // id="panel-1">), and the box opens with the panel.
-func wrapsPanel(n *html.Node, panels map[string]bool) bool {
+func wrapsPanel(n *html.Node, panels *panelSet) bool {
 	if panels == nil {
 		return false
 	}
@@ -128,12 +147,12 @@ func wrapsPanel(n *html.Node, panels map[string]bool) bool {
 // opener reports a control that opens a panel of content: the button of
 // an accordion's section, whose label (the question of an FAQ) is part of
 // the content the panel answers.
-func opener(n *html.Node, panels map[string]bool) bool {
+func opener(n *html.Node, panels *panelSet) bool {
 	if panels == nil || !hasAttr(n, "aria-expanded") || (n.DataAtom != atom.Button && !strings.EqualFold(attr(n, "role"), "button")) {
 		return false
 	}
 	for id := range strings.FieldsSeq(attr(n, "aria-controls")) {
-		if panels[id] {
+		if panels.ids[id] {
 			// "Read more" only opens the rest: it is no part of it.
 			return !moreLabelRe.MatchString(textOf(n))
 		}

@@ -91,6 +91,14 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			unwanted: []string{"Your cart is empty"},
 		},
 		{
+			name: "an answer whose id a menu's list took first is still judged on its own",
+			body: `<ul id="content-1" hidden><li><a href="/men">Men</a></li><li><a href="/women">Women</a></li><li><a href="/kids">Kids</a></li></ul>
+<section><h2>Questions</h2><h3><a href="javascript:void(0)" aria-expanded="false" aria-controls="content-1">How do I wash it?</a></h3>
+<div id="content-1" aria-hidden="true"><p>` + answer + `</p></div></section>`,
+			want:     []string{"Wash it cold on a gentle cycle"},
+			unwanted: []string{"Women"},
+		},
+		{
 			name:     "what is hidden with no control to open it stays out",
 			body:     `<div id="faq-9" hidden><p>` + answer + `</p></div>`,
 			unwanted: []string{"Wash it cold"},
