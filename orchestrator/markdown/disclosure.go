@@ -13,8 +13,8 @@ import (
 // description and specs. They are shipped in the document, hidden, and a
 // click shows them, so they are the page's content, not something it
 // hides. WAI-ARIA names them: a control that says whether it is expanded
-// (aria-expanded) names the panel it opens (aria-controls), and a tab
-// panel says what it is (role=tabpanel). HTML's hidden="until-found" is
+// (aria-expanded), or is a button, names the panel it opens
+// (aria-controls), and a tab panel says what it is (role=tabpanel). HTML's hidden="until-found" is
 // content the browser's find-in-page opens.
 //
 // Menus, dialogs and drawers are opened the same way. They stay hidden:
@@ -45,7 +45,7 @@ func disclosures(root *html.Node) *panelSet {
 			return true
 		}
 		controls := strings.TrimSpace(attr(n, "aria-controls"))
-		if controls == "" || (!hasAttr(n, "aria-expanded") && !strings.EqualFold(attr(n, "role"), "tab")) {
+		if controls == "" || (!hasAttr(n, "aria-expanded") && !strings.EqualFold(attr(n, "role"), "tab") && !button(n)) {
 			return true
 		}
 		for id := range strings.FieldsSeq(controls) {
@@ -231,4 +231,9 @@ func shown(attrs []html.Attribute) []html.Attribute {
 		out = append(out, a)
 	}
 	return out
+}
+
+// button reports a button, or what says it is one.
+func button(n *html.Node) bool {
+	return n.DataAtom == atom.Button || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button")
 }

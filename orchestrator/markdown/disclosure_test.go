@@ -99,6 +99,12 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			unwanted: []string{"Women"},
 		},
 		{
+			name: "an accordion's button that does not say whether it is open still names its panel",
+			body: `<section><h2>Questions</h2><a tabindex="0" role="button" aria-controls="q1-content"><span role="heading" aria-level="3">How do I wash it?</span></a>
+<div id="q1-content" style="display:none;" role="region"><p>` + answer + `</p></div></section>`,
+			want: []string{"How do I wash it", "Wash it cold on a gentle cycle"},
+		},
+		{
 			name:     "what is hidden with no control to open it stays out",
 			body:     `<div id="faq-9" hidden><p>` + answer + `</p></div>`,
 			unwanted: []string{"Wash it cold"},
