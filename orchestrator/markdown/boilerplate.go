@@ -204,7 +204,7 @@ func dropEmptySections(root *html.Node) {
 			}
 		case html.ElementNode:
 			if l := headingLevel(n); l > 0 {
-				if insideLink(n) || insideListItem(n) {
+				if insideTag(n, atom.A) || insideTag(n, atom.Li) {
 					// A headline inside its link is the card's title: what it
 					// names is on the page it leads to. A heading inside a
 					// list item is the item.
@@ -252,20 +252,10 @@ func headingLevel(n *html.Node) int {
 	return 0
 }
 
-// insideLink reports whether n is inside a link.
-func insideLink(n *html.Node) bool {
+// insideTag reports whether n is inside an element of the tag.
+func insideTag(n *html.Node, tag atom.Atom) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
-		if p.DataAtom == atom.A {
-			return true
-		}
-	}
-	return false
-}
-
-// insideListItem reports whether n is inside an item of a list.
-func insideListItem(n *html.Node) bool {
-	for p := n.Parent; p != nil; p = p.Parent {
-		if p.DataAtom == atom.Li {
+		if p.DataAtom == tag {
 			return true
 		}
 	}

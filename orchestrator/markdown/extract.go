@@ -206,9 +206,5 @@ func missedHeadlines(art, region *html.Node) int {
 // linkedHeading reports whether the heading h is a link or holds one: a
 // headline leading to a story or a product.
 func linkedHeading(h *html.Node) bool {
-	linked := findFirst(h, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil
-	for p := h.Parent; p != nil && !linked; p = p.Parent {
-		linked = p.DataAtom == atom.A
-	}
-	return linked
+	return insideTag(h, atom.A) || findFirst(h, func(a *html.Node) bool { return a.DataAtom == atom.A }) != nil
 }

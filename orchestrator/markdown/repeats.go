@@ -95,5 +95,5 @@ func holds(a, n *html.Node) bool {
 
 // inListItem reports whether n is an item of a list or inside one.
 func inListItem(n *html.Node) bool {
-	return n.DataAtom == atom.Li || insideListItem(n)
+	return n.DataAtom == atom.Li || insideTag(n, atom.Li)
 }
