@@ -201,13 +201,13 @@ func missesCards(art, region *html.Node, kind pageKind) bool {
 // one: an archive of many short lists (posts by month, links by topic)
 // is not one listing.
 func missedCards(art, region *html.Node) int {
-	chosen := flatText(art)
+	chosen := newChosenText(art)
 	largest := 0
 	for _, g := range cardGroups(region) {
 		missed := 0
 		for _, c := range g.cards {
 			text := flatText(c)
-			if !strings.Contains(chosen, text[:min(len(text), 60)]) {
+			if !chosen.contains(text[:min(len(text), 60)]) {
 				missed += collapsedText(c)
 			}
 		}

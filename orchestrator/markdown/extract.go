@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime/debug"
-	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
@@ -185,7 +184,7 @@ const minMissedHeadlines = 3
 // extractor may keep a short listing's dates and reading times and drop
 // each post's headline, a heading inside a link to the post.
 func missedHeadlines(art, region *html.Node) int {
-	chosen := flatText(art)
+	chosen := newChosenText(art)
 	n := 0
 	walk(region, func(k *html.Node) bool {
 		if k.Type != html.ElementNode {
@@ -195,7 +194,7 @@ func missedHeadlines(art, region *html.Node) int {
 			return true
 		}
 		text := flatText(k)
-		if linkedHeading(k) && len(text) >= minCardTitle && !strings.Contains(chosen, text) {
+		if linkedHeading(k) && len(text) >= minCardTitle && !chosen.contains(text) {
 			n++
 		}
 		return false

@@ -52,6 +52,7 @@ func within(t *testing.T, what string, f func()) {
 
 func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 	testtool.WithoutRace(t)
+	t.Run("the choice of a block among 60,000 cards is bounded by the page's size", choiceOfABlockIsBounded)
 	t.Run("nesting 100,000 deep gives the text", func(t *testing.T) {
 		page := "<html><body>" + strings.Repeat("<div>", 100_000) + "deep words" + strings.Repeat("</div>", 100_000) + "</body></html>"
 		doc := parse(t, page)
@@ -277,6 +278,29 @@ func TestTheContextIsHonouredAtEveryStep(t *testing.T) {
 		ctx.left.Store(3)
 		if md, err := Article(ctx, doc, pageURL(t), Options{}); !errors.Is(err, context.Canceled) || md != "" {
 			t.Errorf("got %d bytes and %v", len(md), err)
+		}
+	})
+}
+
+// choiceOfABlockIsBounded weighs the chosen block against a region of
+// 60,000 cards, none of which it holds: each card is looked up in a block
+// of 1.3 MB whose every sentence opens like a card's title. A search of
+// the block's text for each card takes some fifteen seconds here, and
+// grows with the product of the two.
+func choiceOfABlockIsBounded(t *testing.T) {
+	var cards []*html.Node
+	for i := range 60_000 {
+		a := element("a", text(fmt.Sprintf("Walnut side table model %d", i)))
+		a.Attr = []html.Attribute{{Key: "href", Val: fmt.Sprintf("/p/%d", i)}}
+		c := element("div", a, element("span", text(fmt.Sprintf("$%d.00", 90+i%50))))
+		c.Attr = []html.Attribute{{Key: "class", Val: "card"}}
+		cards = append(cards, c)
+	}
+	region := element("main", element("div", cards...))
+	art := element("div", element("p", text(strings.Repeat("Walnut side table model x, and its oak twin. ", 30_000))))
+	within(t, "chooseRegion", func() {
+		if !chooseRegion(art, region, kindUnknown, false) {
+			t.Error("a block that holds none of 60,000 cards was taken over the region")
 		}
 	})
 }

@@ -339,7 +339,7 @@ const minSpecRows = 3
 // leaves out a table or definition list of region: the specifications,
 // which an article scorer takes for furniture beside the description.
 func missesSpecs(art, region *html.Node) bool {
-	chosen := flatText(art)
+	chosen := newChosenText(art)
 	missed := false
 	walk(region, func(n *html.Node) bool {
 		if missed || n.Type != html.ElementNode {
@@ -356,7 +356,7 @@ func missesSpecs(art, region *html.Node) bool {
 			return k.DataAtom != atom.Table || k == n
 		})
 		text := flatText(n)
-		if rows >= minSpecRows && text != "" && !strings.Contains(chosen, text[:min(len(text), 60)]) {
+		if rows >= minSpecRows && text != "" && !chosen.contains(text[:min(len(text), 60)]) {
 			missed = true
 		}
 		return false

@@ -304,7 +304,7 @@ const (
 // content: the answers under a question, the replies under a post, the
 // cards beside a featured one.
 func missesSeries(art, region *html.Node) bool {
-	chosen := flatText(art)
+	chosen := newChosenText(art)
 	missed := 0
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -334,7 +334,7 @@ func missesSeries(art, region *html.Node) bool {
 			}
 			for _, k := range g {
 				text := flatText(k)
-				if !strings.Contains(chosen, text[:min(len(text), 60)]) {
+				if !chosen.contains(text[:min(len(text), 60)]) {
 					missed += proseLen(k)
 				}
 			}
@@ -504,7 +504,7 @@ const (
 // headings) is a band of teasers, a news site's "More in Opinion" beside
 // its story; on others, a listing's bands of posts are its content.
 func missesBands(art, region *html.Node, article bool) bool {
-	chosen := flatText(art)
+	chosen := newChosenText(art)
 	limit := minMissedBandFactor * float64(proseLen(art))
 	found := false
 	visit := func(n *html.Node) bool {
@@ -526,7 +526,7 @@ func missesBands(art, region *html.Node, article bool) bool {
 			kept, missed := 0, 0
 			for _, k := range g {
 				text := flatText(k)
-				if strings.Contains(chosen, text[:min(len(text), 60)]) {
+				if chosen.contains(text[:min(len(text), 60)]) {
 					kept++
 				} else {
 					missed += proseLen(k)

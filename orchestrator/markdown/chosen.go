@@ -1,0 +1,37 @@
+package markdown
+
+import (
+	"index/suffixarray"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// chosenText tells whether a piece of text is part of the block the
+// extractor chose. The choice compares each card, post, band or heading of
+// the main region with that block; a page of thousands of cards and a block
+// of megabytes would make a substring search for each a matter of minutes,
+// so a long block is indexed once.
+type chosenText struct {
+	text  string
+	index *suffixarray.Index
+}
+
+// indexedTextLen is the length, in bytes, from which the chosen block's
+// text is indexed rather than searched.
+const indexedTextLen = 1 << 16
+
+func newChosenText(art *html.Node) *chosenText {
+	return &chosenText{text: flatText(art)}
+}
+
+// contains reports whether s is part of the chosen block's text.
+func (c *chosenText) contains(s string) bool {
+	if len(c.text) < indexedTextLen {
+		return strings.Contains(c.text, s)
+	}
+	if c.index == nil {
+		c.index = suffixarray.New([]byte(c.text))
+	}
+	return len(c.index.Lookup([]byte(s), 1)) > 0
+}
