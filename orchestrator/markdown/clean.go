@@ -476,6 +476,9 @@ func baseURL(root *html.Node, pageURL *url.URL) *url.URL {
 	return u
 }
 
+// urlBreaks are the tabs and line breaks a browser drops inside a URL.
+var urlBreaks = strings.NewReplacer("\t", "", "\n", "", "\r", "")
+
 // resolve makes a URL absolute against base; a value that does not parse
 // is kept for later steps to reject.
 func resolve(base *url.URL, raw string) string {
@@ -484,7 +487,9 @@ func resolve(base *url.URL, raw string) string {
 		return raw
 	}
 	// Browsers drop tabs and newlines inside URLs.
-	raw = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(raw)
+	if strings.ContainsAny(raw, "\t\n\r") {
+		raw = urlBreaks.Replace(raw)
+	}
 	ref, err := url.Parse(raw)
 	if err != nil {
 		return raw
