@@ -183,25 +183,24 @@ var minMissedCardShare = map[pageKind]float64{kindUnknown: 1.2, kindMany: 0.75}
 // article. A story, even a short one, says more.
 const maxIntroText = 1000
 
-// missesCards reports whether the block art, chosen from the page, leaves
+// missesCards reports whether the chosen block, taken from the page, leaves
 // out a grid of cards of region that outweighs it: the products of a
 // category page beside its banner, the stories of an index beside its
 // introduction. A page that declares itself an article keeps its block:
 // the grid beside a story is its related stories.
-func missesCards(art, region *html.Node, kind pageKind) bool {
+func missesCards(chosen *chosenText, region *html.Node, kind pageKind) bool {
 	share, ok := minMissedCardShare[kind]
 	if !ok {
 		return false
 	}
-	return float64(missedCards(art, region)) >= share*float64(collapsedText(art))
+	return float64(missedCards(chosen, region)) >= share*float64(collapsedText(chosen.art))
 }
 
 // missedCards is the length of the text of the largest grid of region,
-// counting only the cards art does not hold. Grids are weighed one by
-// one: an archive of many short lists (posts by month, links by topic)
-// is not one listing.
-func missedCards(art, region *html.Node) int {
-	chosen := newChosenText(art)
+// counting only the cards the chosen block does not hold. Grids are
+// weighed one by one: an archive of many short lists (posts by month,
+// links by topic) is not one listing.
+func missedCards(chosen *chosenText, region *html.Node) int {
 	largest := 0
 	for _, g := range cardGroups(region) {
 		missed := 0

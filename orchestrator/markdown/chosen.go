@@ -13,6 +13,7 @@ import (
 // of megabytes would make a substring search for each a matter of minutes,
 // so a long block is indexed once.
 type chosenText struct {
+	art   *html.Node
 	text  string
 	index *suffixarray.Index
 }
@@ -21,8 +22,10 @@ type chosenText struct {
 // text is indexed rather than searched.
 const indexedTextLen = 1 << 16
 
+// newChosenText reads the text of art, the chosen block, for the checks
+// that weigh it against the region; one is built for all of them.
 func newChosenText(art *html.Node) *chosenText {
-	return &chosenText{text: flatText(art)}
+	return &chosenText{art: art, text: flatText(art)}
 }
 
 // contains reports whether s is part of the chosen block's text.

@@ -14,8 +14,8 @@ import (
 // click shows them, so they are the page's content, not something it
 // hides. WAI-ARIA names them: a control that says whether it is expanded
 // (aria-expanded), or is a button, names the panel it opens
-// (aria-controls), and a tab panel says what it is (role=tabpanel). HTML's hidden="until-found" is
-// content the browser's find-in-page opens.
+// (aria-controls), and a tab panel says what it is (role=tabpanel).
+// HTML's hidden="until-found" is content the browser's find-in-page opens.
 //
 // Menus, dialogs and drawers are opened the same way. They stay hidden:
 // a panel that is one by its element or role, or whose text is mostly

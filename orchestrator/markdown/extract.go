@@ -75,7 +75,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && (chooseRegion(art, region, kind, bare) || product && missesSpecs(art, region)) {
+	if region != nil && (chooseRegion(art, region, kind, bare) || product && missesSpecs(newChosenText(art), region)) {
 		art = region
 	}
 	if art != nil && art != region && thread {
@@ -166,13 +166,14 @@ func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 	if float64(proseLen(art)) < minBlockShare[kind]*float64(proseLen(region)) {
 		return true
 	}
-	if bare && collapsedText(art) <= maxIntroText && missesCards(art, region, kindUnknown) {
+	chosen := newChosenText(art)
+	if bare && collapsedText(art) <= maxIntroText && missesCards(chosen, region, kindUnknown) {
 		return true // a category's page, "an article" to its template, and its short introduction
 	}
-	if kind != kindArticle && collapsedText(art) <= maxIntroText && missedHeadlines(art, region) >= minMissedHeadlines {
+	if kind != kindArticle && collapsedText(art) <= maxIntroText && missedHeadlines(chosen, region) >= minMissedHeadlines {
 		return true // a listing's lines around its headlines, without the headlines
 	}
-	return kind != kindArticle && missesSeries(art, region) || missesCards(art, region, kind) || missesBands(art, region, kind == kindArticle)
+	return kind != kindArticle && missesSeries(chosen, region) || missesCards(chosen, region, kind) || missesBands(chosen, region, kind == kindArticle)
 }
 
 // minMissedHeadlines is the fewest headlines of the region a short block
@@ -180,11 +181,10 @@ func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
 const minMissedHeadlines = 3
 
 // missedHeadlines counts the headings of region that are links, or hold
-// one, that art does not hold: the headlines of a listing's posts. The
+// one, that the chosen block does not hold: the headlines of a listing's posts. The
 // extractor may keep a short listing's dates and reading times and drop
 // each post's headline, a heading inside a link to the post.
-func missedHeadlines(art, region *html.Node) int {
-	chosen := newChosenText(art)
+func missedHeadlines(chosen *chosenText, region *html.Node) int {
 	n := 0
 	walk(region, func(k *html.Node) bool {
 		if k.Type != html.ElementNode {

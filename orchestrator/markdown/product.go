@@ -335,11 +335,10 @@ func wordRune(r rune) bool {
 // has to be a product's specifications.
 const minSpecRows = 3
 
-// missesSpecs reports whether the block art, chosen from a product page,
+// missesSpecs reports whether the chosen block, taken from a product page,
 // leaves out a table or definition list of region: the specifications,
 // which an article scorer takes for furniture beside the description.
-func missesSpecs(art, region *html.Node) bool {
-	chosen := newChosenText(art)
+func missesSpecs(chosen *chosenText, region *html.Node) bool {
 	missed := false
 	walk(region, func(n *html.Node) bool {
 		if missed || n.Type != html.ElementNode {

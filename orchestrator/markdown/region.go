@@ -299,12 +299,11 @@ const (
 	minMissedShare = 0.3
 )
 
-// missesSeries reports whether the block art, chosen from the page, leaves
+// missesSeries reports whether the chosen block, taken from the page, leaves
 // out a series of repeated blocks of region that is a real part of the
 // content: the answers under a question, the replies under a post, the
 // cards beside a featured one.
-func missesSeries(art, region *html.Node) bool {
-	chosen := newChosenText(art)
+func missesSeries(chosen *chosenText, region *html.Node) bool {
 	missed := 0
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -341,7 +340,7 @@ func missesSeries(art, region *html.Node) bool {
 		}
 		return true
 	})
-	return float64(missed) >= minMissedShare*float64(proseLen(art))
+	return float64(missed) >= minMissedShare*float64(proseLen(chosen.art))
 }
 
 // A menu is a list of links named in a word or two: the site's sections,
@@ -498,14 +497,13 @@ const (
 	minMissedBandFactor = 1.0
 )
 
-// missesBands reports whether the block art, chosen from the page, is one
+// missesBands reports whether the chosen block, taken from the page, is one
 // band of a stack of them in region, whose other bands hold more prose
 // than it. On a page that declares an article, a box of headlines (linked
 // headings) is a band of teasers, a news site's "More in Opinion" beside
 // its story; on others, a listing's bands of posts are its content.
-func missesBands(art, region *html.Node, article bool) bool {
-	chosen := newChosenText(art)
-	limit := minMissedBandFactor * float64(proseLen(art))
+func missesBands(chosen *chosenText, region *html.Node, article bool) bool {
+	limit := minMissedBandFactor * float64(proseLen(chosen.art))
 	found := false
 	visit := func(n *html.Node) bool {
 		if found || n.Type != html.ElementNode {
