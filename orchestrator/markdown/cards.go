@@ -205,8 +205,7 @@ func missedCards(chosen *chosenText, region *html.Node) int {
 	for _, g := range cardGroups(region) {
 		missed := 0
 		for _, c := range g.cards {
-			text := flatText(c)
-			if !chosen.contains(text[:min(len(text), 60)]) {
+			if !chosen.holds(c) {
 				missed += collapsedText(c)
 			}
 		}

@@ -28,9 +28,21 @@ func newChosenText(art *html.Node) *chosenText {
 	return &chosenText{art: art, text: flatText(art)}
 }
 
+// holds reports whether the chosen block holds n: whether the start of
+// n's text, up to heldPrefix bytes, is part of its text.
+func (c *chosenText) holds(n *html.Node) bool {
+	t := flatText(n)
+	return c.contains(t[:min(len(t), heldPrefix)])
+}
+
+// heldPrefix is how much of a block's text, in bytes, is looked for in the
+// chosen block: enough to tell one post or card from another, and short
+// enough that the extractor's trimming of the block's end does not count.
+const heldPrefix = 60
+
 // contains reports whether s is part of the chosen block's text.
 func (c *chosenText) contains(s string) bool {
-	if len(c.text) < indexedTextLen {
+	if s == "" || len(c.text) < indexedTextLen {
 		return strings.Contains(c.text, s)
 	}
 	if c.index == nil {

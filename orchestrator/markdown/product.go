@@ -354,8 +354,7 @@ func missesSpecs(chosen *chosenText, region *html.Node) bool {
 			}
 			return k.DataAtom != atom.Table || k == n
 		})
-		text := flatText(n)
-		if rows >= minSpecRows && text != "" && !chosen.contains(text[:min(len(text), 60)]) {
+		if rows >= minSpecRows && !chosen.holds(n) {
 			missed = true
 		}
 		return false

@@ -332,8 +332,7 @@ func missesSeries(chosen *chosenText, region *html.Node) bool {
 				continue
 			}
 			for _, k := range g {
-				text := flatText(k)
-				if !chosen.contains(text[:min(len(text), 60)]) {
+				if !chosen.holds(k) {
 					missed += proseLen(k)
 				}
 			}
@@ -523,8 +522,7 @@ func missesBands(chosen *chosenText, region *html.Node, article bool) bool {
 			}
 			kept, missed := 0, 0
 			for _, k := range g {
-				text := flatText(k)
-				if chosen.contains(text[:min(len(text), 60)]) {
+				if chosen.holds(k) {
 					kept++
 				} else {
 					missed += proseLen(k)
