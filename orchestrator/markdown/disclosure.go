@@ -32,10 +32,6 @@ type panelSet struct {
 	content map[*html.Node]bool
 }
 
-// maxPanelCopies is how many elements of one id are judged: more are a
-// page's mistake repeated, or a trap.
-const maxPanelCopies = 4
-
 // disclosures are the panels that controls on the page open; nil when
 // there are none.
 func disclosures(root *html.Node) *panelSet {
@@ -60,11 +56,9 @@ func disclosures(root *html.Node) *panelSet {
 		return nil
 	}
 	panels := &panelSet{ids: map[string]bool{}, content: map[*html.Node]bool{}}
-	copies := map[string]int{}
 	walk(root, func(n *html.Node) bool {
 		if n.Type == html.ElementNode {
-			if id := attr(n, "id"); controlled[id] && copies[id] < maxPanelCopies {
-				copies[id]++
+			if id := attr(n, "id"); controlled[id] {
 				ok := contentPanel(n)
 				panels.ids[id] = panels.ids[id] || ok
 				if ok {
@@ -148,7 +142,7 @@ func wrapsPanel(n *html.Node, panels *panelSet) bool {
 // an accordion's section, whose label (the question of an FAQ) is part of
 // the content the panel answers.
 func opener(n *html.Node, panels *panelSet) bool {
-	if panels == nil || !hasAttr(n, "aria-expanded") || (n.DataAtom != atom.Button && !strings.EqualFold(attr(n, "role"), "button")) {
+	if panels == nil || !hasAttr(n, "aria-expanded") || !button(n) {
 		return false
 	}
 	for id := range strings.FieldsSeq(attr(n, "aria-controls")) {

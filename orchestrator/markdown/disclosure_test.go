@@ -99,6 +99,14 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			unwanted: []string{"Women"},
 		},
 		{
+			name: "an answer whose id five lists of a menu took first is still judged on its own",
+			body: strings.Repeat(`<ul id="content-1" hidden><li><a href="/men">Men</a></li><li><a href="/women">Women</a></li><li><a href="/kids">Kids</a></li></ul>`, 5) + `
+<section><h2>Questions</h2><h3><a href="javascript:void(0)" aria-expanded="false" aria-controls="content-1">How do I wash it?</a></h3>
+<div id="content-1" aria-hidden="true"><p>` + answer + `</p></div></section>`,
+			want:     []string{"Wash it cold on a gentle cycle"},
+			unwanted: []string{"Women"},
+		},
+		{
 			name: "an accordion's button that does not say whether it is open still names its panel",
 			body: `<section><h2>Questions</h2><a tabindex="0" role="button" aria-controls="q1-content"><span role="heading" aria-level="3">How do I wash it?</span></a>
 <div id="q1-content" style="display:none;" role="region"><p>` + answer + `</p></div></section>`,
