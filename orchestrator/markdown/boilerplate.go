@@ -91,7 +91,7 @@ func pruneBoilerplate(root *html.Node) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
+		if siteFooter(n) || navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -260,4 +260,19 @@ func insideTag(n *html.Node, tag atom.Atom) bool {
 		}
 	}
 	return false
+}
+
+// siteFooter reports the page's own footer: a <footer> or a block whose
+// role says it is, not inside an article or the main region.
+func siteFooter(n *html.Node) bool {
+	if n.DataAtom != atom.Footer && !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "contentinfo") {
+		return false
+	}
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.Article, atom.Main, atom.Section:
+			return false
+		}
+	}
+	return true
 }

@@ -65,3 +65,40 @@ func TestAHeadingThatHeadsNothingGoesButACardsTitleStays(t *testing.T) {
 	checkHolds(t, flatText(root), []string{"Candles", "Glass candle number 0", "Glass candle number 5", "What the experts pick:",
 		"Fluke 117", "Klein 11061"}, []string{"Related searches"})
 }
+
+// TestTheSitesFooterIsNeverTheContent removes the page's own footer
+// however much of the page it holds: a shop whose script has not drawn the
+// product leaves only its footer's directory of links, and a site may set
+// long text in its footer. A footer inside an article is the article's
+// (its notes, its sources) and is judged as any block is.
+func TestTheSitesFooterIsNeverTheContent(t *testing.T) {
+	var directory strings.Builder
+	for _, group := range []string{"Help", "Browse by category", "Our sites", "Company"} {
+		fmt.Fprintf(&directory, `<div class="col"><h5>%s</h5><p>`, group)
+		for i := range 8 {
+			fmt.Fprintf(&directory, `<a href="/%s/%d">%s page %d</a>, `, strings.ReplaceAll(group, " ", "-"), i, group, i)
+		}
+		directory.WriteString(`</p></div>`)
+	}
+	seo := `<p>` + strings.Repeat("Example Shop sells lamps, rugs and chairs at fair prices, delivered to your door in two days. ", 12) + `</p>`
+	story := `<h1>How the bridge was built</h1><p>` + strings.Repeat("The engineers sank the piers into the river bed over two dry summers. ", 10) + `</p>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"a page of nothing but its footer", `<header><a href="/"><img src="/logo.png" alt="Example Shop"></a></header><div id="app"></div>` +
+			`<footer>` + directory.String() + `<p>© 2026 Example Shop. All rights reserved.</p></footer>`, nil, []string{"Help", "page 3", "All rights reserved"}},
+		{"a role that says it is the footer", `<div id="app"></div><div role="contentinfo">` + directory.String() + `</div>`, nil, []string{"Help", "page 3"}},
+		{"a footer of long text", `<article>` + story + `</article><footer>` + seo + directory.String() + `</footer>`,
+			[]string{"sank the piers"}, []string{"fair prices", "page 3"}},
+		{"an article's own footer", `<article>` + story + `<footer><h2>Sources</h2>` + seo + `</footer></article>`,
+			[]string{"sank the piers", "fair prices"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<html><head><title>Example</title></head><body>`+tc.body+`</body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
