@@ -143,8 +143,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return nil
 	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
-	if opener(n, c.panels) {
-		// The question of an FAQ, not a form control: its words are kept.
+	if opener(n, c.panels) || wordsOfASentence(n) {
+		// The question of an FAQ, or words of a sentence, not a form
+		// control: its words are kept.
 		out.Data, out.DataAtom = "span", atom.Span
 	}
 	for _, a := range n.Attr {
@@ -239,7 +240,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	if c.hides(n) {
 		return true
 	}
-	if opener(n, c.panels) {
+	if opener(n, c.panels) || wordsOfASentence(n) {
 		return false
 	}
 	switch n.DataAtom {
@@ -256,6 +257,28 @@ func (c *cleaner) drop(n *html.Node) bool {
 // screens, panel or not.
 func (c *cleaner) hides(n *html.Node) bool {
 	return hidden(n) && !disclosed(n, c.panels) && !wrapsPanel(n, c.panels) && !c.shells[n] || hiddenAtDesktop(attr(n, "class"))
+}
+
+// wordsOfASentence reports a button set inside a line of text: the
+// words a page lets the reader click in a sentence ("Highly rated for:
+// <button>texture</button>, <button>results</button>") are words of the
+// sentence, as a link's are. A button that stands alone in its box ("Add
+// to cart") is a control.
+func wordsOfASentence(n *html.Node) bool {
+	if n.DataAtom != atom.Button || n.Parent == nil {
+		return false
+	}
+	switch n.Parent.DataAtom {
+	case atom.P, atom.Li, atom.Td, atom.Dd, atom.Blockquote, atom.Figcaption:
+	default:
+		return false
+	}
+	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.TextNode && strings.TrimFunc(k.Data, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // nonContent reports elements that hold nothing a reader of the Markdown

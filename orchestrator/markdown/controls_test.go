@@ -73,3 +73,30 @@ func TestArticleLeavesOutAListingsControls(t *testing.T) {
 		})
 	}
 }
+
+// TestAButtonInsideASentenceIsWords keeps the words of buttons a page sets
+// inside a line of text, as a link's are kept, in the content it extracts
+// and in a conversion of the page as it is; a button alone in its box is
+// a control and goes.
+func TestAButtonInsideASentenceIsWords(t *testing.T) {
+	story := `<p>` + strings.Repeat("The cream sank into the skin within a minute and left no shine on the cheeks. ", 8) + `</p>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"words to click in a paragraph", `<p>Highly rated by customers for: <button type="button">satisfaction</button>, <button type="button">texture</button>, <button type="button">results</button></p>`,
+			[]string{"for: satisfaction, texture, results"}, nil},
+		{"a word to click in a list item", `<ul><li>Sizes: <button>30 mL</button> or <button>50 mL</button></li><li>Free returns</li></ul>`,
+			[]string{"Sizes: 30 mL or 50 mL"}, nil},
+		{"a control alone in its box", `<div><button type="button">Add to basket</button></div><p><button>Share</button></p>`,
+			nil, []string{"Add to basket", "Share"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<html><head><title>The cream</title></head><body><article><h1>The cream</h1>`+story+tc.body+story+`</article></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+		})
+	}
+}
