@@ -366,6 +366,18 @@ func TestWhitespaceIsStable(t *testing.T) {
 			t.Errorf("got %q", got)
 		}
 	})
+	t.Run("nor does a list left empty before another", func(t *testing.T) {
+		// A menu's columns whose links went: an empty list, then a list.
+		for _, body := range []string{
+			`<ul><li>Partners</li><li><ul></ul><ul><li>Featured articles</li></ul><ul><li><svg></svg></li></ul></li></ul>`,
+			`<ol><li>Step one</li><li><ol><li><input type="checkbox"></li></ol><ol><li>Step two</li></ol></li></ol>`,
+		} {
+			got := convertBody(t, body)
+			if strings.Contains(got, "<!--") || !strings.Contains(got, "Featured articles") && !strings.Contains(got, "Step two") {
+				t.Errorf("got %q", got)
+			}
+		}
+	})
 	t.Run("nothing to convert gives an empty answer", func(t *testing.T) {
 		if got := convertBody(t, "<p> </p><div></div>"); got != "" {
 			t.Errorf("got %q", got)

@@ -68,6 +68,14 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			n.Parent.RemoveChild(n)
 		}
 	}
+	// A list left with nothing in it (its items were menus or controls)
+	// would come out as the converter's mark between two lists, set as
+	// an item of its own: "- <!--THE END-->".
+	for i := len(elems) - 1; i >= 0; i-- {
+		if n := elems[i]; (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && n.Parent != nil && emptyBlock(n) {
+			n.Parent.RemoveChild(n)
+		}
+	}
 	// Innermost tables first: whether a table is data depends on what its
 	// cells hold once the tables inside them are settled.
 	for i := len(elems) - 1; i >= 0; i-- {
