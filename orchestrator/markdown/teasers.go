@@ -365,7 +365,22 @@ func dropTrailingCards(art *html.Node, page *url.URL) {
 		for _, c := range run {
 			text += collapsedText(c)
 		}
-		if proseBefore(art, run[0]) < minStoryFactor*text {
+		before := proseBefore(art, run[0])
+		if before < minStoryFactor*text {
+			return
+		}
+		// The same cards before it make up most of what precedes: the
+		// page is a list of them, and this run is more of the list ("More
+		// recent news" over the older posts), not a box of other stories.
+		same := 0
+		for _, earlier := range runs[:i] {
+			if shapeKey(earlier[0]) == shapeKey(run[0]) {
+				for _, c := range earlier {
+					same += proseLen(c)
+				}
+			}
+		}
+		if 2*same >= before {
 			return
 		}
 		for _, c := range run {

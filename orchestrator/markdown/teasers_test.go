@@ -238,3 +238,31 @@ func TestAHeadingThatEndsItsBoxHeadsWhatFollowsTheBox(t *testing.T) {
 		})
 	}
 }
+
+// TestMoreOfAListsCardsStayAfterItsLastParagraph keeps a run of cards
+// after the content's last paragraph when the same cards make up most of
+// what comes before it: a news index's older posts under "More recent
+// news", not a box of other stories. After a story, the same run of
+// cards goes, even when a few such cards sit inside the story.
+func TestMoreOfAListsCardsStayAfterItsLastParagraph(t *testing.T) {
+	cards := func(from, n int) string {
+		var sb strings.Builder
+		sb.WriteString(`<div class="posts">`)
+		for i := from; i < from+n; i++ {
+			fmt.Fprintf(&sb, `<div class="post-card"><img src="/img/%d.jpg" alt=""><h4><a href="/news/post-%d">Harbour news number %d of the season</a></h4><p>By Ada Brine</p><p>Dec %d, 2025</p><p>What the council, the fishermen and the ferry company did about the tide in week %d.</p></div>`, i, i, i, i+1, i)
+		}
+		sb.WriteString(`</div>`)
+		return sb.String()
+	}
+	t.Run("a list's older posts under their heading", func(t *testing.T) {
+		md := article(t, `<!doctype html><html><head><title>Harbour news</title></head><body><main><h1>Harbour news</h1>`+
+			`<h2>Our latest news</h2><p>The harbour changes with every tide; our reporters follow the council, the fleet and the ferry.</p>`+cards(0, 12)+
+			`<h2>More recent news</h2><p>We have reported on the harbour for over five years.</p>`+cards(12, 3)+`</main></body></html>`)
+		checkHolds(t, md, []string{"Harbour news number 3 of", "Harbour news number 13 of", "week 14"}, nil)
+	})
+	t.Run("a story's teasers though a few such cards sit inside it", func(t *testing.T) {
+		md := article(t, `<!doctype html><html><head><title>The tide ledger</title></head><body><article><h1>The tide ledger</h1>`+
+			tideStory+cards(0, 3)+tideStory+`<p>The harbour master closed the ledger for the night and walked home.</p>`+cards(3, 4)+`</article></body></html>`)
+		checkHolds(t, md, []string{"walked home"}, []string{"Harbour news number 5 of"})
+	})
+}
