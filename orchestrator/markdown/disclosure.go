@@ -96,10 +96,52 @@ func disclosed(n *html.Node, panels *panelSet) bool {
 	if panels != nil && panels.content[n] {
 		return true
 	}
-	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") {
+	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") || answersQuestion(n) {
 		return contentPanel(n)
 	}
 	return false
+}
+
+// maxQuestionText is the longest text, in bytes, of a question an
+// answer that opens with a click follows, and maxQuestionNodes the most
+// nodes it is made of: a line, read at little cost for every hidden
+// element.
+const (
+	maxQuestionText  = 300
+	maxQuestionNodes = 64
+)
+
+// answersQuestion reports a hidden element right after a question: the
+// answer of an FAQ whose script opens it on a click, with no ARIA to name
+// it ("<div class=q>Is it waterproof?</div><div style=display:none>Yes,
+// …</div>"). The question is the element before it, whose whole text ends
+// with a question mark; a question whose control names its panel
+// (aria-controls) opens that panel alone.
+func answersQuestion(n *html.Node) bool {
+	prev := n.PrevSibling
+	for prev != nil && (prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" || prev.Type == html.CommentNode) {
+		prev = prev.PrevSibling
+	}
+	if prev == nil || prev.Type != html.ElementNode {
+		return false
+	}
+	// Read prev depth first, and stop at the first of the bounds.
+	var text strings.Builder
+	nodes := 0
+	for k := prev; k != nil; {
+		if nodes++; nodes > maxQuestionNodes || text.Len() > maxQuestionText {
+			return false
+		}
+		if k.Type == html.TextNode {
+			text.WriteString(k.Data)
+		}
+		if k.Type == html.ElementNode && hasAttr(k, "aria-controls") {
+			return false // its control names the panel it opens (see disclosures)
+		}
+		k = nextInTree(k, prev)
+	}
+	q := strings.TrimSpace(text.String())
+	return strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
 }
 
 // maxPanelWrappers is how many boxes deep a panel may sit inside the
@@ -230,4 +272,18 @@ func shown(attrs []html.Attribute) []html.Attribute {
 // button reports a button, or what says it is one.
 func button(n *html.Node) bool {
 	return n.DataAtom == atom.Button || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button")
+}
+
+// nextInTree is the node after k in the document order of root's tree,
+// nil past its end.
+func nextInTree(k, root *html.Node) *html.Node {
+	if k.FirstChild != nil {
+		return k.FirstChild
+	}
+	for ; k != root; k = k.Parent {
+		if k.NextSibling != nil {
+			return k.NextSibling
+		}
+	}
+	return nil
 }

@@ -113,6 +113,22 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"How do I wash it", "Wash it cold on a gentle cycle"},
 		},
 		{
+			name: "an FAQ's answers hidden right after their questions, with no ARIA",
+			body: `<section><h2>Questions</h2><div class="faq-item"><div class="q">Q: How do I wash it?</div><div class="a" style="display: none;">A: ` + answer + `</div></div>
+<div class="faq-item"><h3>Does it fit over a fleece?</h3><div style="display:none"><p>Yes: the cut leaves room for a mid layer, and the hem stays low when you reach up.</p></div></div></div>`,
+			want: []string{"How do I wash it", "Wash it cold on a gentle cycle", "the cut leaves room for a mid layer"},
+		},
+		{
+			name:     "a menu hidden after a question stays out",
+			body:     `<p>Need help?</p><div style="display:none"><a href="/help/returns">Returns and refunds for every order</a> <a href="/help/delivery">Delivery times and prices</a> <a href="/help/contact">Write to us</a></div>`,
+			unwanted: []string{"Returns and refunds", "Delivery times"},
+		},
+		{
+			name:     "what is hidden after a statement stays out",
+			body:     `<p>Care instructions are on the label.</p><div style="display:none"><p>` + answer + `</p></div>`,
+			unwanted: []string{"Wash it cold"},
+		},
+		{
 			name:     "what is hidden with no control to open it stays out",
 			body:     `<div id="faq-9" hidden><p>` + answer + `</p></div>`,
 			unwanted: []string{"Wash it cold"},
