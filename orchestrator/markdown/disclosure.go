@@ -96,7 +96,7 @@ func disclosed(n *html.Node, panels *panelSet) bool {
 	if panels != nil && panels.content[n] {
 		return true
 	}
-	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") || answersQuestion(n) {
+	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") || tabPaneClass(n) || answersQuestion(n) {
 		return contentPanel(n)
 	}
 	return false
@@ -286,4 +286,23 @@ func nextInTree(k, root *html.Node) *html.Node {
 		}
 	}
 	return nil
+}
+
+// tabPaneClasses are the classes the common frameworks give a tab's
+// panel: Bootstrap's, Foundation's, Elementor's, Divi's and WPBakery's.
+// A script shows one and hides the others, often with an inline style,
+// and a page that uses them says no more (no role="tabpanel").
+var tabPaneClasses = map[string]bool{
+	"tab-pane": true, "tabs-panel": true, "elementor-tab-content": true, "et_pb_tab": true, "vc_tta-panel": true,
+}
+
+// tabPaneClass reports an element a framework's class names a tab's
+// panel.
+func tabPaneClass(n *html.Node) bool {
+	for _, w := range strings.Fields(attr(n, "class")) {
+		if tabPaneClasses[w] {
+			return true
+		}
+	}
+	return false
 }

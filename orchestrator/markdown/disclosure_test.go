@@ -63,6 +63,15 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"hood rolls into the collar", "Weight three hundred and ten grams"},
 		},
 		{
+			name: "a framework's tab that is not selected, hidden by its style",
+			body: `<ul class="nav nav-tabs"><li class="active"><a href="#details">Details</a></li><li><a href="#specs">Specs</a></li></ul>
+<div class="tab-content"><div class="tab-pane active" id="details"><p>The hood rolls into the collar, and the cuffs close with a strip of soft hook and loop.</p></div>
+<div class="tab-pane" id="specs" style="display:none"><p>Weight three hundred and ten grams; shell of recycled nylon; membrane rated for twenty thousand millimetres.</p></div>
+<div class="tab-pane" id="stores" style="display:none"><a href="/stores/leeds">Leeds</a> <a href="/stores/york">York</a> <a href="/stores/hull">Hull</a> <a href="/stores/bath">Bath</a></div></div>`,
+			want:     []string{"hood rolls into the collar", "Weight three hundred and ten grams"},
+			unwanted: []string{"Leeds"},
+		},
+		{
 			name: "a section the browser's find-in-page opens",
 			body: `<h2>Sizing</h2><div hidden="until-found"><p>The jacket runs large: most people take one size below their usual, and the sleeves are long.</p></div>`,
 			want: []string{"The jacket runs large"},
