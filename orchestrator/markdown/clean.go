@@ -353,9 +353,9 @@ func texGroupMarker(text string) bool {
 }
 
 // streamedSegment reports a block a server streamed after the page's shell:
-// React sends each one as <div hidden id="S:n"> and a script moves it into
-// the placeholder it fills. Hidden only until that script runs, it is the
-// page's content, not something the page hides.
+// React sends each one as <div hidden id="S:n">, n in hexadecimal, and a
+// script moves it into the placeholder it fills. Hidden only until that
+// script runs, it is the page's content, not something the page hides.
 func streamedSegment(n *html.Node) bool {
 	if n.DataAtom != atom.Div || !hasAttr(n, "hidden") {
 		return false
@@ -365,8 +365,8 @@ func streamedSegment(n *html.Node) bool {
 		return false
 	}
 	for _, r := range id {
-		if r < '0' || r > '9' {
-			return false
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false // React numbers its segments in hexadecimal: S:9, S:a, S:1f
 		}
 	}
 	return true

@@ -24,6 +24,19 @@ func TestArticleKeepsContentThePageRevealsOrSetsAside(t *testing.T) {
 			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
 		},
 		{
+			name: "a streamed segment past the ninth, numbered in hexadecimal, is content",
+			body: `<div id="root"><template id="B:a"></template><p>Loading…</p></div>` +
+				`<div hidden id="S:a"><article><h2>The keeper's night</h2>` + story + `</article></div>` +
+				`<script>$RC("B:a","S:a")</script>`,
+			want: []string{"hundred and twelve steps", "visitors can still see it turn"},
+		},
+		{
+			name:     "an element hidden for good whose id only looks like a segment's stays out",
+			body:     `<article>` + story + `</article><div hidden id="S:menu"><p>Secret menu of the site with its many links and labels.</p></div>`,
+			want:     []string{"hundred and twelve steps"},
+			unwanted: []string{"Secret menu"},
+		},
+		{
 			name: "a page shipped hidden until its script shows it is content",
 			body: `<div id="__next"><div style="visibility:hidden;min-height:100vh"><header><a href="/">Lights</a></header>` +
 				`<main><article><h2>The keeper's night</h2>` + story + `</article></main></div></div>`,
