@@ -111,12 +111,15 @@ const (
 	maxQuestionNodes = 64
 )
 
-// answersQuestion reports a hidden element right after a question: the
-// answer of an FAQ whose script opens it on a click, with no ARIA to name
-// it ("<div class=q>Is it waterproof?</div><div style=display:none>Yes,
-// …</div>"). The question is the element before it, whose whole text ends
-// with a question mark; a question whose control names its panel
-// (aria-controls) opens that panel alone.
+// answersQuestion reports a hidden element right after a question or a
+// button that opens it: the answer of an FAQ whose script opens it on a
+// click, with no ARIA to name it ("<div class=q>Is it waterproof?</div>
+// <div style=display:none>Yes, …</div>"), and the panel of WAI-ARIA's
+// disclosure, whose button says whether it is expanded and need not name
+// what it opens. The question is the element before it, whose whole text
+// ends with a question mark, or that is or holds such a button; a
+// question whose control names its panel (aria-controls) opens that panel
+// alone.
 func answersQuestion(n *html.Node) bool {
 	prev := n.PrevSibling
 	for prev != nil && (prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" || prev.Type == html.CommentNode) {
@@ -127,7 +130,7 @@ func answersQuestion(n *html.Node) bool {
 	}
 	// Read prev depth first, and stop at the first of the bounds.
 	var text strings.Builder
-	nodes := 0
+	nodes, toggle := 0, false
 	for k := prev; k != nil; {
 		if nodes++; nodes > maxQuestionNodes || text.Len() > maxQuestionText {
 			return false
@@ -138,10 +141,13 @@ func answersQuestion(n *html.Node) bool {
 		if k.Type == html.ElementNode && hasAttr(k, "aria-controls") {
 			return false // its control names the panel it opens (see disclosures)
 		}
+		if k.Type == html.ElementNode && hasAttr(k, "aria-expanded") && button(k) {
+			toggle = true
+		}
 		k = nextInTree(k, prev)
 	}
 	q := strings.TrimSpace(text.String())
-	return strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
+	return toggle || strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
 }
 
 // maxPanelWrappers is how many boxes deep a panel may sit inside the

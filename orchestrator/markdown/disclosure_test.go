@@ -128,6 +128,14 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"How do I wash it", "Wash it cold on a gentle cycle", "the cut leaves room for a mid layer"},
 		},
 		{
+			name: "a disclosure's panel right after its button, which names no panel",
+			body: `<section><h2>Specifications</h2><button type="button" aria-expanded="false">Specifications</button>
+<div style="display:none"><p>Weight three hundred and ten grams; shell of recycled nylon; membrane rated for twenty thousand millimetres.</p></div>
+<button aria-expanded="false">Menu</button><div hidden><a href="/men">Men's jackets and coats</a> <a href="/women">Women's jackets and coats</a> <a href="/kids">Children's jackets</a></div></section>`,
+			want:     []string{"Weight three hundred and ten grams"},
+			unwanted: []string{"Children's jackets"},
+		},
+		{
 			name:     "a menu hidden after a question stays out",
 			body:     `<p>Need help?</p><div style="display:none"><a href="/help/returns">Returns and refunds for every order</a> <a href="/help/delivery">Delivery times and prices</a> <a href="/help/contact">Write to us</a></div>`,
 			unwanted: []string{"Returns and refunds", "Delivery times"},
