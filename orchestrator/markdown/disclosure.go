@@ -136,7 +136,9 @@ func answersQuestion(n *html.Node) bool {
 			return false
 		}
 		if k.Type == html.TextNode {
-			text.WriteString(k.Data)
+			if t := strings.Join(strings.Fields(k.Data), " "); t != "" {
+				text.WriteString(t + " ") // markup's indentation is no part of the line
+			}
 		}
 		if k.Type == html.ElementNode && hasAttr(k, "aria-controls") {
 			return false // its control names the panel it opens (see disclosures)

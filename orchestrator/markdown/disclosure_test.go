@@ -124,7 +124,8 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 		{
 			name: "an FAQ's answers hidden right after their questions, with no ARIA",
 			body: `<section><h2>Questions</h2><div class="faq-item"><div class="q">Q: How do I wash it?</div><div class="a" style="display: none;">A: ` + answer + `</div></div>
-<div class="faq-item"><h3>Does it fit over a fleece?</h3><div style="display:none"><p>Yes: the cut leaves room for a mid layer, and the hem stays low when you reach up.</p></div></div></div>`,
+<div class="faq-item"><h3>Does it fit over a fleece?` + strings.Repeat("\n                    ", 20) +
+				`<span class="toggler"><svg viewBox="0 0 18 11"><path d="M1 0L9 9L17 0"/></svg></span>` + strings.Repeat("\n                    ", 20) + `</h3><div style="display:none"><p>Yes: the cut leaves room for a mid layer, and the hem stays low when you reach up.</p></div></div></div>`,
 			want: []string{"How do I wash it", "Wash it cold on a gentle cycle", "the cut leaves room for a mid layer"},
 		},
 		{
