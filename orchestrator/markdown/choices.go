@@ -161,3 +161,55 @@ func swatch(n *html.Node) bool {
 	})
 	return named && pictures == 1 && strings.TrimSpace(textOf(n)) == ""
 }
+
+// entryTypes are the types of <input> a reader types into; a control of
+// no type is one too.
+var entryTypes = map[string]bool{
+	"": true, "text": true, "email": true, "tel": true, "number": true, "password": true, "search": true, "url": true,
+	"date": true, "datetime-local": true, "month": true, "week": true, "time": true,
+}
+
+// entryField reports a control a reader types a value into or picks one
+// from a menu of: a text box, a text area, a select.
+func entryField(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Textarea, atom.Select:
+		return true
+	case atom.Input:
+		return entryTypes[strings.ToLower(strings.TrimSpace(attr(n, "type")))]
+	}
+	return false
+}
+
+// dropFieldLabels removes the labels of the fields a form asks the reader
+// to fill in ("First name*", "Email address", "Company"): the form's
+// controls are not written, and their labels are a list of words that
+// say nothing of the page. A label is known by the field it names (for=)
+// or holds.
+func dropFieldLabels(root *html.Node) {
+	fields := map[string]bool{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && entryField(n) {
+			if id := attr(n, "id"); id != "" {
+				fields[id] = true
+			}
+		}
+		return n.Type == html.ElementNode
+	})
+	var labels []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom != atom.Label {
+			return true
+		}
+		if fields[attr(n, "for")] || findFirst(n, entryField) != nil {
+			labels = append(labels, n)
+		}
+		return false
+	})
+	for _, n := range labels {
+		n.Parent.RemoveChild(n)
+	}
+}

@@ -110,3 +110,22 @@ func eachOf(format string, names ...string) string {
 	}
 	return b.String()
 }
+
+// TestTheLabelsOfAFormsFieldsAreLeftOut drops the labels of the fields a
+// form asks the reader to fill in, named by their for= or holding their
+// field; a label of nothing to fill in (a badge, a caption, a box to
+// tick) is left to the other rules.
+func TestTheLabelsOfAFormsFieldsAreLeftOut(t *testing.T) {
+	root := parseBody(t, `<article><h1>Payroll</h1><p>Payroll for a team of twelve takes an afternoon a month.</p>
+<div class="gform"><h3>Request our free ebook</h3><form action="/thanks" method="post"><ul>
+<li><label for="f1">First name*</label><div><input id="f1" type="text" name="first"></div></li>
+<li><label for="f2">Work email*</label><div><input id="f2" type="email" name="email"></div></li>
+<li><label>Number of employees* <select name="size"><option>1-10</option><option>11-50</option></select></label></li>
+<li><label for="f4">Anything else we should know?</label><textarea id="f4"></textarea></li>
+<li><input id="f5" type="checkbox"><label for="f5">Send me the monthly payroll letter</label></li>
+</ul><button type="submit">Send</button></form></div>
+<p><label class="badge">Updated</label> The figures above are for the tax year that ends in April.</p></article>`)
+	dropFieldLabels(root)
+	checkHolds(t, flatText(root), []string{"takes an afternoon a month", "Request our free ebook", "Updated", "tax year that ends in April", "monthly payroll letter"},
+		[]string{"First name", "Work email", "Number of employees", "Anything else we should know"})
+}

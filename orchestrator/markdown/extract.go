@@ -47,6 +47,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	pruneBoilerplate(page)
 	dropCredits(page)
 	dropChoices(page)
+	dropFieldLabels(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
 	kind, bare := declaredKind(page)
 	var region *html.Node
