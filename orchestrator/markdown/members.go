@@ -53,8 +53,12 @@ func dropMemberCards(region *html.Node, thread bool) {
 			return false
 		}
 		switch n.DataAtom {
-		case atom.Pre, atom.Code, atom.Table, atom.Blockquote:
+		case atom.Pre, atom.Code, atom.Blockquote:
 			return false
+		case atom.Table:
+			if dataTable(n) {
+				return false // a table of figures, not the layout of a thread's posts
+			}
 		}
 		if textUpTo(n, maxMemberLine) > maxMemberLine {
 			return true
@@ -167,8 +171,9 @@ func figuresOnly(words []string) bool {
 	return len(words) > 0
 }
 
-// memberCards counts, up to minRepeats, the fields under region that only
-// a member's card prints.
+// memberCards counts, up to minRepeats, the fields and ranks under region
+// that only a member's card prints, in the layout tables of older forum
+// software too.
 func memberCards(region *html.Node) int {
 	n := 0
 	walk(region, func(k *html.Node) bool {
@@ -176,8 +181,12 @@ func memberCards(region *html.Node) int {
 			return false
 		}
 		switch k.DataAtom {
-		case atom.Pre, atom.Code, atom.Table, atom.Blockquote:
+		case atom.Pre, atom.Code, atom.Blockquote:
 			return false
+		case atom.Table:
+			if dataTable(k) {
+				return false
+			}
 		}
 		if textUpTo(k, maxMemberLine) > maxMemberLine || !(k.DataAtom == atom.Dt || lineElement(k)) {
 			return true
@@ -186,7 +195,7 @@ func memberCards(region *html.Node) int {
 		if k.DataAtom == atom.Dt {
 			text = termLabel(k, text)
 		}
-		if strings.HasPrefix(text, ":") || cardFieldLabel(strings.Fields(strings.ReplaceAll(text, ":", " "))) == 0 {
+		if strings.HasPrefix(text, ":") || cardFieldLabel(strings.Fields(strings.ReplaceAll(text, ":", " "))) == 0 && !memberRankRe.MatchString(text) {
 			return true
 		}
 		n++

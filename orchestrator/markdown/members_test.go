@@ -89,6 +89,7 @@ func TestMembersLinesInPostsAndOtherPagesStay(t *testing.T) {
 	}
 	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
 	checkHolds(t, article(t, sb.String()), []string{"Location: Leeds", "Location: Remote"}, nil)
+
 }
 
 func TestMemberFieldLine(t *testing.T) {
@@ -112,4 +113,33 @@ func TestMemberFieldLine(t *testing.T) {
 			t.Errorf("memberFieldLine(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+}
+
+// TestMembersCardsInALayoutOfTables drops the cards of a thread that older
+// forum software lays out in tables, the card in one cell and the post in
+// the next, known by their ranks and fields even with two posts and no
+// declaration; a table of figures about members is data and stays.
+func TestMembersCardsInALayoutOfTables(t *testing.T) {
+	var sb strings.Builder
+	for i, rank := range []string{"Junior Member", "Senior Member"} {
+		fmt.Fprintf(&sb, `<table class="tborder" id="post%d"><tr><td class="thead">March %d, 2024</td><td class="thead">#%d</td></tr>`+
+			`<tr><td class="alt2"><div><a class="bigusername" href="member.php?u=%d">rider%d</a></div><div class="smallfont">%s</div>`+
+			`<div class="smallfont"><div>Join Date: Mar 201%d</div><div>Posts: %d</div></div></td>`+
+			`<td class="alt1"><div id="post_message_%d">Reply %d: take the wheel off, clean the cones and the cups with a rag.</div></td></tr></table>`,
+			i, i+1, i+1, i, i, rank, i, i+1, i, i)
+	}
+	root := parseBody(t, sb.String())
+	dropMemberCards(root, false)
+	checkHolds(t, flatText(root), []string{"rider0", "rider1", "Reply 0: take", "Reply 1: take", "March 2, 2024"},
+		[]string{"Junior Member", "Senior Member", "Join Date", "Mar 2010"})
+
+	var table strings.Builder
+	table.WriteString(`<table><tr><th>Rider</th><th>Rank</th><th>Joined</th></tr>`)
+	for i, name := range []string{"Ann", "Bo", "Cy", "Di"} {
+		fmt.Fprintf(&table, `<tr><td>%s</td><td>Senior Member</td><td>Joined: May 201%d</td></tr>`, name, i)
+	}
+	table.WriteString(`</table>`)
+	root = parseBody(t, `<p>The club's ride leaders this year.</p>`+table.String())
+	dropMemberCards(root, false)
+	checkHolds(t, flatText(root), []string{"Senior Member", "Joined: May 2012"}, nil)
 }
