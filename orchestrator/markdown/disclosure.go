@@ -96,7 +96,7 @@ func disclosed(n *html.Node, panels *panelSet) bool {
 	if panels != nil && panels.content[n] {
 		return true
 	}
-	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") || tabPaneClass(n) || answersQuestion(n) {
+	if strings.EqualFold(strings.TrimSpace(attr(n, "hidden")), "until-found") || strings.EqualFold(attr(n, "role"), "tabpanel") || tabPaneClass(n) || answersQuestion(n) || readMoreOf(n) {
 		return contentPanel(n)
 	}
 	return false
@@ -117,7 +117,8 @@ const (
 // <div style=display:none>Yes, …</div>"), and the panel of WAI-ARIA's
 // disclosure, whose button says whether it is expanded and need not name
 // what it opens. The question is the element before it, whose whole text
-// ends with a question mark, or that is or holds such a button; a
+// ends with a question mark, or that is such a button or holds one and
+// nothing else to read; a
 // question whose control names its panel (aria-controls) opens that panel
 // alone.
 func answersQuestion(n *html.Node) bool {
@@ -130,7 +131,8 @@ func answersQuestion(n *html.Node) bool {
 	}
 	// Read prev depth first, and stop at the first of the bounds.
 	var text strings.Builder
-	nodes, toggle := 0, false
+	var toggle *html.Node
+	nodes := 0
 	for k := prev; k != nil; {
 		if nodes++; nodes > maxQuestionNodes || text.Len() > maxQuestionText {
 			return false
@@ -143,13 +145,16 @@ func answersQuestion(n *html.Node) bool {
 		if k.Type == html.ElementNode && hasAttr(k, "aria-controls") {
 			return false // its control names the panel it opens (see disclosures)
 		}
-		if k.Type == html.ElementNode && hasAttr(k, "aria-expanded") && button(k) {
-			toggle = true
+		if k.Type == html.ElementNode && hasAttr(k, "aria-expanded") && button(k) && toggle == nil {
+			toggle = k
 		}
 		k = nextInTree(k, prev)
 	}
 	q := strings.TrimSpace(text.String())
-	return toggle || strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
+	// The button is the line, not a control beside other text (a
+	// biography's own "Read more").
+	return toggle != nil && spacedText(toggle) == strings.Join(strings.Fields(q), " ") ||
+		strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
 }
 
 // maxPanelWrappers is how many boxes deep a panel may sit inside the
@@ -310,6 +315,31 @@ func tabPaneClass(n *html.Node) bool {
 	for _, w := range strings.Fields(attr(n, "class")) {
 		if tabPaneClasses[w] {
 			return true
+		}
+	}
+	return false
+}
+
+// readMoreOf reports a hidden element that a "Read more" toggle after it
+// opens: the rest of a description or a biography, cut where the page
+// shows its first lines. The toggle, the element after it or inside that
+// element, is a button that says whether it is expanded and only that it
+// shows more.
+func readMoreOf(n *html.Node) bool {
+	next := n.NextSibling
+	for next != nil && (next.Type == html.TextNode && strings.TrimSpace(next.Data) == "" || next.Type == html.CommentNode) {
+		next = next.NextSibling
+	}
+	if next == nil || next.Type != html.ElementNode {
+		return false
+	}
+	nodes := 0
+	for k := next; k != nil; k = nextInTree(k, next) {
+		if nodes++; nodes > maxQuestionNodes {
+			return false
+		}
+		if k.Type == html.ElementNode && hasAttr(k, "aria-expanded") && button(k) {
+			return moreLabelRe.MatchString(textOf(k))
 		}
 	}
 	return false

@@ -137,6 +137,15 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			unwanted: []string{"Children's jackets"},
 		},
 		{
+			name: "the rest of a text that a Read more toggle after it opens",
+			body: `<div class="bio"><p>The shell is waterproof to twenty thousand millimetres.</p>
+<div class="rest" style="display:none"><p>The membrane breathes, so a long climb leaves you dry inside as well as out.</p></div>
+<div class="toggle"><a href="javascript:void(0)" role="button" aria-expanded="false"><i class="icon"></i><span>Read more</span></a></div></div>
+<div style="display:none"><p>A hidden note the page never shows, about a jacket it no longer sells.</p></div><div><button aria-expanded="false">Sizes</button></div>`,
+			want:     []string{"The membrane breathes"},
+			unwanted: []string{"hidden note"},
+		},
+		{
 			name:     "a menu hidden after a question stays out",
 			body:     `<p>Need help?</p><div style="display:none"><a href="/help/returns">Returns and refunds for every order</a> <a href="/help/delivery">Delivery times and prices</a> <a href="/help/contact">Write to us</a></div>`,
 			unwanted: []string{"Returns and refunds", "Delivery times"},
