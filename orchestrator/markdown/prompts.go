@@ -49,9 +49,16 @@ func dropAccountPrompts(root *html.Node) {
 			return false
 		}
 		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
-			promptLine(n) && accountPromptRe.MatchString(text)
+			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text))
 	})
 }
+
+// newsletterPromptRe is the whole text of a line that asks the reader to
+// join the site's mailing list, what a newsletter box leaves behind once
+// its form is gone: "Join our newsletter", "Sign up for our weekly
+// newsletter!", "Subscribe to our mailing list", "Subscribe here".
+var newsletterPromptRe = regexp.MustCompile(`(?i)^(?:(?:join|subscribe to|sign up (?:for|to)|get|receive)\s+(?:our|the)\s+(?:free\s+)?` +
+	`(?:weekly\s+|monthly\s+|daily\s+)?(?:newsletters?|mailing list|e-?mail list|e-?mail newsletter)|subscribe(?:\s+(?:here|now|today))?)\s*[.!]*$`)
 
 // promptLine reports an element that is a line of its own: a paragraph, a
 // heading, a list entry or a box.
@@ -69,10 +76,11 @@ func promptElement(n *html.Node) bool {
 	return false
 }
 
-// accountStems are in every account action of accountAction, lower-cased:
-// a text holding none is no prompt, and needs no regular expression.
+// accountStems are in every account action of accountAction and every
+// newsletter prompt, lower-cased: a text holding none is no prompt, and
+// needs no regular expression.
 var accountStems = []string{"log", "sign", "regist", "account", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
-	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr"}
+	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr", "subscri", "newsletter", "mailing"}
 
 // mayNameAccount reports text that holds a stem of an account action.
 func mayNameAccount(text string) bool {

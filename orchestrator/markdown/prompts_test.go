@@ -24,6 +24,15 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 				`<ul><li>Register to join the online events</li></ul>`,
 			want: []string{"## Sign in", "sign in with the account", "[register](", "[join](", "Register to join the online events"},
 		},
+		{
+			name: "what a newsletter box leaves behind goes; a sentence about the newsletter stays",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<div class="cta-block"><h3>Join our newsletter!</h3><form action="/subscribe"><input type="email" name="email"><button>Go</button></form></div>` +
+				`<p><a href="/subscribe">Subscribe to our weekly newsletter</a></p><p>Subscribe here</p>` +
+				`<p>Our newsletter collects the best repair questions of the week, and readers have sent in most of this guide's tips.</p>`,
+			want:     []string{"soaked the bearings", "Our newsletter collects the best repair questions"},
+			unwanted: []string{"Join our newsletter", "Subscribe to our weekly newsletter", "Subscribe here"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, `<!doctype html><html><head><title>Bearings</title></head><body><main><h1>Bearings</h1>`+tc.body+`</main></body></html>`)
