@@ -49,9 +49,15 @@ func dropAccountPrompts(root *html.Node) {
 			return false
 		}
 		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
-			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text))
+			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text) || feedbackPromptRe.MatchString(text))
 	})
 }
+
+// feedbackPromptRe is the whole text of the line of a page's feedback
+// widget, its question or its thanks: "Was this helpful?", "Was this
+// article helpful for you?", "Thank you for your feedback".
+var feedbackPromptRe = regexp.MustCompile(`(?i)^(?:(?:was|is|did you find)\s+this(?:\s+(?:page|article|answer|information|content|post|guide|section|topic|documentation))?` +
+	`\s+(?:helpful|useful)(?:\s+(?:to|for)\s+you)?\s*\??|(?:thank you|thanks)\s+for\s+(?:your\s+)?feedback\b.*)$`)
 
 // newsletterPromptRe is the whole text of a line that asks the reader to
 // join the site's mailing list, what a newsletter box leaves behind once
@@ -77,10 +83,10 @@ func promptElement(n *html.Node) bool {
 }
 
 // accountStems are in every account action of accountAction and every
-// newsletter prompt, lower-cased: a text holding none is no prompt, and
+// newsletter or feedback prompt, lower-cased: a text holding none is no prompt, and
 // needs no regular expression.
 var accountStems = []string{"log", "sign", "regist", "account", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
-	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr", "subscri", "newsletter", "mailing"}
+	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr", "subscri", "newsletter", "mailing", "helpful", "useful", "feedback"}
 
 // mayNameAccount reports text that holds a stem of an account action.
 func mayNameAccount(text string) bool {

@@ -33,6 +33,14 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			want:     []string{"soaked the bearings", "Our newsletter collects the best repair questions"},
 			unwanted: []string{"Join our newsletter", "Subscribe to our weekly newsletter", "Subscribe here"},
 		},
+		{
+			name: "a feedback widget's question and thanks go; a sentence about helpful tools stays",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<p>Was this helpful to you? A cone spanner was the most useful tool, and a rag the second most useful one.</p>` +
+				`<div class="feedback"><p>Was this article helpful?</p><button>Yes</button><button>No</button><p>Thank you for your feedback!</p></div>`,
+			want:     []string{"soaked the bearings", "A cone spanner was the most useful tool"},
+			unwanted: []string{"Was this article helpful", "Thank you for your feedback"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, `<!doctype html><html><head><title>Bearings</title></head><body><main><h1>Bearings</h1>`+tc.body+`</main></body></html>`)
