@@ -118,15 +118,11 @@ const (
 // disclosure, whose button says whether it is expanded and need not name
 // what it opens. The question is the element before it, whose whole text
 // ends with a question mark, or that is such a button or holds one and
-// nothing else to read; a
-// question whose control names its panel (aria-controls) opens that panel
-// alone.
+// nothing else to read; a question whose control names its panel
+// (aria-controls) opens that panel alone.
 func answersQuestion(n *html.Node) bool {
-	prev := n.PrevSibling
-	for prev != nil && (prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" || prev.Type == html.CommentNode) {
-		prev = prev.PrevSibling
-	}
-	if prev == nil || prev.Type != html.ElementNode {
+	prev := besideElement(n, func(k *html.Node) *html.Node { return k.PrevSibling })
+	if prev == nil {
 		return false
 	}
 	// Read prev depth first, and stop at the first of the bounds.
@@ -326,11 +322,8 @@ func tabPaneClass(n *html.Node) bool {
 // element, is a button that says whether it is expanded and only that it
 // shows more.
 func readMoreOf(n *html.Node) bool {
-	next := n.NextSibling
-	for next != nil && (next.Type == html.TextNode && strings.TrimSpace(next.Data) == "" || next.Type == html.CommentNode) {
-		next = next.NextSibling
-	}
-	if next == nil || next.Type != html.ElementNode {
+	next := besideElement(n, func(k *html.Node) *html.Node { return k.NextSibling })
+	if next == nil {
 		return false
 	}
 	nodes := 0
@@ -343,4 +336,17 @@ func readMoreOf(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// besideElement is the element next to n in the direction step takes,
+// past white space and comments; nil when text or nothing is there.
+func besideElement(n *html.Node, step func(*html.Node) *html.Node) *html.Node {
+	k := step(n)
+	for k != nil && (k.Type == html.TextNode && strings.TrimSpace(k.Data) == "" || k.Type == html.CommentNode) {
+		k = step(k)
+	}
+	if k == nil || k.Type != html.ElementNode {
+		return nil
+	}
+	return k
 }
