@@ -83,12 +83,14 @@ func promptElement(n *html.Node) bool {
 }
 
 // accountStems are in every account action of accountAction and every
-// newsletter or feedback prompt, lower-cased: a text holding none is no prompt, and
-// needs no regular expression.
+// newsletter or feedback prompt, lower-cased: a text holding none is no
+// prompt, and needs no regular expression.
 var accountStems = []string{"log", "sign", "regist", "account", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
-	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr", "subscri", "newsletter", "mailing", "helpful", "useful", "feedback"}
+	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr",
+	"subscri", "newsletter", "mailing", "helpful", "useful", "feedback"}
 
-// mayNameAccount reports text that holds a stem of an account action.
+// mayNameAccount reports text that holds a stem of an account action or
+// of another prompt.
 func mayNameAccount(text string) bool {
 	t := strings.ToLower(text)
 	for _, s := range accountStems {
