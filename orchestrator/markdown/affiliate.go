@@ -1,0 +1,43 @@
+package markdown
+
+import (
+	"regexp"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Affiliate notes: the paragraph a blog or a review site prints over or
+// under a piece to say that its links may earn it a commission, "This post
+// may contain affiliate links", "As an Amazon Associate I earn from
+// qualifying purchases". Regulators ask sites to print it, and the site
+// prints the same words on every page: it is the template's, not the
+// piece's. A sentence about affiliate links as a subject ("implement
+// affiliate links and UTM tracking") names no commission of the site's
+// and stays.
+
+// affiliateNoteRe finds the words only such a note uses.
+var affiliateNoteRe = regexp.MustCompile(`(?i)\bas an amazon (?:associate|affiliate)\b|\bearns? from qualifying purchases\b|` +
+	`\b(?:post|article|page|site|website|blog|guide|review|content)s?\s+(?:may\s+|might\s+)?(?:contains?|includes?|uses?|features?)\s+(?:some\s+)?affiliate\s+links?\b|` +
+	`\b(?:we|i)\s+(?:may\s+|might\s+|will\s+|can\s+)?(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+)?(?:small\s+|tiny\s+)?(?:commissions?|kickback)\b|` +
+	`\bmay\s+earn\s+(?:us\s+)?(?:a\s+)?(?:small\s+)?commissions?\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
+
+// maxAffiliateNote is the most text, in bytes, of an affiliate note: a
+// few sentences, not a paragraph of the piece.
+const maxAffiliateNote = 500
+
+// dropAffiliateNotes removes the paragraphs under art that are affiliate
+// notes.
+func dropAffiliateNotes(art *html.Node) {
+	dropLines(art, maxAffiliateNote, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Aside, atom.Section, atom.Small, atom.Em, atom.I:
+			// The note's own paragraph, not a box that holds it beside
+			// other things (an author's card, the piece's first line).
+			return soleText(n) && findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) || k.DataAtom == atom.Img }) == nil
+		}
+		return false
+	}, func(n *html.Node, text string) bool {
+		return affiliateNoteRe.MatchString(text)
+	})
+}
