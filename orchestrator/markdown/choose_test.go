@@ -45,7 +45,7 @@ func TestAShortBlockWithoutTheListingsHeadlinesGivesWayToTheRegion(t *testing.T)
 		t.Run(tc.name, func(t *testing.T) {
 			art := findFirst(parseBody(t, tc.art), func(n *html.Node) bool { return n.DataAtom == atom.Div })
 			region := findFirst(parseBody(t, tc.region), func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			if got := chooseRegion(art, region, tc.kind, false); got != tc.takesTheRegion {
+			if got := chooseRegion(newChosenText(art), region, tc.kind, false); got != tc.takesTheRegion {
 				t.Errorf("chooseRegion = %v, want %v", got, tc.takesTheRegion)
 			}
 		})
@@ -103,7 +103,7 @@ func TestABandGivesWayToTheRegionOnlyWhenTheOtherBandsHoldMore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			art := findFirst(parseBody(t, tc.bands[0]), func(n *html.Node) bool { return n.DataAtom == atom.Div })
 			region := findFirst(parseBody(t, `<main>`+strings.Join(tc.bands, "")+`</main>`), func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			if got := chooseRegion(art, region, kindArticle, false); got != tc.takesTheRegion {
+			if got := chooseRegion(newChosenText(art), region, kindArticle, false); got != tc.takesTheRegion {
 				t.Errorf("chooseRegion = %v, want %v", got, tc.takesTheRegion)
 			}
 		})

@@ -14,7 +14,8 @@ import (
 // so a long block is indexed once.
 type chosenText struct {
 	art   *html.Node
-	text  string
+	text  string // art's text, once read (see content)
+	read  bool
 	index *suffixarray.Index
 }
 
@@ -22,10 +23,19 @@ type chosenText struct {
 // text is indexed rather than searched.
 const indexedTextLen = 1 << 16
 
-// newChosenText reads the text of art, the chosen block, for the checks
-// that weigh it against the region; one is built for all of them.
+// newChosenText is art, the chosen block, for the checks that weigh it
+// against the region; one serves all of them.
 func newChosenText(art *html.Node) *chosenText {
-	return &chosenText{art: art, text: flatText(art)}
+	return &chosenText{art: art}
+}
+
+// content is the chosen block's text, read when a check first asks for
+// it: most choices are settled by the blocks' sizes alone.
+func (c *chosenText) content() string {
+	if !c.read {
+		c.text, c.read = flatText(c.art), true
+	}
+	return c.text
 }
 
 // holds reports whether the chosen block holds n: whether the start of
@@ -42,11 +52,12 @@ const heldPrefix = 60
 
 // contains reports whether s is part of the chosen block's text.
 func (c *chosenText) contains(s string) bool {
-	if s == "" || len(c.text) < indexedTextLen {
-		return strings.Contains(c.text, s)
+	text := c.content()
+	if s == "" || len(text) < indexedTextLen {
+		return strings.Contains(text, s)
 	}
 	if c.index == nil {
-		c.index = suffixarray.New([]byte(c.text))
+		c.index = suffixarray.New([]byte(text))
 	}
 	return len(c.index.Lookup([]byte(s), 1)) > 0
 }

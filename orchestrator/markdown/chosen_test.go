@@ -13,12 +13,12 @@ func TestTheChosenTextAnswersAsASearchWouldWhateverItsLength(t *testing.T) {
 		text := strings.Repeat("Walnut side table model x, and its oak twin. ", size)
 		chosen := newChosenText(parseBody(t, `<div><p>`+text+`</p></div>`))
 		for _, s := range []string{"", "Walnut side table model x", "oak twin. Walnut", "model 12", "é", "twin. " + text} {
-			if got, want := chosen.contains(s), strings.Contains(chosen.text, s); got != want {
-				t.Errorf("a block of %d bytes: contains(%.40q) = %v, want %v", len(chosen.text), s, got, want)
+			if got, want := chosen.contains(s), strings.Contains(chosen.content(), s); got != want {
+				t.Errorf("a block of %d bytes: contains(%.40q) = %v, want %v", len(chosen.content()), s, got, want)
 			}
 		}
 		if !chosen.holds(parseBody(t, `<p></p>`)) {
-			t.Errorf("a block of %d bytes does not hold an empty one", len(chosen.text))
+			t.Errorf("a block of %d bytes does not hold an empty one", len(chosen.content()))
 		}
 	}
 }

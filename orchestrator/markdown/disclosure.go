@@ -149,7 +149,7 @@ func answersQuestion(n *html.Node) bool {
 	q := strings.TrimSpace(text.String())
 	// The button is the line, not a control beside other text (a
 	// biography's own "Read more").
-	return toggle != nil && spacedText(toggle) == strings.Join(strings.Fields(q), " ") ||
+	return toggle != nil && spacedText(toggle) == q ||
 		strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
 }
 

@@ -76,8 +76,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		// without its furniture is the next best answer.
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
-	if region != nil && (chooseRegion(art, region, kind, bare) || product && missesSpecs(newChosenText(art), region)) {
-		art = region
+	if region != nil {
+		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) {
+			art = region
+		}
 	}
 	if art != nil && art != region && thread {
 		dropRepeatedQuotes(art) // Readability's block of a thread holds the same furniture
@@ -161,14 +163,14 @@ func settleAtoms(n *html.Node) {
 // of cards that outweighs it, or, short, leaves out the region's linked
 // headlines. A page that declares itself an article keeps
 // its block unless it is very small or the grid is much larger.
-func chooseRegion(art, region *html.Node, kind pageKind, bare bool) bool {
+func chooseRegion(chosen *chosenText, region *html.Node, kind pageKind, bare bool) bool {
+	art := chosen.art
 	if art == nil {
 		return true
 	}
 	if float64(proseLen(art)) < minBlockShare[kind]*float64(proseLen(region)) {
 		return true
 	}
-	chosen := newChosenText(art)
 	if bare && collapsedText(art) <= maxIntroText && missesCards(chosen, region, kindUnknown) {
 		return true // a category's page, "an article" to its template, and its short introduction
 	}

@@ -299,7 +299,7 @@ func choiceOfABlockIsBounded(t *testing.T) {
 	region := element("main", element("div", cards...))
 	art := element("div", element("p", text(strings.Repeat("Walnut side table model x, and its oak twin. ", 30_000))))
 	within(t, "chooseRegion", func() {
-		if !chooseRegion(art, region, kindUnknown, false) {
+		if !chooseRegion(newChosenText(art), region, kindUnknown, false) {
 			t.Error("a block that holds none of 60,000 cards was taken over the region")
 		}
 	})

@@ -52,13 +52,8 @@ func dropMemberCards(region *html.Node, thread bool) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		switch n.DataAtom {
-		case atom.Pre, atom.Code, atom.Blockquote:
+		if closedToCards(n) {
 			return false
-		case atom.Table:
-			if dataTable(n) {
-				return false // a table of figures, not the layout of a thread's posts
-			}
 		}
 		if textUpTo(n, maxMemberLine) > maxMemberLine {
 			return true
@@ -180,13 +175,8 @@ func memberCards(region *html.Node) int {
 		if n >= minRepeats || k.Type != html.ElementNode {
 			return false
 		}
-		switch k.DataAtom {
-		case atom.Pre, atom.Code, atom.Blockquote:
+		if closedToCards(k) {
 			return false
-		case atom.Table:
-			if dataTable(k) {
-				return false
-			}
 		}
 		if textUpTo(k, maxMemberLine) > maxMemberLine || !(k.DataAtom == atom.Dt || lineElement(k)) {
 			return true
@@ -202,4 +192,18 @@ func memberCards(region *html.Node) int {
 		return false
 	})
 	return n
+}
+
+// closedToCards reports an element whose lines are no member's card:
+// code, a quotation (of another post, card and all), a table of figures.
+// A table that lays out a thread's posts, as older forum software draws
+// them, is read.
+func closedToCards(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Pre, atom.Code, atom.Blockquote:
+		return true
+	case atom.Table:
+		return dataTable(n)
+	}
+	return false
 }
