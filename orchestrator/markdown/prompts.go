@@ -17,18 +17,23 @@ import (
 // to sign in to do something on the page, is a prompt.
 
 // accountAction is an account action, in the common languages of the web.
-const accountAction = `(?:log ?in|login|log ?out|sign ?in|sign ?up|sign ?out|register|create (?:an |your |a free )?account|join (?:now|us|free|today)|my account|` +
+const accountAction = `(?:log ?in|login|log ?out|sign ?in|sign ?up|sign ?out|register(?: (?:a |an )?(?:new |free )?account)?|create (?:an |your |a )?(?:new |free )?account|join (?:now|us|free|today)|my account|` +
 	`anmelden|einloggen|registrieren|abmelden|se connecter|connexion|s'inscrire|inscription|iniciar sesi[oó]n|registrarse|reg[ií]strate|` +
 	`entrar|cadastre-se|accedi|registrati|inloggen|registreren|zaloguj si[eę]|zarejestruj si[eę])`
 
 var (
 	// accountLinkRe is the whole text of a link that is an account
 	// control: one action, or two joined ("Log in or sign up").
-	accountLinkRe = regexp.MustCompile(`(?i)^` + accountAction + `(?:\s*(?:or|/|\||·|oder|ou|o|of|lub)\s*` + accountAction + `)?[.!]?$`)
+	accountLinkRe = regexp.MustCompile(`(?i)^` + accountAction + `(?:\s*(?:or|/|\||·|oder|ou|o|of|lub)\s*` + accountAction + `)?(?:\s+(?:now|here|today))?[.!]?$`)
 	// accountPromptRe is the whole text of a line asking the reader to
-	// sign in to do something on the page.
-	accountPromptRe = regexp.MustCompile(`(?i)^(?:you (?:must|need to|have to) |please )?` + accountAction +
-		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate)\b[^.!?]*[.!]?$`)
+	// sign in to do something on the page ("You need to be a member in
+	// order to leave a comment"), to open an account ("Sign up for a new
+	// account in our community. It's easy!"), or, having one, to sign in
+	// ("Already have an account? Sign in here.").
+	accountPromptRe = regexp.MustCompile(`(?i)^(?:(?:you (?:must|need to|have to) |please )?(?:` + accountAction + `|be (?:a |an )?(?:registered )?member|be (?:logged|signed) in)` +
+		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate|leave|write)\b[^.!?]*[.!]?` +
+		`|sign up for an? (?:new |free )?account(?:\s+(?:in|on|with|at)\s+[^.!?]+)?[.!]?(?:\s*it'?s (?:easy|free|quick)[^.!?]*[.!]?)?` +
+		`|already (?:have an account|a member|registered)\s*\??\s*(?:` + accountAction + `(?:\s+(?:here|now))?[.!]?)?)$`)
 )
 
 // maxPromptWords is the most words an account prompt has, and
@@ -67,9 +72,9 @@ var newsletterPromptRe = regexp.MustCompile(`(?i)^(?:(?:join|subscribe to|sign u
 	`(?:weekly\s+|monthly\s+|daily\s+)?(?:newsletters?|mailing list|e-?mail list|e-?mail newsletter)|subscribe(?:\s+(?:here|now|today))?)\s*[.!]*$`)
 
 // promptLine reports an element that is a line of its own: a paragraph, a
-// heading, a list entry or a box.
+// list entry or a box that holds nothing else, or a heading.
 func promptLine(n *html.Node) bool {
-	return promptElement(n) && soleText(n)
+	return promptElement(n) && (headingLevel(n) > 0 || soleText(n))
 }
 
 // promptElement reports the elements a prompt's line may be.
@@ -85,7 +90,7 @@ func promptElement(n *html.Node) bool {
 // accountStems are in every account action of accountAction and every
 // newsletter or feedback prompt, lower-cased: a text holding none is no
 // prompt, and needs no regular expression.
-var accountStems = []string{"log", "sign", "regist", "account", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
+var accountStems = []string{"log", "sign", "regist", "account", "member", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
 	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr",
 	"subscri", "newsletter", "mailing", "helpful", "useful", "feedback"}
 
@@ -104,12 +109,23 @@ func mayNameAccount(text string) bool {
 // standsAlone reports a link with no words beside it in its parent, up to
 // the nearest block: not a few words inside a sentence.
 func standsAlone(a *html.Node) bool {
-	for k := a.Parent.FirstChild; k != nil; k = k.NextSibling {
-		if k != a && k.Type == html.TextNode && countWords(k.Data) > 0 && strings.Trim(k.Data, " \t\n|·•/-–—") != "" {
-			if accountLinkRe.MatchString(strings.TrimSpace(k.Data)) || strings.TrimSpace(strings.ToLower(k.Data)) == "or" {
-				continue // "Log in | Register", "Sign in or register"
+	for n := a; n.Parent != nil; n = n.Parent {
+		for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
+			if k == n {
+				continue
 			}
-			return false
+			if k.Type == html.ElementNode && !blockTag(k) && k.DataAtom != atom.A && k.DataAtom != atom.Br && countWords(flatText(k)) > 0 {
+				return false // "<em>Sign up now</em> and <strong>save</strong>"
+			}
+			if k.Type == html.TextNode && countWords(k.Data) > 0 && strings.Trim(k.Data, " \t\n|·•/-–—") != "" {
+				if accountLinkRe.MatchString(strings.TrimSpace(k.Data)) || strings.TrimSpace(strings.ToLower(k.Data)) == "or" {
+					continue // "Log in | Register", "Sign in or register"
+				}
+				return false
+			}
+		}
+		if blockTag(n.Parent) || n.Parent.DataAtom == atom.Body {
+			return true
 		}
 	}
 	return true

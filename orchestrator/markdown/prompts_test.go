@@ -41,6 +41,23 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			want:     []string{"soaked the bearings", "A cone spanner was the most useful tool"},
 			unwanted: []string{"Was this article helpful", "Thank you for your feedback"},
 		},
+		{
+			name: "a forum's box asking a guest to join before commenting goes, its headings with it",
+			body: `<div class="post"><p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p></div>` +
+				`<div class="post"><p>Same here: the squeak went after a day, and the bearings have been quiet for a whole winter of riding to work since.</p></div>` +
+				`<div class="guest-box"><h2>Create an account or sign in to comment</h2><p>You need to be a member in order to leave a comment</p>` +
+				`<div class="col"><h2>Create an account</h2><p>Sign up for a new account in our community. It's easy!</p><a href="/register">Register a new account</a></div>` +
+				`<div class="col"><h2>Sign in</h2><p>Already have an account? Sign in here.</p><a href="/login">Sign In Now</a></div></div>`,
+			want:     []string{"soaked the bearings", "quiet for a whole winter"},
+			unwanted: []string{"Create an account", "member in order to", "Sign up for a new account", "Register a new account", "Already have an account", "Sign In Now", "## Sign in"},
+		},
+		{
+			name: "an account link inside a sentence stays, however it is wrapped",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<p><em>Was this letter forwarded to you? <a href="/join">Sign up</a> to get it in your inbox.</em></p>` +
+				`<p><strong>Want more repair notes?</strong> <a href="/join"><strong>Sign up now</strong></a> <strong>for the weekly letter.</strong></p>`,
+			want: []string{"soaked the bearings", "[Sign up](", "Sign up now", "for the weekly letter"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, `<!doctype html><html><head><title>Bearings</title></head><body><main><h1>Bearings</h1>`+tc.body+`</main></body></html>`)
