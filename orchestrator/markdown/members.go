@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // Beside each post of a thread, forum software prints the member's card:
@@ -72,7 +74,7 @@ func dropMemberCards(region *html.Node, thread bool) {
 		if !lineElement(n) {
 			return true
 		}
-		if memberRankRe.MatchString(text) || memberFieldLine(text) {
+		if memberRankRe.MatchString(text) || memberFieldLine(text) || memberTitle(n) {
 			drop = append(drop, n)
 			return false
 		}
@@ -83,6 +85,27 @@ func dropMemberCards(region *html.Node, thread bool) {
 			n.Parent.RemoveChild(n)
 		}
 	}
+}
+
+// memberTitle reports the title a member chose or earned, printed under
+// the member's name in place of a rank ("macrumors 6502a", "Hall of
+// Famer", "Happy to be here"): no pattern knows it, but the markup says
+// what it is, schema.org's jobTitle of the member, or a class that names
+// a user's or member's title ("userTitle", "usertitle", "member-title").
+func memberTitle(n *html.Node) bool {
+	if strings.EqualFold(strings.TrimSpace(attr(n, "itemprop")), "jobTitle") {
+		return true
+	}
+	words := meta.ClassWords(attr(n, "class"))
+	for i, w := range words {
+		switch {
+		case w == "usertitle" || w == "membertitle":
+			return true
+		case w == "title" && i > 0 && (words[i-1] == "user" || words[i-1] == "member"):
+			return true
+		}
+	}
+	return false
 }
 
 // lineElement reports an element that stands as a line of its own: a

@@ -62,6 +62,18 @@ func TestMembersCardsLeaveThreads(t *testing.T) {
 			}),
 			[]string{"wheelie", "chainring", "Reply 1: take"},
 			[]string{"Join Date", "Nov 2024", "Leeds"}},
+		{"a title the member chose or earned goes, known by its markup",
+			cardThread(4, true, func(i int) string {
+				titles := []string{
+					`<h5 class="userTitle message-userTitle" itemprop="jobTitle">Hall of Famer</h5>`,
+					`<span class="usertitle">Happy to be here</span>`,
+					`<div class="h-member-title">Dulce et decorum</div>`,
+					`<span itemprop="jobTitle">Headphoneus Supremus</span>`,
+				}
+				return fmt.Sprintf(`<h4><a href="/members/%s.%d/">%s</a></h4>%s`, names[i], i, names[i], titles[i])
+			}),
+			[]string{"wheelie", "derailleur", "Reply 0: take", "Reply 3: take"},
+			[]string{"Hall of Famer", "Happy to be here", "Dulce et decorum", "Headphoneus Supremus"}},
 		{"what a member writes in a post stays, however it begins",
 			cardThread(3, true, func(i int) string {
 				return fmt.Sprintf(`<a href="/u/%s">%s</a>`, names[i], names[i])
@@ -89,6 +101,17 @@ func TestMembersLinesInPostsAndOtherPagesStay(t *testing.T) {
 	}
 	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
 	checkHolds(t, article(t, sb.String()), []string{"Location: Leeds", "Location: Remote"}, nil)
+
+	// A team's page names each person's job in the same markup as a
+	// member's title, and is no thread.
+	sb.Reset()
+	sb.WriteString(`<!doctype html><html><head><title>Our team - Example</title></head><body>` + pageHeader + `<main><h1>Our team</h1>`)
+	for i, job := range []string{"Head mechanic", "Wheel builder", "Shop manager"} {
+		fmt.Fprintf(&sb, `<div class="person" itemscope itemtype="https://schema.org/Person"><h2 itemprop="name">Person %d</h2>`+
+			`<p itemprop="jobTitle">%s</p><p>Has built and serviced bicycles of every kind in our workshop for over ten years, from wheels to brakes.</p></div>`, i, job)
+	}
+	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
+	checkHolds(t, article(t, sb.String()), []string{"Head mechanic", "Wheel builder", "Shop manager"}, nil)
 
 }
 
