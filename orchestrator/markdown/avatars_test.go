@@ -38,3 +38,23 @@ func TestAvatarsAreLeftOut(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestAPictureOfInitialsIsLeftOut leaves out the letters a forum draws as
+// a member's picture when it has no photo, and keeps an emoji or a
+// drawing in characters that a page sets as an image, and letters that
+// are no image.
+func TestAPictureOfInitialsIsLeftOut(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`<div class="post"><a href="/members/jane.1/" class="avatar"><span role="img" aria-label="jane">J</span></a>` +
+			`<h4><a href="/members/jane.1/">jane</a></h4><p>Try the second port.</p></div>`,
+			"#### [jane](https://example.com/members/jane.1/)\n\nTry the second port.\n"},
+		{`<div class="review"><div role="img" class="avatar" aria-hidden="false">JD</div><p>Fits well.</p></div>`, "Fits well.\n"},
+		{`<p><span role="img" aria-label="laptop">💻</span> Bring a laptop.</p>`, "💻 Bring a laptop.\n"},
+		{`<p><span role="img" aria-label="bear">ʕ•ᴥ•ʔ</span></p>`, "ʕ•ᴥ•ʔ\n"},
+		{`<p>Plan <span class="badge">B</span> is cheaper.</p>`, "Plan B is cheaper.\n"},
+	} {
+		if got := convertBody(t, tc.body); got != tc.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tc.body, got, tc.want)
+		}
+	}
+}

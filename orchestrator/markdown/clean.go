@@ -249,7 +249,28 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return !c.forExtraction && nonContent(n)
+	return initialsPicture(n) || !c.forExtraction && nonContent(n)
+}
+
+// initialsPicture reports a picture drawn from a person's initials: an
+// element whose role says it is an image and whose text is one or two
+// letters ("F", "JD"), what a forum or a shop shows for a member without a
+// photo, beside the member's name. An image's text is not read (its name
+// is its label); these letters would stand as a line of their own before
+// every post. An emoji or a drawing in characters set as an image stays.
+func initialsPicture(n *html.Node) bool {
+	if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "img") {
+		return false
+	}
+	text := strings.TrimSpace(flatText(n))
+	letters := 0
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+		letters++
+	}
+	return letters >= 1 && letters <= 2
 }
 
 // hides reports an element the page does not show, unless it is a panel
