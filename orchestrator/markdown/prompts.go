@@ -43,8 +43,9 @@ const (
 	maxPromptText  = 160
 )
 
-// dropAccountPrompts removes the account links that stand alone and the
-// lines that ask the reader to sign in, under root.
+// dropAccountPrompts removes the account links that stand alone, the
+// lines that ask the reader to sign in, and a form's fine print, under
+// root.
 func dropAccountPrompts(root *html.Node) {
 	// A forum laid out in tables prompts inside them.
 	dropLines(root, maxPromptText, nil, func(n *html.Node) bool {
@@ -56,7 +57,28 @@ func dropAccountPrompts(root *html.Node) {
 		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
 			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text) || feedbackPromptRe.MatchString(text))
 	})
+	// The fine print of a form whose fields are gone: a line of its own
+	// that speaks of what a button of the page binds the reader to.
+	dropLines(root, maxTermsText, nil, promptElement, func(n *html.Node, text string) bool {
+		return len(text) > 3 && strings.EqualFold(text[:3], "by ") && promptLine(n) && formTermsRe.MatchString(text) && termsWordRe.MatchString(text)
+	})
 }
+
+// formTermsRe opens the fine print under a form's button, the terms the
+// button binds the reader to: "By clicking “Post Your Answer”, you agree
+// to our terms of service", "By subscribing, you agree to receive
+// marketing emails", "By continuing, you agree to our User Agreement".
+var formTermsRe = regexp.MustCompile(`(?i)^by (?:clicking|pressing|tapping|submitting|continuing|proceeding|signing up|registering|subscribing|` +
+	`creating|entering|providing|completing|checking|selecting|using this form)\b[^.!?]{0,120}?\byou\b[^.!?]{0,40}?\b` +
+	`(?:agree|consent|accept|acknowledge|confirm|authori[sz]e|declare)`)
+
+// termsWordRe names what such fine print binds the reader to; "By
+// continuing to invest, you accept more risk" names none of it.
+var termsWordRe = regexp.MustCompile(`(?i)\b(?:terms|privacy|policy|policies|conditions|agreement|cookies|marketing|e-?mails|messages|` +
+	`newsletters?|contacted|guidelines|rules|code of conduct)\b`)
+
+// maxTermsText is the most text, in bytes, of a form's fine print.
+const maxTermsText = 600
 
 // feedbackPromptRe is the whole text of the line of a page's feedback
 // widget, its question or its thanks: "Was this helpful?", "Was this

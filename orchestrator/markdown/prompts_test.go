@@ -58,6 +58,16 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 				`<p><strong>Want more repair notes?</strong> <a href="/join"><strong>Sign up now</strong></a> <strong>for the weekly letter.</strong></p>`,
 			want: []string{"soaked the bearings", "[Sign up](", "Sign up now", "for the weekly letter"},
 		},
+		{
+			name: "a form's fine print goes; a sentence on what continuing costs stays",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<h3>Post as a guest</h3><p>By clicking “Post Your Answer”, you agree to our <a href="/tos">terms of service</a> and acknowledge you have read our <a href="/privacy">privacy policy</a>.</p>` +
+				`<div class="signup"><p>By subscribing, you agree to receive marketing emails from Example Cycles and accept our Privacy Policy.</p></div>` +
+				`<p>By continuing to ride on worn cones, you accept a rougher wheel and a costlier repair later.</p>` +
+				`<p>Read the shop's terms before you book: by clicking the button, you agree to them.</p>`,
+			want:     []string{"soaked the bearings", "By continuing to ride on worn cones, you accept", "by clicking the button, you agree to them"},
+			unwanted: []string{"Post Your Answer", "marketing emails"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, `<!doctype html><html><head><title>Bearings</title></head><body><main><h1>Bearings</h1>`+tc.body+`</main></body></html>`)
