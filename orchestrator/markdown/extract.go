@@ -91,6 +91,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		if !product {
 			dropMemberCards(art, thread)
 		}
+		dropReactionLists(art)
 		dropMenus(art)
 		dropAccountPrompts(art)
 		dropDatelines(art)

@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"net/url"
+	"path"
 	"regexp"
 	"strings"
 
@@ -198,4 +200,40 @@ func namesDate(t string) bool {
 		}
 	}
 	return false
+}
+
+// dropReactionLists removes, under root, the links to the lists of the
+// members who reacted to a post ("unixfool and felixen", "kyteflyer, Bobby
+// T and 19 others"): forum software prints one under each post, leading
+// to the post's reactions or likes; it names who approved, not what was
+// written.
+func dropReactionLists(root *html.Node) {
+	var drop []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom != atom.A {
+			return true
+		}
+		if reactionList(attr(n, "href")) && noTextBeside(n) {
+			drop = append(drop, n)
+		}
+		return false
+	})
+	for _, n := range drop {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// reactionList reports the address of a post's list of reactions or likes:
+// its path's last part says so ("/posts/31243284/reactions",
+// "/p/123/likes").
+func reactionList(href string) bool {
+	u, err := url.Parse(strings.TrimSpace(href))
+	if err != nil {
+		return false
+	}
+	last := strings.ToLower(path.Base(strings.TrimSuffix(u.Path, "/")))
+	return last == "reactions" || last == "likes" || last == "likers"
 }

@@ -134,3 +134,14 @@ func TestAFieldOfTheMembersCardGoesWithItsValue(t *testing.T) {
 	checkHolds(t, md, []string{"Message 0: the league", "Message 4: the league", "member3", "**Update:** the draw moved"},
 		[]string{"Nation:", "Minoa", "Kessel", "Founded:", "Antiquity"})
 }
+
+// TestTheListOfWhoReactedLeavesAPost leaves out the link under a post to
+// the members who reacted to it, and keeps a link to a page about
+// reactions inside a sentence.
+func TestTheListOfWhoReactedLeavesAPost(t *testing.T) {
+	page := cardThread(3, true, func(i int) string { return `<a href="/members/x.1/">x</a>` })
+	page = strings.Replace(page, `</div></article>`,
+		`</div><div class="reactionsBar"><span class="sr-only">Reactions:</span> <a href="/posts/31250288/reactions"><bdi>Brian33</bdi>, <bdi>unixfool</bdi> and 3 others</a></div></article>`, 2)
+	page = strings.Replace(page, `<p>Reply 2:`, `<p>See <a href="/help/reactions">how reactions work</a> before you vote.</p><p>Reply 2:`, 1)
+	checkHolds(t, article(t, page), []string{"Reply 0: take", "Reply 1: take", "[how reactions work]("}, []string{"Brian33", "unixfool", "3 others"})
+}
