@@ -67,17 +67,72 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 	limit := int(maxBoilerplateShare * float64(lengths[region]))
 	tagLimit := int(maxChromeShare * float64(lengths[region]))
 	sideLimit := int(maxSidebarShare * float64(lengths[region]))
+	classes := classCounts(region)
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if c := chrome(n); c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
+		c := chrome(n)
+		if c == chromeByWords && itemsHeader(n, classes) {
+			return true
+		}
+		if c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
 			menu(n) || navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
 		return true
 	})
+}
+
+// itemsHeader reports a header of one of a series of items rather than
+// the page's: a block whose class names it the header of a part
+// ("new-listing__header", "card-header", "faq-item-header"), that
+// minRepeats blocks of the region share, each heading its item (a job's
+// title, a question, a product's name). The page's own header is one, and
+// its class says so ("site-header", or "header" alone).
+func itemsHeader(n *html.Node, classes map[string]int) bool {
+	class := attr(n, "class")
+	if classes[class] < minRepeats || !partHeaderClass(class) {
+		return false
+	}
+	return findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil
+}
+
+// pageHeaderWords name, before "header" in a class, the header of the
+// page or of its frame.
+var pageHeaderWords = map[string]bool{"site": true, "page": true, "global": true, "main": true, "top": true, "primary": true,
+	"sticky": true, "fixed": true, "mobile": true, "desktop": true, "nav": true, "navbar": true, "masthead": true}
+
+// partHeaderClass reports a class whose "header" is a part's: joined to
+// the name of what it heads ("card-header", "listing__header").
+func partHeaderClass(class string) bool {
+	for tok := range strings.FieldsSeq(class) {
+		words := meta.ClassWords(tok)
+		for i, w := range words {
+			if w == "header" {
+				if i > 0 && !pageHeaderWords[words[i-1]] {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// classCounts counts the elements under root of each class attribute.
+func classCounts(root *html.Node) map[string]int {
+	counts := map[string]int{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode {
+			if c := attr(n, "class"); c != "" {
+				counts[c]++
+			}
+		}
+		return true
+	})
+	return counts
 }
 
 // maxNavProseShare is the largest share of its text a navigation block

@@ -413,3 +413,65 @@ func TestASitesMegaMenuGoesHoweverLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestTheHeaderOfEachItemIsNoPageHeader keeps the header of each item of a
+// series, which holds its title, while the page's own header goes, and a
+// header that only one block of the page has is held to the rule for
+// class words.
+func TestTheHeaderOfEachItemIsNoPageHeader(t *testing.T) {
+	jobs := func(headerClass string, heading bool) string {
+		var sb strings.Builder
+		for i, title := range []string{"Senior Go engineer", "Support lead for Europe", "Data analyst, payments", "Designer for the mobile app"} {
+			name := title
+			if heading {
+				name = `<h3>` + title + `</h3>`
+			}
+			fmt.Fprintf(&sb, `<div class="listing"><div class="%s">%s</div><p>Job %d: work from anywhere with a team of twelve that ships `+
+				`every week, with a budget for books, courses and a yearly meeting in person.</p></div>`, headerClass, name, i)
+		}
+		return sb.String()
+	}
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{"each listing's header holds its title", jobs("listing__header", true),
+			[]string{"Senior Go engineer", "Designer for the mobile app", "Job 0: work from anywhere"}, nil},
+		{"cards' headers named card-header hold their questions", jobs("card-header", true),
+			[]string{"Support lead for Europe", "Data analyst, payments"}, nil},
+		{"a header the page names its own goes, however many", jobs("site-header", true) + jobs("site-header", true),
+			[]string{"Job 0: work from anywhere"}, []string{"Senior Go engineer"}},
+		{"an item's header without a heading is held to the rule for class words", jobs("listing__header", false),
+			[]string{"Job 3: work from anywhere"}, []string{"Senior Go engineer", "Designer for the mobile app"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Remote jobs - Example</title></head><body>` +
+				`<main><h1>Remote jobs</h1><p>Every job below is open to people anywhere in the world, and each pays in the currency you choose.</p>` +
+				tc.body + `</main></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
+			pruneChrome(region, textLengths(region))
+			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestPartHeaderClass(t *testing.T) {
+	for class, want := range map[string]bool{
+		"new-listing__header":      true,
+		"card-header":              true,
+		"faqItemHeader":            true,
+		"header":                   false,
+		"site-header":              false,
+		"page-header title":        false,
+		"header-main":              false,
+		"sticky-header":            false,
+		"box listing__header--big": true,
+	} {
+		if got := partHeaderClass(class); got != want {
+			t.Errorf("partHeaderClass(%q) = %v, want %v", class, got, want)
+		}
+	}
+}
