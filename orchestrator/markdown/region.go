@@ -52,9 +52,16 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 // its content: its header, menus, sidebars and footer.
 var regionChromeWords = map[string]bool{
 	"header": true, "footer": true, "masthead": true, "navbar": true, "nav": true, "navigation": true,
-	"menu": true, "sidebar": true, "topbar": true, "toolbar": true, "skip": true, "banner": true,
+	"menu": true, "sidebar": true, "topbar": true, "toolbar": true, "banner": true,
 	"site-header": true, "site-footer": true,
 }
+
+// skipLinkWords follow "skip" in the class of the links that jump past a
+// page's header ("skip-link", "skip-to-content", "skip-nav"); "skip"
+// elsewhere is no such link: "skip-lazy" asks a plugin not to defer a
+// picture, "skip-item" marks a section a reader may pass over.
+var skipLinkWords = map[string]bool{"link": true, "links": true, "to": true, "nav": true, "navigation": true,
+	"content": true, "main": true, "button": true}
 
 // regionChromeRoles are the ARIA roles of the same parts.
 var regionChromeRoles = map[string]bool{"banner": true, "navigation": true, "contentinfo": true, "complementary": true,
@@ -190,7 +197,7 @@ func chrome(n *html.Node) int {
 		if w == "sidebar" && (i == 0 || !sidebarWrapperWords[words[i-1]]) && (i == len(words)-1 || !sidebarWrapperWords[words[i+1]]) {
 			return chromeSidebar
 		}
-		if regionChromeWords[w] {
+		if regionChromeWords[w] || w == "skip" && i+1 < len(words) && skipLinkWords[words[i+1]] {
 			return chromeByWords
 		}
 	}

@@ -336,6 +336,13 @@ func TestChromeTellsASidebarFromTheBoxAroundIt(t *testing.T) {
 		"sidebar-layout":                 chromeByWords,
 		"page-with-sidebar main-content": chromeByWords,
 		"site-header":                    chromeByWords,
+		// A link past the header is chrome; "skip" elsewhere is not.
+		"skip-link":                          chromeByWords,
+		"skip-to-content screen-reader-text": chromeByWords,
+		"skipNav":                            chromeByWords,
+		"skip-item":                          notChrome,
+		"featured-hero skip-lazy":            notChrome,
+		"underline decoration-skip-ink":      notChrome,
 	} {
 		n := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div, Attr: []html.Attribute{{Key: "class", Val: class}}}
 		if got := chrome(n); got != want {
