@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -116,6 +117,61 @@ func relatedHeading(text string) bool {
 func dropTeasers(art *html.Node, page *url.URL) {
 	dropLabeledSections(art, page, relatedHeading, false)
 	dropTrailingCards(art, page)
+	dropInlineTeasers(art, page)
+}
+
+// inlineTeaserRe is the label of a line that points, amid a story, to
+// another story of the site: "Related:", "Also read:", "Don't miss:", in
+// the common languages of the web. "See also" and "Read more" are left
+// out: a wiki's pointer to the article on a section's subject and a
+// guide's pointer to its source are part of the text.
+var inlineTeaserRe = regexp.MustCompile(`(?i)^[^\pL]*(?:also\s+read|read\s+also|related(?:\s+(?:article|story|post|reading|content|link))?|` +
+	`don['’]t\s+miss|must\s+read|read\s+next|recommended(?:\s+(?:reading|article|story|post))?|you\s+(?:may|might)\s+also\s+like|` +
+	`lesen\s+sie\s+auch|auch\s+interessant|(?:à\s+)?lire\s+aussi|leia\s+também|lee\s+también|leggi\s+anche|lees\s+ook|czytaj\s+(?:też|także))` +
+	`\s*[:\-–—»|]\s*$`)
+
+// dropInlineTeasers removes, from the story under art, the lines that are
+// a label and one link to another page of the site ("Related: <a>Tutoring
+// may not improve attendance</a>"): a pointer the site sets between a
+// story's paragraphs, not a sentence of it.
+func dropInlineTeasers(art *html.Node, page *url.URL) {
+	var drop []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		// A heading of that shape heads what follows it, and stays (see
+		// dropLabeledSections).
+		if n.DataAtom != atom.P && n.DataAtom != atom.Li && n.DataAtom != atom.Div {
+			return true
+		}
+		if textUpTo(n, maxLabelText+200) > maxLabelText+200 {
+			return true
+		}
+		var link *html.Node
+		links := 0
+		walk(n, func(k *html.Node) bool {
+			if k.DataAtom == atom.A && strings.TrimSpace(textOf(k)) != "" {
+				link = k
+				links++
+				return false
+			}
+			return k.Type == html.ElementNode && !blockTag(k) || k == n
+		})
+		if links != 1 || !otherPageOfSite(attr(link, "href"), page) {
+			return n.DataAtom == atom.Div
+		}
+		text, linkText := collapseSpaces(flatText(n)), collapseSpaces(flatText(link))
+		label, ok := strings.CutSuffix(strings.TrimRight(text, " *_.»"), strings.TrimRight(linkText, " *_.»"))
+		if ok && inlineTeaserRe.MatchString(label) {
+			drop = append(drop, n)
+			return false
+		}
+		return n.DataAtom == atom.Div
+	})
+	for _, n := range drop {
+		n.Parent.RemoveChild(n)
+	}
 }
 
 // dropRecommendations removes from the content of a page made of many

@@ -266,3 +266,21 @@ func TestMoreOfAListsCardsStayAfterItsLastParagraph(t *testing.T) {
 		checkHolds(t, md, []string{"walked home"}, []string{"Harbour news number 5 of"})
 	})
 }
+
+// TestALineThatPointsToAnotherStoryGoes leaves out the lines a site sets
+// between a story's paragraphs to point to another of its stories, and
+// keeps a sentence with a link, a pointer elsewhere and a wiki's "See also".
+func TestALineThatPointsToAnotherStoryGoes(t *testing.T) {
+	story := `<p>Tutoring helps most when it happens during the school day, several times a week, with the same tutor all year long.</p>`
+	page := `<!doctype html><html><head><title>Tutoring - Example</title><link rel="canonical" href="https://example.com/news/tutoring"></head><body>` + pageHeader +
+		`<main><article><h1>Tutoring</h1>` + story +
+		`<p><strong>Related: <a href="https://example.com/news/attendance">Tutoring may not improve attendance</a></strong></p>` + story +
+		`<p>Also read: <a href="/news/reading-gains">Where the reading gains came from</a></p>` + story +
+		`<p>&gt;&gt; Related Reading: <a href="/news/costs">What a tutor costs a district</a></p>` +
+		`<p>The study's authors <a href="/news/authors">describe their method</a> in a long appendix of their own.</p>` +
+		`<p>Related: <a href="https://other.example.org/report">the full report at the institute</a></p>` +
+		`<p>See also: <a href="/wiki/Tutoring">Tutoring</a></p>` + story +
+		`</article></main>` + pageFooter + `</body></html>`
+	checkHolds(t, article(t, page), []string{"[describe their method](", "the full report at the institute", "See also:"},
+		[]string{"attendance", "reading gains", "What a tutor costs"})
+}
