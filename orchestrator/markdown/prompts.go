@@ -26,13 +26,17 @@ var (
 	// control: one action, or two joined ("Log in or sign up").
 	accountLinkRe = regexp.MustCompile(`(?i)^` + accountAction + `(?:\s*(?:or|/|\||·|oder|ou|o|of|lub)\s*` + accountAction + `)?(?:\s+(?:now|here|today))?[.!]?$`)
 	// accountPromptRe is the whole text of a line asking the reader to
-	// sign in to do something on the page ("You need to be a member in
-	// order to leave a comment"), to open an account ("Sign up for a new
-	// account in our community. It's easy!"), or, having one, to sign in
-	// ("Already have an account? Sign in here.").
-	accountPromptRe = regexp.MustCompile(`(?i)^(?:(?:you (?:must|need to|have to) |please )?(?:` + accountAction + `|be (?:a |an )?(?:registered )?member|be (?:logged|signed) in)` +
-		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate|leave|write)\b[^.!?]*[.!]?` +
-		`|sign up for an? (?:new |free )?account(?:\s+(?:in|on|with|at)\s+[^.!?]+)?[.!]?(?:\s*it'?s (?:easy|free|quick)[^.!?]*[.!]?)?` +
+	// sign in to do something on the page ("You must log in to reply",
+	// "You need to be a member in order to leave a comment"), a heading
+	// too ("Create an account or sign in to comment").
+	accountPromptRe = regexp.MustCompile(`(?i)^(?:you (?:must|need to|have to) |please )?(?:` + accountAction + `|be (?:a |an )?(?:registered )?member|be (?:logged|signed) in)` +
+		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate|leave|write)\b[^.!?]*[.!]?$`)
+	// accountOfferRe is the whole text of a line, not a heading, offering
+	// the reader an account ("Sign up for a new account in our community.
+	// It's easy!") or, having one, to sign in ("Already have an account?
+	// Sign in here."). A guide's heading "Sign up for a free account" is
+	// a step of the guide.
+	accountOfferRe = regexp.MustCompile(`(?i)^(?:sign up for an? (?:new |free )?account(?:\s+(?:in|on|with|at)\s+[^.!?]+)?[.!]?(?:\s*it'?s (?:easy|free|quick)[^.!?]*[.!]?)?` +
 		`|already (?:have an account|a member|registered)\s*\??\s*(?:` + accountAction + `(?:\s+(?:here|now))?[.!]?)?)$`)
 )
 
@@ -55,11 +59,14 @@ func dropAccountPrompts(root *html.Node) {
 			return false
 		}
 		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
-			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text) || feedbackPromptRe.MatchString(text))
+			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text) || feedbackPromptRe.MatchString(text) ||
+				headingLevel(n) == 0 && accountOfferRe.MatchString(text))
 	})
 	// The fine print of a form whose fields are gone: a line of its own
-	// that speaks of what a button of the page binds the reader to.
-	dropLines(root, maxTermsText, nil, promptElement, func(n *html.Node, text string) bool {
+	// that speaks of what a button of the page binds the reader to. A
+	// step of numbered instructions ("By clicking Next, you accept the
+	// licence agreement") is the guide's.
+	dropLines(root, maxTermsText, []atom.Atom{atom.Ol}, promptElement, func(n *html.Node, text string) bool {
 		return len(text) > 3 && strings.EqualFold(text[:3], "by ") && promptLine(n) && formTermsRe.MatchString(text) && termsWordRe.MatchString(text)
 	})
 }

@@ -21,8 +21,9 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			body: `<h2>Sign in</h2><p>Open the app and sign in with the account your school gave you; the first screen then lists your classes for the term.</p>` +
 				`<p>New readers can <a href="/register">register</a> for the weekly letter, which collects the best answers of the week.</p>` +
 				`<p>Wait for both tasks with <a href="/macro.join.html">join</a> or for the first with select, as the examples below show in full.</p>` +
-				`<ul><li>Register to join the online events</li></ul>`,
-			want: []string{"## Sign in", "sign in with the account", "[register](", "[join](", "Register to join the online events"},
+				`<ul><li>Register to join the online events</li></ul>` +
+				`<h2>Sign up for a free account</h2><p>Open the sign-up page, give your school email address and choose a password of twelve characters or more.</p>`,
+			want: []string{"## Sign in", "sign in with the account", "[register](", "[join](", "Register to join the online events", "## Sign up for a free account"},
 		},
 		{
 			name: "what a newsletter box leaves behind goes; a sentence about the newsletter stays",
@@ -64,8 +65,10 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 				`<h3>Post as a guest</h3><p>By clicking “Post Your Answer”, you agree to our <a href="/tos">terms of service</a> and acknowledge you have read our <a href="/privacy">privacy policy</a>.</p>` +
 				`<div class="signup"><p>By subscribing, you agree to receive marketing emails from Example Cycles and accept our Privacy Policy.</p></div>` +
 				`<p>By continuing to ride on worn cones, you accept a rougher wheel and a costlier repair later.</p>` +
-				`<p>Read the shop's terms before you book: by clicking the button, you agree to them.</p>`,
-			want:     []string{"soaked the bearings", "By continuing to ride on worn cones, you accept", "by clicking the button, you agree to them"},
+				`<p>Read the shop's terms before you book: by clicking the button, you agree to them.</p>` +
+				`<ol><li>Run the installer.</li><li>By clicking Next, you accept the licence agreement.</li></ol>`,
+			want: []string{"soaked the bearings", "By continuing to ride on worn cones, you accept", "by clicking the button, you agree to them",
+				"By clicking Next, you accept the licence agreement"},
 			unwanted: []string{"Post Your Answer", "marketing emails"},
 		},
 	} {
