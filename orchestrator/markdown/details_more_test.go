@@ -111,3 +111,26 @@ func TestConvertLeavesOutLinksThatMoveAboutThePage(t *testing.T) {
 		})
 	}
 }
+
+// TestACodeBlocksLanguageLabelIsLeftOut leaves out the line a site prints
+// over a code block to name its language, which the fence names, and
+// keeps a line before a block that says more, or names another language.
+func TestACodeBlocksLanguageLabelIsLeftOut(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`<p>Fetch it:</p><div class="code-example"><div class="example-header"><span class="language-name">js</span></div>` +
+			`<pre class="brush: js notranslate"><code>await fetch(url);</code></pre></div>`,
+			"Fetch it:\n\n```js\nawait fetch(url);\n```\n"},
+		{`<div class="code"><div class="bar">bash <button>Copy</button></div><pre><code class="language-bash">ls -l</code></pre></div>`,
+			"```bash\nls -l\n```\n"},
+		{`<div class="code"><div class="bar">Python</div><pre><code class="language-python">print(1)</code></pre></div>`,
+			"```python\nprint(1)\n```\n"},
+		{`<p>Run:</p><p>bash</p><pre><code class="language-python">print(1)</code></pre>`,
+			"Run:\n\nbash\n\n```python\nprint(1)\n```\n"},
+		{`<p>In a terminal, type this:</p><pre><code class="language-bash">ls -l</code></pre>`,
+			"In a terminal, type this:\n\n```bash\nls -l\n```\n"},
+	} {
+		if got := convertBody(t, tc.body); got != tc.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tc.body, got, tc.want)
+		}
+	}
+}

@@ -512,7 +512,54 @@ func prepareCode(pre *html.Node) {
 	removeAttr(pre, "class")
 	if lang = strings.ToLower(lang); lang != "" && !noLanguage[lang] {
 		setAttr(pre, "class", "language-"+lang)
+		dropCodeHeader(pre, lang)
 	}
+}
+
+// dropCodeHeader removes the line a site prints over a code block to name
+// its language, with perhaps its copy button's word ("js", "bash Copy"):
+// the fence says the language. It is the element right before the block,
+// or before the box the block opens.
+func dropCodeHeader(pre *html.Node, lang string) {
+	at := pre
+	prev := previousElement(at)
+	if prev == nil && at.Parent != nil {
+		at = at.Parent
+		prev = previousElement(at)
+	}
+	if prev == nil || prev.DataAtom == atom.Pre || textUpTo(prev, maxCodeHeader) > maxCodeHeader {
+		return
+	}
+	words := strings.Fields(strings.ToLower(flatText(prev)))
+	if len(words) == 0 || words[0] != lang {
+		return
+	}
+	for _, w := range words[1:] {
+		if !copyWords[strings.Trim(w, "!.")] {
+			return
+		}
+	}
+	prev.Parent.RemoveChild(prev)
+}
+
+// maxCodeHeader is the most text, in bytes, of a code block's header.
+const maxCodeHeader = 40
+
+// copyWords are the words of a code block's copy button.
+var copyWords = map[string]bool{"copy": true, "code": true, "copied": true, "to": true, "clipboard": true}
+
+// previousElement is the element before n among its siblings, past white
+// space; nil when text or nothing comes first.
+func previousElement(n *html.Node) *html.Node {
+	for k := n.PrevSibling; k != nil; k = k.PrevSibling {
+		switch {
+		case k.Type == html.ElementNode:
+			return k
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+			return nil
+		}
+	}
+	return nil
 }
 
 // codeLangRe is what a language name may look like in a fence's info string.
