@@ -432,7 +432,7 @@ func menu(n *html.Node) bool {
 	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol && !linkBoxes(n) {
 		return false
 	}
-	links, linkWords, linkText := 0, 0, 0
+	links, linkWords, linkText, addresses := 0, 0, 0, 0
 	walk(n, func(k *html.Node) bool {
 		if k.DataAtom == atom.A {
 			t := textOf(k)
@@ -440,17 +440,27 @@ func menu(n *html.Node) bool {
 				links++
 				linkWords += w
 				linkText += collapsedLen(t)
+				if namedByAddress(t) {
+					addresses++
+				}
 			}
 			return false
 		}
 		return true
 	})
-	if links < minMenuLinks || pictured(n) {
+	// Links named by their addresses are a list of sources, not a menu.
+	if links < minMenuLinks || pictured(n) || 2*addresses >= links {
 		return false
 	}
 	total := collapsedLen(textOf(n))
 	return float64(linkText) >= minMenuLinkShare*float64(total) &&
 		float64(linkWords) <= maxMenuLinkWords*float64(links)
+}
+
+// namedByAddress reports a link's text that is a web address.
+func namedByAddress(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	return strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "www.")
 }
 
 // linkBoxes reports a box whose children are minMenuLinks or more boxes

@@ -482,3 +482,29 @@ func TestPartHeaderClass(t *testing.T) {
 		}
 	}
 }
+
+// TestAListOfSourcesIsNoMenu keeps a list of links named by their web
+// addresses, a piece's sources, and still takes a list of short named
+// links for a menu.
+func TestAListOfSourcesIsNoMenu(t *testing.T) {
+	list := func(items ...string) *html.Node {
+		var sb strings.Builder
+		sb.WriteString(`<ul>`)
+		for i, it := range items {
+			fmt.Fprintf(&sb, `<li><a href="https://example.org/%d">%s</a></li>`, i, it)
+		}
+		sb.WriteString(`</ul>`)
+		doc, err := html.Parse(strings.NewReader(sb.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Ul })
+	}
+	if menu(list("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3662288/", "https://www.jacc.org/doi/10.1016/j.jacc.2019", "www.sciencedirect.com/science/article/pii/B97801",
+		"https://pubmed.ncbi.nlm.nih.gov/2829117/", "https://www.heart.org/en/healthy-living")) {
+		t.Error("a list of sources named by their addresses was taken for a menu")
+	}
+	if !menu(list("Home", "Training", "Nutrition", "Recovery", "About us", "Contact")) {
+		t.Error("a list of short named links was not taken for a menu")
+	}
+}
