@@ -48,6 +48,9 @@ func dropRepeats(root *html.Node, thread bool) {
 		if size > maxRepeatText {
 			return true
 		}
+		if mostlyCode(n, size) {
+			return false // a tutorial shows the same snippet in each example
+		}
 		key := flatText(n)
 		first, ok := seen[key]
 		if !ok {
@@ -97,3 +100,21 @@ func holds(a, n *html.Node) bool {
 func inListItem(n *html.Node) bool {
 	return n.DataAtom == atom.Li || insideTag(n, atom.Li)
 }
+
+// mostlyCode reports a block whose text, size bytes of it, is mostly that
+// of its code blocks.
+func mostlyCode(n *html.Node, size int) bool {
+	code := 0
+	walk(n, func(k *html.Node) bool {
+		if k.DataAtom == atom.Pre {
+			code += textUpTo(k, size)
+			return false
+		}
+		return k.Type == html.ElementNode
+	})
+	return code > 0 && float64(code) >= minCodeShare*float64(size)
+}
+
+// minCodeShare is the least share of a block's text its code blocks hold
+// for the block to be code.
+const minCodeShare = 0.8

@@ -34,6 +34,16 @@ func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
 			want: map[string]int{"hardcodes your credentials": 2, "Set your credentials": 1},
 		},
 		{
+			name: "a snippet each example of a tutorial shows again stays",
+			page: `<!doctype html><html><head><title>Tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Styling tables</h1>` + prose + `<p>First, the borders:</p>` +
+				`<div class="code-example"><pre><code class="language-css">table {\n  border: 2px solid rgb(140 140 140);\n}\nth, td {\n  border: 1px solid rgb(160 160 160);\n  padding: 8px 10px;\n}</code></pre></div>` +
+				`<p>Then the same table with striped rows:</p>` +
+				`<div class="code-example"><pre><code class="language-css">table {\n  border: 2px solid rgb(140 140 140);\n}\nth, td {\n  border: 1px solid rgb(160 160 160);\n  padding: 8px 10px;\n}</code></pre></div>` +
+				`</main>` + pageFooter + `</body></html>`,
+			want: map[string]int{"border: 2px solid": 2, "striped rows": 1},
+		},
+		{
 			name: "a paragraph said twice and a wrapper around one block stay",
 			page: `<!doctype html><html><head><title>Walnut table - Example</title></head><body>` + pageHeader +
 				`<main><h1>Walnut side table</h1><div class="wrap"><div class="inner">` + prose + `</div></div>` +
