@@ -130,6 +130,10 @@ var inlineTeaserRe = regexp.MustCompile(`(?i)^[^\pL]*(?:also\s+read|read\s+also|
 	`lesen\s+sie\s+auch|auch\s+interessant|(?:à\s+)?lire\s+aussi|leia\s+também|lee\s+también|leggi\s+anche|lees\s+ook|czytaj\s+(?:też|także))` +
 	`\s*[:\-–—»|]\s*$`)
 
+// maxInlineTeaserText is the most text, in bytes, of such a line: a
+// label and a headline.
+const maxInlineTeaserText = 320
+
 // dropInlineTeasers removes, from the story under art, the lines that are
 // a label and one link to another page of the site ("Related: <a>Tutoring
 // may not improve attendance</a>"): a pointer the site sets between a
@@ -145,7 +149,7 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 		if n.DataAtom != atom.P && n.DataAtom != atom.Li && n.DataAtom != atom.Div {
 			return true
 		}
-		if textUpTo(n, maxLabelText+200) > maxLabelText+200 {
+		if textUpTo(n, maxInlineTeaserText) > maxInlineTeaserText {
 			return true
 		}
 		var link *html.Node
