@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -47,4 +48,25 @@ func TestLinesOfLinksToTheSitesIndexesGo(t *testing.T) {
 			`<main><h1>Forums</h1><p>Welcome to the forums of the baking club.</p>` + boards.String() + `</main>` + pageFooter + `</body></html>`
 		checkHolds(t, article(t, page), []string{"Bread baking", "Recipes wanted"}, nil)
 	})
+}
+
+// TestOtherPageOfSiteReadsRelativeAddresses knows a relative link for a
+// page of the site: the markup a forum sends in <noscript> is read after
+// the page's links were made absolute, and keeps its own.
+func TestOtherPageOfSiteReadsRelativeAddresses(t *testing.T) {
+	page, _ := url.Parse("https://boards.example.com/t/slow-dough/1012822")
+	for href, want := range map[string]bool{
+		"/c/baking-corner/15":                      true,
+		"https://boards.example.com/tag/sourdough": true,
+		"tag/rye":                                          true,
+		"https://www.boards.example.com/u/m1":              true,
+		"/t/slow-dough/1012822":                            false,
+		"https://other.example.org/c/baking/15":            false,
+		"//cdn.example.net/c/baking/15":                    false,
+		"https://boards.example.com/t/slow-dough/1012822/": false,
+	} {
+		if got := otherPageOfSite(href, page); got != want {
+			t.Errorf("otherPageOfSite(%q) = %v, want %v", href, got, want)
+		}
+	}
 }

@@ -535,7 +535,12 @@ func blockTag(n *html.Node) bool {
 // than page itself.
 func otherPageOfSite(href string, page *url.URL) bool {
 	u, err := url.Parse(href)
-	if err != nil || u.Host == "" {
+	if err != nil {
+		return false
+	}
+	// The markup a page sends in <noscript> is read after its links were
+	// made absolute, and keeps its own.
+	if u = page.ResolveReference(u); u.Host == "" {
 		return false
 	}
 	site := func(h string) string { return strings.TrimPrefix(strings.ToLower(h), "www.") }
