@@ -136,6 +136,19 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a paragraph of 30,000 emphasised words and links is judged at a bounded cost", func(t *testing.T) {
+		// Whether a short line is the whole text of its block is asked of
+		// every emphasis in it; the block's text is read only as far as it
+		// outgrows the line's.
+		page := "<html><body><main><h1>Accounts</h1><p>" + strings.Repeat(`<a href="/login">Log in</a> <em>or</em> `, 30_000) + "</p></main></body></html>"
+		doc := parse(t, page)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || strings.Count(md, "[Log in](") != 30_000 {
+				t.Errorf("got %d links of 30,000, %v", strings.Count(md, "[Log in]("), err)
+			}
+		})
+	})
 	t.Run("panels nested in panels are each judged at a bounded cost", func(t *testing.T) {
 		doc := nestedPanels(2_000)
 		within(t, "Article", func() {

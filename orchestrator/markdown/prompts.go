@@ -135,15 +135,43 @@ func mayNameAccount(text string) bool {
 	return false
 }
 
+// maxBesideScan is the most parts beside a link, at each level up to its
+// block, that standsAlone reads: a hostile page may set thousands of
+// links side by side.
+const maxBesideScan = 64
+
+// wordsWithin reports whether the first limit bytes of text under n hold
+// a word.
+func wordsWithin(n *html.Node, limit int) bool {
+	read, found := 0, false
+	var look func(*html.Node)
+	look = func(n *html.Node) {
+		for k := n.FirstChild; k != nil && !found && read <= limit; k = k.NextSibling {
+			if k.Type == html.TextNode {
+				read += len(k.Data)
+				found = strings.IndexFunc(k.Data, wordRune) >= 0
+			} else {
+				look(k)
+			}
+		}
+	}
+	look(n)
+	return found
+}
+
 // standsAlone reports a link with no words beside it in its parent, up to
 // the nearest block: not a few words inside a sentence.
 func standsAlone(a *html.Node) bool {
 	for n := a; n.Parent != nil; n = n.Parent {
+		seen := 0
 		for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
 			if k == n {
 				continue
 			}
-			if k.Type == html.ElementNode && !blockTag(k) && k.DataAtom != atom.A && k.DataAtom != atom.Br && countWords(flatText(k)) > 0 {
+			if seen++; seen > maxBesideScan {
+				return false // a line of that many parts is no lone control
+			}
+			if k.Type == html.ElementNode && !blockTag(k) && k.DataAtom != atom.A && k.DataAtom != atom.Br && wordsWithin(k, maxPromptText) {
 				return false // "<em>Sign up now</em> and <strong>save</strong>"
 			}
 			if k.Type == html.TextNode && countWords(k.Data) > 0 && strings.Trim(k.Data, " \t\n|·•/-–—") != "" {

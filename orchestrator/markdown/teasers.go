@@ -173,6 +173,13 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 		}
 		return n.DataAtom == atom.Div
 	})
+	text := 0
+	for _, n := range drop {
+		text += collapsedText(n)
+	}
+	if float64(text) > 0.5*float64(collapsedText(art)) {
+		return // most of the content: the page is a list of such lines
+	}
 	for _, n := range drop {
 		n.Parent.RemoveChild(n)
 	}
@@ -284,7 +291,11 @@ func soleText(n *html.Node) bool {
 	for p := n; p.Parent != nil; p = p.Parent {
 		switch p.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Section, atom.Header, atom.Body, atom.Article, atom.Main:
-			return collapsedText(p) == collapsedText(n)
+			// The block's text is read only as far as it outgrows n's: a
+			// paragraph of thousands of emphasised words asks this of
+			// each of them.
+			t := collapsedText(n)
+			return textUpTo(p, t) <= t
 		}
 	}
 	return true

@@ -283,4 +283,13 @@ func TestALineThatPointsToAnotherStoryGoes(t *testing.T) {
 		`</article></main>` + pageFooter + `</body></html>`
 	checkHolds(t, article(t, page), []string{"[describe their method](", "the full report at the institute", "See also:"},
 		[]string{"attendance", "reading gains", "What a tutor costs"})
+
+	// A page made of such lines is a list of stories, and keeps them.
+	var lines strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&lines, `<p>Related: <a href="/news/story-%d">The %d story of the week about tutoring and attendance</a></p>`, i, i)
+	}
+	index := `<!doctype html><html><head><title>Related - Example</title></head><body>` + pageHeader +
+		`<main><h1>Related</h1>` + lines.String() + `</main>` + pageFooter + `</body></html>`
+	checkHolds(t, article(t, index), []string{"The 0 story of the week", "The 5 story of the week"}, nil)
 }
