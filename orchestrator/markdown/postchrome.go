@@ -208,23 +208,14 @@ func namesDate(t string) bool {
 // to the post's reactions or likes; it names who approved, not what was
 // written.
 func dropReactionLists(root *html.Node) {
-	var drop []*html.Node
-	walk(root, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		if n.DataAtom != atom.A {
-			return true
-		}
-		if reactionList(attr(n, "href")) && noTextBeside(n) {
-			drop = append(drop, n)
-		}
-		return false
+	dropLines(root, maxReactionList, nil, func(n *html.Node) bool { return n.DataAtom == atom.A }, func(n *html.Node, _ string) bool {
+		return reactionList(attr(n, "href")) && noTextBeside(n)
 	})
-	for _, n := range drop {
-		n.Parent.RemoveChild(n)
-	}
 }
+
+// maxReactionList is the most text, in bytes, of such a link: a few names
+// and a count of the others.
+const maxReactionList = 200
 
 // reactionList reports the address of a post's list of reactions or likes:
 // its path's last part says so ("/posts/31243284/reactions",

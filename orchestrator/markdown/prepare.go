@@ -521,11 +521,12 @@ func prepareCode(pre *html.Node) {
 // the fence says the language. It is the element right before the block,
 // or before the box the block opens.
 func dropCodeHeader(pre *html.Node, lang string) {
-	at := pre
-	prev := previousElement(at)
-	if prev == nil && at.Parent != nil {
-		at = at.Parent
-		prev = previousElement(at)
+	before := func(n *html.Node) *html.Node {
+		return besideElement(n, func(k *html.Node) *html.Node { return k.PrevSibling })
+	}
+	prev := before(pre)
+	if prev == nil && pre.Parent != nil {
+		prev = before(pre.Parent)
 	}
 	if prev == nil || prev.DataAtom == atom.Pre || textUpTo(prev, maxCodeHeader) > maxCodeHeader {
 		return
@@ -547,20 +548,6 @@ const maxCodeHeader = 40
 
 // copyWords are the words of a code block's copy button.
 var copyWords = map[string]bool{"copy": true, "code": true, "copied": true, "to": true, "clipboard": true}
-
-// previousElement is the element before n among its siblings, past white
-// space; nil when text or nothing comes first.
-func previousElement(n *html.Node) *html.Node {
-	for k := n.PrevSibling; k != nil; k = k.PrevSibling {
-		switch {
-		case k.Type == html.ElementNode:
-			return k
-		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
-			return nil
-		}
-	}
-	return nil
-}
 
 // codeLangRe is what a language name may look like in a fence's info string.
 var codeLangRe = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9_+#.-]{0,31}$`)

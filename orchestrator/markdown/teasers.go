@@ -130,6 +130,10 @@ var inlineTeaserRe = regexp.MustCompile(`(?i)^[^\pL]*(?:also\s+read|read\s+also|
 	`lesen\s+sie\s+auch|auch\s+interessant|(?:à\s+)?lire\s+aussi|leia\s+também|lee\s+también|leggi\s+anche|lees\s+ook|czytaj\s+(?:też|także))` +
 	`\s*[:\-–—»|]\s*$`)
 
+// maxTeaserShare is the most of the content's text that teasers may hold
+// together and still go: more, and they are the page, a list of stories.
+const maxTeaserShare = 0.5
+
 // maxInlineTeaserText is the most text, in bytes, of such a line: a
 // label and a headline.
 const maxInlineTeaserText = 320
@@ -177,7 +181,7 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 	for _, n := range drop {
 		text += collapsedText(n)
 	}
-	if float64(text) > 0.5*float64(collapsedText(art)) {
+	if float64(text) > maxTeaserShare*float64(collapsedText(art)) {
 		return // most of the content: the page is a list of such lines
 	}
 	for _, n := range drop {
@@ -343,7 +347,7 @@ func dropRelatedSection(art, l *html.Node, page *url.URL, anywhere bool) {
 			return
 		}
 	}
-	if float64(text) > 0.5*float64(collapsedText(art)) {
+	if float64(text) > maxTeaserShare*float64(collapsedText(art)) {
 		return // most of the content: the page is the list
 	}
 	for _, s := range section {
