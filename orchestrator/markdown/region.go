@@ -80,7 +80,7 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 			return false
 		}
 		c := chrome(n)
-		if c == chromeByWords && itemsHeader(n, classes) {
+		if c == chromeByWords && (itemsHeader(n, classes) || proseMenu(n, lengths[n])) {
 			return true
 		}
 		if c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
@@ -110,6 +110,42 @@ func itemsHeader(n *html.Node, classes map[string]int) bool {
 // page or of its frame.
 var pageHeaderWords = map[string]bool{"site": true, "page": true, "global": true, "main": true, "top": true, "primary": true,
 	"sticky": true, "fixed": true, "mobile": true, "desktop": true, "nav": true, "navbar": true, "masthead": true}
+
+// menuWords, in a block's class, name a menu or a bar of controls.
+var menuWords = map[string]bool{"menu": true, "nav": true, "navbar": true, "navigation": true, "toolbar": true, "topbar": true}
+
+// minMenuProse and minMenuProseShare: a block its class calls a menu
+// that holds this much text, this share of it in sentences outside links,
+// is prose that a widget names after its part ("faq_tabs-menu-link"
+// around a question and its answer), not a menu. A menu's labels, linked
+// or not ("Radeon RX 580" beside a filter's box), are no sentences.
+const (
+	minMenuProse      = 150
+	minMenuProseShare = 0.6
+)
+
+// minMenuSentenceWords is the fewest words a run of text outside links
+// has to be counted as a sentence rather than a label.
+const minMenuSentenceWords = 6
+
+// proseMenu reports a block its class calls a menu whose text is prose.
+func proseMenu(n *html.Node, length int) bool {
+	named := false
+	for _, w := range meta.ClassWords(attr(n, "class")) {
+		named = named || menuWords[w]
+	}
+	if !named || length < minMenuProse {
+		return false
+	}
+	sentences := 0
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode && countWords(k.Data) >= minMenuSentenceWords {
+			sentences += collapsedLen(k.Data)
+		}
+		return k.DataAtom != atom.A && k.DataAtom != atom.Script && k.DataAtom != atom.Style && k.DataAtom != atom.Noscript
+	})
+	return float64(sentences) >= minMenuProseShare*float64(length)
+}
 
 // partHeaderClass reports a class whose "header" is a part's: joined to
 // the name of what it heads ("card-header", "listing__header").

@@ -508,3 +508,45 @@ func TestAListOfSourcesIsNoMenu(t *testing.T) {
 		t.Error("a list of short named links was not taken for a menu")
 	}
 }
+
+// TestAMenuOfSentencesIsContent keeps the parts of a widget its class
+// names a menu when they hold sentences (an FAQ's tabs, each a question
+// and its answer), and still takes a menu of labels, linked or not, and a
+// short menu for the page's chrome.
+func TestAMenuOfSentencesIsContent(t *testing.T) {
+	faq := func(class string) string {
+		var sb strings.Builder
+		for i, q := range []string{"Is the plan worth its price?", "What does the cover include?", "Can I cancel at any time?"} {
+			fmt.Fprintf(&sb, `<div class="%s"><h3>%s</h3><div class="answer"><p>Answer %d: the plan watches your accounts, your `+
+				`credit and the dark web for your name, and a team helps you when something goes wrong, day or night.</p>`+
+				`<p>Families share one plan, and every member has the same cover, the same alerts and the same help.</p></div></div>`, class, q, i)
+		}
+		return sb.String()
+	}
+	labels := `<div class="filter-menu"><h3>Graphics card</h3><ul>` + strings.Repeat(`<li><label><input type="checkbox"> Radeon RX 9070 XT</label></li>`+
+		`<li><label><input type="checkbox"> Radeon RX 580</label></li><li><label><input type="checkbox"> Arc B580</label></li>`, 4) + `</ul></div>`
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{"the tabs of an FAQ named a menu keep their answers", faq("faq_tabs-menu-link"),
+			[]string{"Answer 0: the plan watches", "Answer 2: the plan watches"}, nil},
+		{"a menu of a filter's labels goes", labels + faq("faq-item"),
+			[]string{"Answer 1: the plan watches"}, []string{"Radeon RX 580", "Graphics card"}},
+		{"a short menu goes", `<div class="nav-menu"><p>Menu</p><button>Open</button></div>` + faq("faq-item"),
+			[]string{"Answer 1: the plan watches"}, []string{"Open"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Identity protection - Example</title></head><body>` +
+				`<main><h1>Identity protection</h1><p>One plan watches your identity, your credit and your accounts, and helps you when fraud strikes.</p>` +
+				strings.Repeat(`<p>We look for your name, your number and your address in places criminals trade them, every hour of every day.</p>`, 30) +
+				tc.body + `</main></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
+			pruneChrome(region, textLengths(region))
+			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+		})
+	}
+}
