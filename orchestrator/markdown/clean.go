@@ -143,9 +143,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return nil
 	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
-	if opener(n, c.panels) || wordsOfASentence(n) {
-		// The question of an FAQ, or words of a sentence, not a form
-		// control: its words are kept.
+	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) {
+		// The question of an FAQ, the title of a section or words of a
+		// sentence, not a form control: its words are kept.
 		out.Data, out.DataAtom = "span", atom.Span
 	}
 	for _, a := range n.Attr {
@@ -240,7 +240,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	if c.hides(n) {
 		return true
 	}
-	if opener(n, c.panels) || wordsOfASentence(n) {
+	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) {
 		return false
 	}
 	switch n.DataAtom {
@@ -298,6 +298,32 @@ func wordsOfASentence(n *html.Node) bool {
 		if k.Type == html.TextNode && strings.TrimFunc(k.Data, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != "" {
 			return true
 		}
+	}
+	return false
+}
+
+// maxHeadingButtonDepth is how far above a button its heading may be,
+// through the spans a design wraps its label in.
+const maxHeadingButtonDepth = 3
+
+// headingButton reports a button that is all a heading says: WAI-ARIA's
+// accordion puts each section's toggle in its heading (<h3><button
+// aria-expanded>…), and the button's label is the section's title, the
+// question of an FAQ; without it the heading is empty. A button beside a
+// heading's words ("Copy item path", "Expand all") is a control.
+func headingButton(n *html.Node) bool {
+	if n.DataAtom != atom.Button {
+		return false
+	}
+	p := n.Parent
+	for range maxHeadingButtonDepth {
+		if p == nil || p.Type != html.ElementNode {
+			return false
+		}
+		if headingLevel(p) > 0 || strings.EqualFold(strings.TrimSpace(attr(p, "role")), "heading") {
+			return countWords(textOf(p)) == countWords(textOf(n))
+		}
+		p = p.Parent
 	}
 	return false
 }

@@ -100,3 +100,32 @@ func TestAButtonInsideASentenceIsWords(t *testing.T) {
 		})
 	}
 }
+
+// TestAButtonThatIsAllItsHeadingSaysIsItsTitle keeps the label of an
+// accordion's toggle set in its heading, the section's title (WAI-ARIA's
+// pattern, with or without a panel it names), and still drops a control
+// beside a heading's own words.
+func TestAButtonThatIsAllItsHeadingSaysIsItsTitle(t *testing.T) {
+	story := `<p>` + strings.Repeat("The course runs for fourteen weeks, with a live session and a project every week. ", 8) + `</p>`
+	answer := `<div><p>Editors, engineers and sales people who lead products, or want to, in a newsroom of any size.</p></div>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"a toggle in a heading", `<h3><button aria-expanded="true">Who is this program for?</button></h3>` + answer,
+			[]string{"Who is this program for?", "Editors, engineers"}, nil},
+		{"a toggle wrapped in spans in an element whose role is a heading", `<p role="heading" aria-level="3"><button aria-expanded="false">` +
+			`<span class="title">Who is this program for?</span><span class="icon"></span></button></p>` + answer,
+			[]string{"Who is this program for?", "Editors, engineers"}, nil},
+		{"a control beside a heading's words", `<h2>Crate tokio <button>Copy item path</button></h2>` + answer,
+			[]string{"Crate tokio", "Editors, engineers"}, []string{"Copy item path"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<html><head><title>The course</title></head><body><article><h1>The course</h1>`+story+tc.body+story+`</article></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+		})
+	}
+}
