@@ -249,7 +249,21 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return initialsPicture(n) || !c.forExtraction && nonContent(n)
+	return initialsPicture(n) || iconLigature(n) || !c.forExtraction && nonContent(n)
+}
+
+// iconLigatureRe is the name of a glyph of an icon font, which the font
+// draws in place of the word: "chevron_right", "open_in_new".
+var iconLigatureRe = regexp.MustCompile(`^[a-z]+(?:_[a-z0-9]+)+$`)
+
+// iconLigature reports an element its class calls an icon whose text is
+// the name of the icon font's glyph: Material's icons write a chevron as
+// <i class="material-icons">chevron_right</i>, a word no reader sees.
+func iconLigature(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.FirstChild == nil || n.FirstChild != n.LastChild || n.FirstChild.Type != html.TextNode {
+		return false
+	}
+	return iconElement(n) && iconLigatureRe.MatchString(strings.TrimSpace(n.FirstChild.Data))
 }
 
 // initialsPicture reports a picture drawn from a person's initials: an

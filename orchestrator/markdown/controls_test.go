@@ -129,3 +129,32 @@ func TestAButtonThatIsAllItsHeadingSaysIsItsTitle(t *testing.T) {
 		})
 	}
 }
+
+// TestAnIconFontsGlyphNameIsNoWord drops the name an icon font draws as
+// its glyph ("chevron_right" in Material's icons), and keeps a word set
+// in an icon's box that is no glyph's name, and a name of code in
+// emphasis.
+func TestAnIconFontsGlyphNameIsNoWord(t *testing.T) {
+	story := `<p>` + strings.Repeat("The parser reads each value once and keeps the order of the keys it finds. ", 8) + `</p>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"a chevron after a question", `<p>Can the parser keep the order? <i class="material-icons">chevron_right</i></p>`,
+			[]string{"Can the parser keep the order?"}, []string{"chevron_right"}},
+		{"an outlined symbol before a label", `<p><span class="material-symbols-outlined" aria-hidden="true">local_offer</span> On sale</p>`,
+			[]string{"On sale"}, []string{"local_offer"}},
+		{"a name of code in emphasis", `<p>Pass <em>object_pairs_hook</em> to keep the order.</p>`,
+			[]string{"object_pairs_hook"}, nil},
+		{"a word in an icon's box", `<p><span class="icon">New</span> releases every week</p>`,
+			[]string{"New"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<html><head><title>The parser</title></head><body><article><h1>The parser</h1>`+story+tc.body+story+`</article></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+		})
+	}
+}

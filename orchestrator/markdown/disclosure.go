@@ -149,8 +149,12 @@ func answersQuestion(n *html.Node) bool {
 	q := strings.TrimSpace(text.String())
 	// The button is the line, not a control beside other text (a
 	// biography's own "Read more").
-	return toggle != nil && spacedText(toggle) == q ||
-		strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") || strings.HasSuffix(q, "؟")
+	return toggle != nil && spacedText(toggle) == q || asks(q)
+}
+
+// asks reports a line that ends with a question mark, in any script.
+func asks(line string) bool {
+	return strings.HasSuffix(line, "?") || strings.HasSuffix(line, "？") || strings.HasSuffix(line, "؟")
 }
 
 // maxPanelWrappers is how many boxes deep a panel may sit inside the

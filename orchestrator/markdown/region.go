@@ -103,8 +103,43 @@ func itemsHeader(n *html.Node, classes map[string]int) bool {
 	if classes[class] < minRepeats || !partHeaderClass(class) {
 		return false
 	}
-	return findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil
+	return findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil || question(n)
 }
+
+// question reports a block whose text asks a question: an FAQ's item
+// header, drawn in a box with no heading. An icon beside it (a chevron
+// drawn by an icon font from the word "chevron_right") is not read.
+func question(n *html.Node) bool {
+	if textUpTo(n, maxQuestionText) > maxQuestionText {
+		return false
+	}
+	var sb strings.Builder
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode {
+			sb.WriteString(k.Data)
+		}
+		return k.Type != html.ElementNode || !iconElement(k)
+	})
+	t := strings.TrimSpace(sb.String())
+	return asks(t) && countWords(t) <= maxQuestionWords
+}
+
+// iconElement reports an element its class or aria-hidden says is an
+// icon, not words.
+func iconElement(n *html.Node) bool {
+	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-hidden")), "true") {
+		return true
+	}
+	for _, w := range meta.ClassWords(attr(n, "class")) {
+		if w == "icon" || w == "icons" || w == "symbols" {
+			return true
+		}
+	}
+	return false
+}
+
+// maxQuestionWords is the most words of a question heading an item.
+const maxQuestionWords = 30
 
 // pageHeaderWords name, before "header" in a class, the header of the
 // page or of its frame.

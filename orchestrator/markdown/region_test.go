@@ -438,6 +438,12 @@ func TestTheHeaderOfEachItemIsNoPageHeader(t *testing.T) {
 		}
 		return sb.String()
 	}
+	var faq strings.Builder
+	for i, q := range []string{"Can I work from another country?", "Is the salary paid in euros?", "How long does the hiring take?"} {
+		fmt.Fprintf(&faq, `<div class="accordion-item"><div class="accordion-item-header"><div class="accordion-item-header-title">%s `+
+			`<i class="material-icons">chevron_right</i></div></div><div class="accordion-item-description"><p>Answer %d: yes, and the team `+
+			`meets in person once a year, travel paid.</p></div></div>`, q, i)
+	}
 	for _, tc := range []struct {
 		name, body     string
 		want, unwanted []string
@@ -450,6 +456,8 @@ func TestTheHeaderOfEachItemIsNoPageHeader(t *testing.T) {
 			[]string{"Job 0: work from anywhere"}, []string{"Senior Go engineer"}},
 		{"an item's header without a heading is held to the rule for class words", jobs("listing__header", false),
 			[]string{"Job 3: work from anywhere"}, []string{"Senior Go engineer", "Designer for the mobile app"}},
+		{"an FAQ item's header without a heading stays when it asks, beside its icon", faq.String(),
+			[]string{"Can I work from another country?", "Is the salary paid in euros?"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Remote jobs - Example</title></head><body>` +
