@@ -88,28 +88,16 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		}
 	}
 	if art != nil {
-		if !product {
-			dropMemberCards(art, thread)
+		before := collapsedText(art)
+		dropFurniture(art, base, kind, thread, product)
+		// The region is a tree of its own, left as it was when the block
+		// was chosen.
+		if after := collapsedText(art); region != nil && art != region && after < maxGuttedBlock && float64(after) < maxGuttedShare*float64(before) {
+			dropFurniture(region, base, kind, thread, product)
+			if float64(collapsedText(art)) < minBlockShare[kind]*float64(collapsedText(region)) {
+				art = region
+			}
 		}
-		dropReactionLists(art)
-		dropMenus(art)
-		dropAccountPrompts(art)
-		dropDatelines(art)
-		dropAffiliateNotes(art)
-		dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
-		dropCardChrome(art)
-		dropInterfaceLabels(art)
-		dropBareFields(art)
-		dropTaxonomyLines(art, base)
-		dropTableOfContents(art, base)
-		dropPagers(art)
-		if kind != kindMany {
-			dropTeasers(art, base)
-		} else {
-			dropRecommendations(art, base)
-		}
-		dropEmptySections(art)
-		dropRepeats(art, thread)
 	}
 	if whole != nil {
 		if art = chooseBlocks(ctx, whole, page, region, art, kind, opts); art != nil {
@@ -118,6 +106,42 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		}
 	}
 	return art, nil
+}
+
+// maxGuttedBlock is the most text, in bytes, of a chosen block the rules
+// below have emptied, and maxGuttedShare the most of its text they left,
+// for the main region to be weighed against it again: Readability may
+// choose a box asking the reader to join, which the rules then remove,
+// over a short post. A short block the rules leave whole stays chosen.
+const (
+	maxGuttedBlock = 500
+	maxGuttedShare = 0.5
+)
+
+// dropFurniture removes from the content the furniture the rules know.
+func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product bool) {
+	if !product {
+		dropMemberCards(art, thread)
+	}
+	dropReactionLists(art)
+	dropMenus(art)
+	dropAccountPrompts(art)
+	dropDatelines(art)
+	dropAffiliateNotes(art)
+	dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
+	dropCardChrome(art)
+	dropInterfaceLabels(art)
+	dropBareFields(art)
+	dropTaxonomyLines(art, base)
+	dropTableOfContents(art, base)
+	dropPagers(art)
+	if kind != kindMany {
+		dropTeasers(art, base)
+	} else {
+		dropRecommendations(art, base)
+	}
+	dropEmptySections(art)
+	dropRepeats(art, thread)
 }
 
 // readable runs Readability over a copy of page; ok is false when it

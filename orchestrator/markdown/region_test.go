@@ -558,3 +558,22 @@ func TestAMenuOfSentencesIsContent(t *testing.T) {
 		})
 	}
 }
+
+// TestABlockTheRulesEmptyGivesWayToTheRegion takes the main region when
+// the block Readability chose is, once the rules have removed what they
+// know, a remnant of a box asking the reader to join, beside a short post
+// it passed over.
+func TestABlockTheRulesEmptyGivesWayToTheRegion(t *testing.T) {
+	page := func(box string) string {
+		return `<!doctype html><html><head><title>FCC chair warns Europe over satellites : r/technology</title></head><body>` +
+			`<header><a href="/">Home</a> <a href="/popular">Popular</a></header>` +
+			`<main><div class="post"><a href="/r/technology">r/technology</a> <a href="/user/ControlCAD">ControlCAD</a>` +
+			`<h1>FCC chair to Europe: if you restrict US satellite providers, we will ban you here</h1>` +
+			`<a href="https://www.pcmag.com/news/fcc">pcmag.com</a><span>New barriers are emerging that constrain US businesses ` +
+			`operating abroad, the chair says.</span></div></main><aside><div class="signup">` + box + `</div></aside></body></html>`
+	}
+	joinBox := `<h2>New to the forum?</h2><p>Create your account and connect with a world of communities.</p>` +
+		`<p>By continuing, you agree to our User Agreement and acknowledge that you understand the Privacy Policy and the rules of every community you join.</p>`
+	md := article(t, page(joinBox))
+	checkHolds(t, md, []string{"we will ban you here", "New barriers are emerging"}, []string{"Create your account"})
+}
