@@ -103,6 +103,25 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 		}
 		return document(append(controls, element("article", inner))...)
 	}
+	t.Run("menus of sentences nested 3,000 deep are judged at a bounded cost", func(t *testing.T) {
+		// Each box its class calls a menu holds a sentence and every box
+		// below it: the check for prose reads each box's text.
+		var inner *html.Node
+		for i := range 3_000 {
+			m := element("div", element("p", text(fmt.Sprintf("Line %d of the menu is a sentence of eight words.", i))))
+			m.Attr = []html.Attribute{{Key: "class", Val: "faq-menu-item"}}
+			if inner != nil {
+				m.AppendChild(inner)
+			}
+			inner = m
+		}
+		doc := document(element("main", element("h1", text("Questions")), inner))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("comments nested 3,000 deep are judged as a tree at a bounded cost", func(t *testing.T) {
 		// Each reply inside the one it answers: a tree of posts (see
 		// nestedPosts) whose every box holds all the boxes below it.

@@ -80,7 +80,7 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 			return false
 		}
 		c := chrome(n)
-		if c == chromeByWords && (itemsHeader(n, classes) || proseMenu(n, lengths[n])) {
+		if c == chromeByWords && (itemsHeader(n, classes) || lengths[n] <= limit && proseMenu(n, lengths[n])) {
 			return true
 		}
 		if c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
