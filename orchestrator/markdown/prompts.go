@@ -96,9 +96,13 @@ var feedbackPromptRe = regexp.MustCompile(`(?i)^(?:(?:was|is|did you find)\s+thi
 // newsletterPromptRe is the whole text of a line that asks the reader to
 // join the site's mailing list, what a newsletter box leaves behind once
 // its form is gone: "Join our newsletter", "Sign up for our weekly
-// newsletter!", "Subscribe to our mailing list", "Subscribe here".
-var newsletterPromptRe = regexp.MustCompile(`(?i)^(?:(?:join|subscribe to|sign up (?:for|to)|get|receive)\s+(?:our|the)\s+(?:free\s+)?` +
-	`(?:weekly\s+|monthly\s+|daily\s+)?(?:newsletters?|mailing list|e-?mail list|e-?mail newsletter)|subscribe(?:\s+(?:here|now|today))?)\s*[.!]*$`)
+// newsletter!", "Subscribe to the Example Newsletter", "Subscribe to our
+// mailing list", "Subscribe to get the latest posts sent to your email",
+// "Subscribe here".
+var newsletterPromptRe = regexp.MustCompile(`(?i)^(?:(?:join|subscribe to|sign up (?:for|to)|get|receive)\s+(?:(?:our|the)\s+)?` +
+	`(?:[\p{L}\d&'’.-]+\s+){0,3}(?:newsletters?|mailing list|e-?mail list)|` +
+	`subscribe to (?:get|receive) (?:the latest|new|our|all)(?:\s+\S+){0,4}?\s+(?:posts|articles|stories|news|updates)(?:\s+(?:sent\s+)?(?:to|in) your (?:e-?mail|inbox))?|` +
+	`subscribe(?:\s+(?:here|now|today))?)\s*[.!]*$`)
 
 // promptLine reports an element that is a line of its own: a paragraph, a
 // list entry or a box that holds nothing else, or a heading.

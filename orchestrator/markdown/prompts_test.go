@@ -30,9 +30,10 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
 				`<div class="cta-block"><h3>Join our newsletter!</h3><form action="/subscribe"><input type="email" name="email"><button>Go</button></form></div>` +
 				`<p><a href="/subscribe">Subscribe to our weekly newsletter</a></p><p>Subscribe here</p>` +
+				`<p>Subscribe to the Repair Notes Newsletter!</p><p>Subscribe to get the latest posts sent to your email.</p>` +
 				`<p>Our newsletter collects the best repair questions of the week, and readers have sent in most of this guide's tips.</p>`,
 			want:     []string{"soaked the bearings", "Our newsletter collects the best repair questions"},
-			unwanted: []string{"Join our newsletter", "Subscribe to our weekly newsletter", "Subscribe here"},
+			unwanted: []string{"Join our newsletter", "Subscribe to our weekly newsletter", "Subscribe here", "Repair Notes Newsletter", "latest posts"},
 		},
 		{
 			name: "a feedback widget's question and thanks go; a sentence about helpful tools stays",
