@@ -18,8 +18,8 @@ import (
 // interfaceLabelRe is the whole text of a control's label: a link's
 // "Learn more", a product card's "Add to compare", "Choose options", "View
 // details", "Quick view", a list's "Show more", a service page's calls to
-// action ("Read the report", "Talk to sales", "Book a demo", "Start your
-// free trial"), a forum's controls and notices ("Post reply", "Jump to",
+// action ("Read the report", "Talk to sales", "Book a demo", "Get a quote
+// (212) 555-0100", "Book now", "Start your free trial"), a forum's controls and notices ("Post reply", "Jump to",
 // "Not open for further replies"). Labels that pages also print as
 // content ("Shop now" in a campaign's copy, "Print") are not in it; a
 // heading ("Get started" over a guide) is never a label.
@@ -27,7 +27,8 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
 	`expand|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
 	`(?:read|view|see|watch|explore|download)\s+(?:the\s+|our\s+|all\s+|this\s+|more\s+)?(?:blog|case\s+stud(?:y|ies)|reviews?|report|work|demo|video|webinar|white\s*paper|e-?book|data\s*sheet)|` +
-	`(?:book|get|request|schedule|watch)\s+(?:a\s+|your\s+|free\s+|a\s+free\s+)?(?:demo|quote|consultation)|talk\s+to\s+(?:sales|an?\s+expert|a\s+human|us)|contact\s+(?:sales|us)|` +
+	`(?:book|get|request|schedule|watch)\s+(?:a\s+|your\s+|free\s+|a\s+free\s+)?(?:custom\s+)?(?:demo|quote|consultation)(?:\s+\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4})?|` +
+	`(?:book|order|reserve)\s+(?:now|today)|talk\s+to\s+(?:sales|an?\s+expert|a\s+human|us)|contact\s+(?:sales|us)|` +
 	`start\s+(?:your\s+|a\s+)?free\s+trial|try\s+(?:it\s+)?(?:for\s+)?free|get\s+started(?:\s+(?:for\s+)?free)?|` +
 	`start\s+(?:a\s+)?new\s+(?:topic|thread|discussion)|(?:post|add)\s+(?:a\s+)?(?:reply|new\s+topic|new\s+thread)|reply\s+to\s+(?:this\s+)?(?:topic|thread)|` +
 	`go\s+to\s+(?:topic|thread|forum)\s+listing|jump\s+to|display\s+posts\s+from\s+previous|(?:un)?watch\s+this\s+(?:topic|thread)|` +

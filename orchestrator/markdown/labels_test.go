@@ -75,9 +75,10 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 				`<main><h1>Kiln hire</h1><p>` + body + `</p><div class="card"><p>How studios priced their work this year.</p>` +
 				`<a class="btn" href="/report">Read the report</a></div><p><a href="/blog/1">Read blog</a></p>` +
 				`<div class="cta"><a href="/sales">Talk to sales</a> <a href="/demo">Book a demo</a></div><div><a href="/trial">Start your free trial</a></div>` +
-				`<section><h2>Get started</h2><p>` + body + ` Ask us to <a href="/demo">book a demo</a> for your studio.</p></section></main>` + pageFooter + `</body></html>`,
-			want:     []string{"The kiln fires at night", "## Get started", "[book a demo]("},
-			unwanted: []string{"Read the report", "Read blog", "Talk to sales", "Book a demo", "free trial"},
+				`<p><a class="btn" href="/book">Book now</a></p><p><a href="tel:2125550100">Get a quote (212) 555-0100</a></p>` +
+				`<section><h2>Get started</h2><p>` + body + ` Ask us to <a href="/demo">book a demo</a> for your studio, or book now for May.</p></section></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "## Get started", "[book a demo](", "or book now for May"},
+			unwanted: []string{"Read the report", "Read blog", "Talk to sales", "Book a demo", "free trial", "Book now", "555-0100"},
 		},
 		{
 			name: "a forum's own controls and notices around a thread go",
