@@ -54,6 +54,8 @@ var regionChromeWords = map[string]bool{
 	"header": true, "footer": true, "masthead": true, "navbar": true, "nav": true, "navigation": true,
 	"menu": true, "sidebar": true, "topbar": true, "toolbar": true, "banner": true,
 	"site-header": true, "site-footer": true,
+	// A listing's panel of filters: "Category", "Price", "Brand (12)".
+	"facet": true, "facets": true, "filters": true, "refinements": true,
 }
 
 // skipLinkWords follow "skip" in the class of the links that jump past a
@@ -146,8 +148,10 @@ const maxQuestionWords = 30
 var pageHeaderWords = map[string]bool{"site": true, "page": true, "global": true, "main": true, "top": true, "primary": true,
 	"sticky": true, "fixed": true, "mobile": true, "desktop": true, "nav": true, "navbar": true, "masthead": true}
 
-// menuWords, in a block's class, name a menu or a bar of controls.
-var menuWords = map[string]bool{"menu": true, "nav": true, "navbar": true, "navigation": true, "toolbar": true, "topbar": true}
+// menuWords, in a block's class, name a menu, a bar of controls or a
+// listing's filters.
+var menuWords = map[string]bool{"menu": true, "nav": true, "navbar": true, "navigation": true, "toolbar": true, "topbar": true,
+	"facet": true, "facets": true, "filters": true, "refinements": true}
 
 // minMenuProse and minMenuProseShare: a block its class calls a menu
 // that holds this much text, this share of it in sentences outside links,

@@ -577,3 +577,39 @@ func TestABlockTheRulesEmptyGivesWayToTheRegion(t *testing.T) {
 	md := article(t, page(joinBox))
 	checkHolds(t, md, []string{"we will ban you here", "New barriers are emerging"}, []string{"Create your account"})
 }
+
+// TestAListingsFiltersAreNoContent removes a listing's panel of filters,
+// named for its facets or filters, from the main region, and keeps a box
+// the same word names when its text is sentences (an FAQ drawn as the
+// page's "filters" accordion).
+func TestAListingsFiltersAreNoContent(t *testing.T) {
+	var grid strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&grid, `<div class="card"><a href="/p/%d"><h3>Walnut side table model %d</h3></a><p>Oiled walnut, made by hand, %d cm tall.</p></div>`, i, i, 40+i)
+	}
+	facets := func(class string) string {
+		return `<div class="` + class + `"><h4>Category</h4><ul><li><label><input type="checkbox"> Tables (25)</label></li><li><label>` +
+			`<input type="checkbox"> Chairs (36)</label></li></ul><h4>Price</h4><ul><li>$50 to $75 (12)</li><li>$75 to $100 (9)</li></ul></div>`
+	}
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{"a panel named for its facets", facets("search-facets"), []string{"Walnut side table model 3"}, []string{"Tables (25)", "$50 to $75"}},
+		{"a panel named for its filters", facets("collection-filters"), []string{"Walnut side table model 3"}, []string{"Chairs (36)"}},
+		{"an FAQ the same word names", `<div class="expandable-section filters"><h4>Should I start with a small table?</h4><p>It depends on the room: ` +
+			`a small table fits beside a chair, while a larger one can hold a lamp, books and a cup of tea at once.</p></div>`,
+			[]string{"Walnut side table model 3", "It depends on the room"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Side tables - Example</title></head><body>` +
+				`<main><h1>Side tables</h1>` + tc.body + grid.String() + `</main></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
+			pruneChrome(region, textLengths(region))
+			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+		})
+	}
+}
