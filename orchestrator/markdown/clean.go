@@ -335,9 +335,33 @@ func headingButton(n *html.Node) bool {
 			return false
 		}
 		if headingLevel(p) > 0 || strings.EqualFold(strings.TrimSpace(attr(p, "role")), "heading") {
-			return countWords(textOf(p)) == countWords(textOf(n))
+			return !wordsBeside(p, n)
 		}
 		p = p.Parent
+	}
+	return false
+}
+
+// wordsBeside reports whether root holds a letter or a digit outside n,
+// read only up to the first: a heading of thousands of buttons costs each
+// of them a look at the first.
+func wordsBeside(root, n *html.Node) bool {
+	for k := root.FirstChild; k != nil; {
+		if k == n {
+			// Past n's subtree: its next sibling, or an ancestor's.
+			for k != root && k.NextSibling == nil {
+				k = k.Parent
+			}
+			if k == root {
+				return false
+			}
+			k = k.NextSibling
+			continue
+		}
+		if k.Type == html.TextNode && countWords(k.Data) > 0 {
+			return true
+		}
+		k = nextInTree(k, root)
 	}
 	return false
 }

@@ -122,6 +122,20 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a heading of 20,000 buttons is read at a bounded cost", func(t *testing.T) {
+		// Each button asks whether it is all its heading says.
+		var buttons []*html.Node
+		for i := range 20_000 {
+			buttons = append(buttons, element("button", text(fmt.Sprintf("Toggle %d", i))))
+		}
+		doc := document(element("article", element("h2", buttons...),
+			element("p", text(strings.Repeat("A paragraph of the story under the heading. ", 20)))))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("comments nested 3,000 deep are judged as a tree at a bounded cost", func(t *testing.T) {
 		// Each reply inside the one it answers: a tree of posts (see
 		// nestedPosts) whose every box holds all the boxes below it.
