@@ -460,15 +460,9 @@ func TestTheHeaderOfEachItemIsNoPageHeader(t *testing.T) {
 			[]string{"Can I work from another country?", "Is the salary paid in euros?"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Remote jobs - Example</title></head><body>` +
-				`<main><h1>Remote jobs</h1><p>Every job below is open to people anywhere in the world, and each pays in the currency you choose.</p>` +
-				tc.body + `</main></body></html>`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			pruneChrome(region, textLengths(region))
-			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+			checkHolds(t, prunedMain(t, `<!doctype html><html><head><title>Remote jobs - Example</title></head><body>`+
+				`<main><h1>Remote jobs</h1><p>Every job below is open to people anywhere in the world, and each pays in the currency you choose.</p>`+
+				tc.body+`</main></body></html>`), tc.want, tc.unwanted)
 		})
 	}
 }
@@ -545,16 +539,10 @@ func TestAMenuOfSentencesIsContent(t *testing.T) {
 			[]string{"Answer 1: the plan watches"}, []string{"Open"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Identity protection - Example</title></head><body>` +
-				`<main><h1>Identity protection</h1><p>One plan watches your identity, your credit and your accounts, and helps you when fraud strikes.</p>` +
-				strings.Repeat(`<p>We look for your name, your number and your address in places criminals trade them, every hour of every day.</p>`, 30) +
-				tc.body + `</main></body></html>`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			pruneChrome(region, textLengths(region))
-			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+			checkHolds(t, prunedMain(t, `<!doctype html><html><head><title>Identity protection - Example</title></head><body>`+
+				`<main><h1>Identity protection</h1><p>One plan watches your identity, your credit and your accounts, and helps you when fraud strikes.</p>`+
+				strings.Repeat(`<p>We look for your name, your number and your address in places criminals trade them, every hour of every day.</p>`, 30)+
+				tc.body+`</main></body></html>`), tc.want, tc.unwanted)
 		})
 	}
 }
@@ -602,14 +590,21 @@ func TestAListingsFiltersAreNoContent(t *testing.T) {
 			[]string{"Walnut side table model 3", "It depends on the room"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := html.Parse(strings.NewReader(`<!doctype html><html><head><title>Side tables - Example</title></head><body>` +
-				`<main><h1>Side tables</h1>` + tc.body + grid.String() + `</main></body></html>`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			pruneChrome(region, textLengths(region))
-			checkHolds(t, strings.Join(strings.Fields(flatText(region)), " "), tc.want, tc.unwanted)
+			checkHolds(t, prunedMain(t, `<!doctype html><html><head><title>Side tables - Example</title></head><body>`+
+				`<main><h1>Side tables</h1>`+tc.body+grid.String()+`</main></body></html>`), tc.want, tc.unwanted)
 		})
 	}
+}
+
+// prunedMain is the text of page's <main> once pruneChrome has pruned it,
+// white space collapsed.
+func prunedMain(t *testing.T, page string) string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	region := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Main })
+	pruneChrome(region, textLengths(region))
+	return strings.Join(strings.Fields(flatText(region)), " ")
 }
