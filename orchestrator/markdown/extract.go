@@ -90,11 +90,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil {
 		before := collapsedText(art)
 		dropFurniture(art, base, kind, thread, product)
+		after := collapsedText(art)
 		// The region is a tree of its own, left as it was when the block
 		// was chosen.
-		if after := collapsedText(art); region != nil && art != region && after < maxGuttedBlock && float64(after) < maxGuttedShare*float64(before) {
+		if region != nil && art != region && after < maxGuttedBlock && float64(after) < maxGuttedShare*float64(before) {
 			dropFurniture(region, base, kind, thread, product)
-			if float64(collapsedText(art)) < minBlockShare[kind]*float64(collapsedText(region)) {
+			if float64(after) < minBlockShare[kind]*float64(collapsedText(region)) {
 				art = region
 			}
 		}
@@ -108,11 +109,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	return art, nil
 }
 
-// maxGuttedBlock is the most text, in bytes, of a chosen block the rules
-// below have emptied, and maxGuttedShare the most of its text they left,
-// for the main region to be weighed against it again: Readability may
-// choose a box asking the reader to join, which the rules then remove,
-// over a short post. A short block the rules leave whole stays chosen.
+// maxGuttedBlock is the most text, in bytes, of a chosen block that
+// dropFurniture has emptied, and maxGuttedShare the most of its text it
+// left, for the main region to be weighed against it again: Readability
+// may choose a box asking the reader to join, which the rules then
+// remove, over a short post. A short block the rules leave whole stays
+// chosen.
 const (
 	maxGuttedBlock = 500
 	maxGuttedShare = 0.5
