@@ -28,9 +28,10 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 				`<div><label><input type="checkbox"> Add to Compare</label></div><div><a class="btn" href="/k/1">Choose options</a></div>` +
 				`<div><button>Quick view</button></div><div><a href="/k/1">View details</a></div></div>` +
 				`<section><h2>Firing services</h2><p>` + body + `</p><p><a class="btn" href="/firing">Learn more</a></p></section>` +
-				`<div><button>Show more</button></div></main>` + pageFooter + `</body></html>`,
+				`<div><button>Show more</button></div><details><summary>Expand description</summary><p>` + body + `</p></details>` +
+				`<div><button>Collapse all</button></div></main>` + pageFooter + `</body></html>`,
 			want:     []string{"The kiln fires at night", "Studio kiln", "Firing services"},
-			unwanted: []string{"Add to Compare", "Choose options", "Quick view", "View details", "Learn more", "Show more"},
+			unwanted: []string{"Add to Compare", "Choose options", "Quick view", "View details", "Learn more", "Show more", "Expand description", "Collapse all"},
 		},
 		{
 			name: "a page's sign-in, subscribe, advertisement and breadcrumb labels standing alone go",
