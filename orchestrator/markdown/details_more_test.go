@@ -113,8 +113,9 @@ func TestConvertLeavesOutLinksThatMoveAboutThePage(t *testing.T) {
 }
 
 // TestACodeBlocksLanguageLabelIsLeftOut leaves out the line a site prints
-// over a code block to name its language, which the fence names, and
-// keeps a line before a block that says more, or names another language.
+// over a code block to name its language, which the fence names, or to
+// hold its copy button, and keeps a line before a block that says more,
+// or names another language.
 func TestACodeBlocksLanguageLabelIsLeftOut(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`<p>Fetch it:</p><div class="code-example"><div class="example-header"><span class="language-name">js</span></div>` +
@@ -128,6 +129,12 @@ func TestACodeBlocksLanguageLabelIsLeftOut(t *testing.T) {
 			"Run:\n\nbash\n\n```python\nprint(1)\n```\n"},
 		{`<p>In a terminal, type this:</p><pre><code class="language-bash">ls -l</code></pre>`,
 			"In a terminal, type this:\n\n```bash\nls -l\n```\n"},
+		// A forum's box around each snippet names no language, only its
+		// button; a line that says more stays.
+		{`<div class="codebox"><p>Code: <a href="#" onclick="selectCode(this)">Select all</a></p><pre><code>dtparam=act_led_trigger=none</code></pre></div>`,
+			"```\ndtparam=act_led_trigger=none\n```\n"},
+		{`<p>Code it all:</p><pre><code>make all</code></pre>`,
+			"Code it all:\n\n```\nmake all\n```\n"},
 	} {
 		if got := convertBody(t, tc.body); got != tc.want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tc.body, got, tc.want)

@@ -512,14 +512,18 @@ func prepareCode(pre *html.Node) {
 	removeAttr(pre, "class")
 	if lang = strings.ToLower(lang); lang != "" && !noLanguage[lang] {
 		setAttr(pre, "class", "language-"+lang)
-		dropCodeHeader(pre, lang)
+	} else {
+		lang = ""
 	}
+	dropCodeHeader(pre, lang)
 }
 
 // dropCodeHeader removes the line a site prints over a code block to name
-// its language, with perhaps its copy button's word ("js", "bash Copy"):
-// the fence says the language. It is the element right before the block,
-// or before the box the block opens.
+// its language, with perhaps its copy button's words ("js", "bash Copy"),
+// or only the button's ("Code: Select all", a forum's box around each
+// snippet): the fence says the language, and the Markdown has no button.
+// It is the element right before the block, or before the box the block
+// opens; lang is the block's language, or "" when it names none.
 func dropCodeHeader(pre *html.Node, lang string) {
 	before := func(n *html.Node) *html.Node {
 		return besideElement(n, func(k *html.Node) *html.Node { return k.PrevSibling })
@@ -532,11 +536,13 @@ func dropCodeHeader(pre *html.Node, lang string) {
 		return
 	}
 	words := strings.Fields(strings.ToLower(flatText(prev)))
-	if len(words) == 0 || words[0] != lang {
+	if len(words) > 0 && lang != "" && words[0] == lang {
+		words = words[1:]
+	} else if len(words) == 0 || lang != "" {
 		return
 	}
-	for _, w := range words[1:] {
-		if !copyWords[strings.Trim(w, "!.")] {
+	for _, w := range words {
+		if !copyWords[strings.Trim(w, "!.:")] {
 			return
 		}
 	}
@@ -547,7 +553,7 @@ func dropCodeHeader(pre *html.Node, lang string) {
 const maxCodeHeader = 40
 
 // copyWords are the words of a code block's copy button.
-var copyWords = map[string]bool{"copy": true, "code": true, "copied": true, "to": true, "clipboard": true}
+var copyWords = map[string]bool{"copy": true, "code": true, "copied": true, "to": true, "clipboard": true, "select": true, "all": true}
 
 // codeLangRe is what a language name may look like in a fence's info string.
 var codeLangRe = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9_+#.-]{0,31}$`)
