@@ -92,11 +92,15 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		dropFurniture(art, base, kind, thread, product)
 		after := collapsedText(art)
 		// The region is a tree of its own, left as it was when the block
-		// was chosen.
+		// was chosen; the block model reads it so, from a copy.
 		if region != nil && art != region && after < maxGuttedBlock && float64(after) < maxGuttedShare*float64(before) {
-			dropFurniture(region, base, kind, thread, product)
-			if float64(after) < minBlockShare[kind]*float64(collapsedText(region)) {
-				art = region
+			r := region
+			if whole != nil {
+				r = cloneTree(region)
+			}
+			dropFurniture(r, base, kind, thread, product)
+			if float64(after) < minBlockShare[kind]*float64(collapsedText(r)) {
+				art = r
 			}
 		}
 	}
