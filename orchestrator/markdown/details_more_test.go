@@ -133,6 +133,8 @@ func TestACodeBlocksLanguageLabelIsLeftOut(t *testing.T) {
 		// button; a line that says more stays.
 		{`<div class="codebox"><p>Code: <a href="#" onclick="selectCode(this)">Select all</a></p><pre><code>dtparam=act_led_trigger=none</code></pre></div>`,
 			"```\ndtparam=act_led_trigger=none\n```\n"},
+		{`<div class="code"><div class="bar"><span>Copy code</span></div><pre><code class="language-go">x := 1</code></pre></div>`,
+			"```go\nx := 1\n```\n"},
 		{`<p>Code it all:</p><pre><code>make all</code></pre>`,
 			"Code it all:\n\n```\nmake all\n```\n"},
 	} {

@@ -536,10 +536,11 @@ func dropCodeHeader(pre *html.Node, lang string) {
 		return
 	}
 	words := strings.Fields(strings.ToLower(flatText(prev)))
-	if len(words) > 0 && lang != "" && words[0] == lang {
-		words = words[1:]
-	} else if len(words) == 0 || lang != "" {
+	if len(words) == 0 {
 		return
+	}
+	if lang != "" && words[0] == lang {
+		words = words[1:]
 	}
 	for _, w := range words {
 		if !copyWords[strings.Trim(w, "!.:")] {
