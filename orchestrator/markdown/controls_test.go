@@ -94,9 +94,7 @@ func TestAButtonInsideASentenceIsWords(t *testing.T) {
 			nil, []string{"Add to basket", "Share"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			md := article(t, `<html><head><title>The cream</title></head><body><article><h1>The cream</h1>`+story+tc.body+story+`</article></body></html>`)
-			checkHolds(t, md, tc.want, tc.unwanted)
-			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+			checkStoryAndBody(t, "The cream", story, tc.body, tc.want, tc.unwanted)
 		})
 	}
 }
@@ -123,9 +121,7 @@ func TestAButtonThatIsAllItsHeadingSaysIsItsTitle(t *testing.T) {
 			[]string{"Crate tokio", "Editors, engineers"}, []string{"Copy item path"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			md := article(t, `<html><head><title>The course</title></head><body><article><h1>The course</h1>`+story+tc.body+story+`</article></body></html>`)
-			checkHolds(t, md, tc.want, tc.unwanted)
-			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+			checkStoryAndBody(t, "The course", story, tc.body, tc.want, tc.unwanted)
 		})
 	}
 }
@@ -152,9 +148,17 @@ func TestAnIconFontsGlyphNameIsNoWord(t *testing.T) {
 			[]string{"New"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			md := article(t, `<html><head><title>The parser</title></head><body><article><h1>The parser</h1>`+story+tc.body+story+`</article></body></html>`)
-			checkHolds(t, md, tc.want, tc.unwanted)
-			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+			checkStoryAndBody(t, "The parser", story, tc.body, tc.want, tc.unwanted)
 		})
 	}
+}
+
+// checkStoryAndBody checks want and unwanted in the content extracted
+// from an article titled title that sets body between two copies of
+// story, and in a conversion of body as it is.
+func checkStoryAndBody(t *testing.T, title, story, body string, want, unwanted []string) {
+	t.Helper()
+	md := article(t, `<html><head><title>`+title+`</title></head><body><article><h1>`+title+`</h1>`+story+body+story+`</article></body></html>`)
+	checkHolds(t, md, want, unwanted)
+	checkHolds(t, convertBody(t, body), want, unwanted)
 }
