@@ -249,7 +249,66 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return initialsPicture(n) || iconLigature(n) || !c.forExtraction && nonContent(n)
+	return initialsPicture(n) || iconLigature(n) || tooltip(n) || !c.forExtraction && nonContent(n)
+}
+
+// tooltip reports an element whose role says it is a tooltip: the
+// description a word or a control shows while the pointer rests on it
+// (a glossary's definition, a footnote's text, "Etsy's Picks are
+// hand-selected…"). It is written beside what it describes, so kept it
+// would interrupt the sentence it sits in with a text the reader never
+// sees there. A tooltip takes no focus and is no link: an element given
+// the role that holds a button or a place in the tab order, or whose
+// words are all a link's, is what opens one (an author's name over the
+// card that shows them), and stays.
+func tooltip(n *html.Node) bool {
+	role := attr(n, "role")
+	if role == "" {
+		return false
+	}
+	for r := range strings.FieldsSeq(role) {
+		if strings.EqualFold(r, "tooltip") {
+			return !tooltipTrigger(n)
+		}
+	}
+	return false
+}
+
+// maxTooltipNodes bounds the look inside a tooltip: past it, the element
+// is no tooltip's short description, and stays.
+const maxTooltipNodes = 200
+
+// tooltipTrigger reports an element given the tooltip role that is a
+// control: it holds a button or an element in the tab order, or its words
+// are all inside links; or it has more than maxTooltipNodes nodes.
+func tooltipTrigger(n *html.Node) bool {
+	seen, words, linked := 0, 0, 0
+	for k := n.FirstChild; k != nil; k = nextInTree(k, n) {
+		if seen++; seen > maxTooltipNodes {
+			return true
+		}
+		switch {
+		case k.Type == html.TextNode:
+			w := countWords(k.Data)
+			words += w
+			if insideLink(k, n) {
+				linked += w
+			}
+		case k.Type == html.ElementNode && (k.DataAtom == atom.Button || hasAttr(k, "tabindex")):
+			return true
+		}
+	}
+	return words > 0 && linked == words
+}
+
+// insideLink reports whether k lies in a link below root.
+func insideLink(k, root *html.Node) bool {
+	for p := k.Parent; p != nil && p != root; p = p.Parent {
+		if p.DataAtom == atom.A {
+			return true
+		}
+	}
+	return false
 }
 
 // iconLigatureRe is the name of a glyph of an icon font, which the font

@@ -162,3 +162,32 @@ func checkStoryAndBody(t *testing.T, title, story, body string, want, unwanted [
 	checkHolds(t, md, want, unwanted)
 	checkHolds(t, convertBody(t, body), want, unwanted)
 }
+
+// TestATooltipsDescriptionIsNotInTheText drops what an element whose
+// role is tooltip says (a glossary's definition inside a sentence, a
+// badge's explanation with its link), and keeps an element given the
+// role that is a control: a link that opens a card, a button.
+func TestATooltipsDescriptionIsNotInTheText(t *testing.T) {
+	story := `<p>` + strings.Repeat("Search engines now answer many questions on the results page itself. ", 8) + `</p>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"a definition inside a sentence", `<p>Every <dfn aria-describedby="tip-1">keyword</dfn><span id="tip-1" role="tooltip"><strong>Keyword</strong><br>` +
+			`What users type into a search engine to find something.</span> still counts.</p>`,
+			[]string{"Every keyword still counts."}, []string{"What users type", "Keyword"}},
+		{"a badge's explanation with a link", `<p>Star Seller</p><div role="tooltip"><p>Star Sellers shipped on time and replied quickly to messages.</p>` +
+			`<p><a href="/help/star">Learn more</a></p></div>`,
+			[]string{"Star Seller"}, []string{"shipped on time", "Learn more"}},
+		{"the role on a link that opens a card", `<p>Written with <span role="tooltip"><a href="/team">the Platform Team</a></span> over a year.</p>`,
+			[]string{"Written with [the Platform Team](https://example.com/team) over a year."}, nil},
+		{"the role on a box with a button", `<p>Written with the team.</p><div role="tooltip"><p>Maria Lopez, editor</p><button>Follow</button></div>`,
+			[]string{"Maria Lopez, editor"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkStoryAndBody(t, "Search results", story, tc.body, tc.want, tc.unwanted)
+		})
+	}
+}

@@ -136,6 +136,26 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("tooltips nested 5,000 deep are each judged at a bounded cost", func(t *testing.T) {
+		// Each element whose role is tooltip holds a link and every one
+		// below it: the look for a control reads each one's first nodes.
+		var inner *html.Node
+		for i := range 5_000 {
+			tip := element("span", element("a", text(fmt.Sprintf("Author %d", i))))
+			tip.FirstChild.Attr = []html.Attribute{{Key: "href", Val: "/a"}}
+			tip.Attr = []html.Attribute{{Key: "role", Val: "tooltip"}}
+			if inner != nil {
+				tip.AppendChild(inner)
+			}
+			inner = tip
+		}
+		doc := document(element("article", element("h1", text("Posts")), element("p", inner)))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("comments nested 3,000 deep are judged as a tree at a bounded cost", func(t *testing.T) {
 		// Each reply inside the one it answers: a tree of posts (see
 		// nestedPosts) whose every box holds all the boxes below it.
