@@ -33,6 +33,7 @@ func TestEmbeddedList(t *testing.T) {
 		{"quantcast.mgr.consensu.org", true},
 		{"consent.trustarc.com", true},
 		{"static.hotjar.com", true},
+		{"www.googletagmanager.com", true},
 		{"Static.Hotjar.COM.", true},
 		{"notdoubleclick.net", false},
 		{"doubleclick.net.example.com", false},

@@ -54,9 +54,14 @@ var excluded = strings.Fields(`
 // added are hosts third-party-web files under other categories (or not at
 // all) that are plainly consent managers or trackers: the consent banners
 // of Cookiebot, TrustArc, Sourcepoint, Quantcast and others, the IAB's
-// CMP domain, and the conversion pixels of large sites whose main domain
-// stays open.
+// CMP domain, the conversion pixels of large sites whose main domain
+// stays open, and Google's tag manager (a "tag-manager" there), whose
+// container exists to load a site's analytics, ads and pixels and which
+// EasyPrivacy blocks too. Other tag managers stay: their domains serve
+// CDNs and video too (Tealium's), or a script a site keeps its page
+// hidden for until it loads (Adobe's).
 var added = strings.Fields(`
+	googletagmanager.com
 	mgr.consensu.org cookiebot.com cookiebot.eu cookiepro.com trustarc.com truste.com
 	cookie-script.com cdn-cookieyes.com privacy-mgmt.com sp-prod.net consentmanager.net
 	cookiefirst.com app.termly.io cdn.iubenda.com cmp.quantcast.com policy.app.cookieinformation.com

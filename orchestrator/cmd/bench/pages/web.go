@@ -79,14 +79,14 @@ type Web struct {
 
 // hostNames are the third parties of the model, by role. Those marked
 // listed are on the ad-block list (sidecar/guard/adblock/hosts.txt); the
-// tag manager, the fonts, the script CDN, the image CDN and the social
-// pixel are not, as they are not on the real list.
+// fonts, the script CDN, the image CDN and the social pixel are not, as
+// they are not on the real list.
 var hostNames = []string{
 	"fonts.googleapis.com",           // web-font stylesheet
 	"fonts.gstatic.com",              // web fonts
 	"cdn.jsdelivr.net",               // a library from a public CDN
 	"img.newsroom-cdn.example",       // the publisher's image CDN
-	"www.googletagmanager.com",       // tag manager: loads the next three
+	"www.googletagmanager.com",       // tag manager (listed): loads the next three
 	"www.google-analytics.com",       // analytics (listed)
 	"connect.facebook.net",           // social pixel
 	"static.hotjar.com",              // session recording (listed)
