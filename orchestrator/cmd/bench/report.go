@@ -299,11 +299,11 @@ func (b *bench) reportPhases() {
 	w := b.out
 	fmt.Fprintln(w, "\nwhere the time goes: mean per request (glimpse: glimpse_render_phase_duration_seconds; baseline: its own clock)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "row\tc\tlease_wait\tnavigate\textract\tprobe\tpdf\tupload\tserver total\tclient mean\t")
+	fmt.Fprintln(tw, "row\tc\tlease_wait\tnavigate\treveal\textract\tprobe\tpdf\tupload\tserver total\tclient mean\t")
 	for _, r := range b.rows {
 		if r.side == "baseline" && r.rawPhase.n > 0 {
 			n := time.Duration(r.rawPhase.n)
-			fmt.Fprintf(tw, "baseline %s\t%d\t%s\t%s\t%s\t\t%s\t\t\t%s\t\n", r.label, r.conc,
+			fmt.Fprintf(tw, "baseline %s\t%d\t%s\t%s\t\t%s\t\t%s\t\t\t%s\t\n", r.label, r.conc,
 				"open "+ms(r.rawPhase.open/n), "load "+ms(r.rawPhase.load/n), orDash("read ", r.rawPhase.read/n), orDash("print ", r.rawPhase.print/n), ms(mean(r.sum)))
 			continue
 		}
@@ -322,7 +322,8 @@ func (b *bench) reportPhases() {
 		fmt.Fprintf(tw, "glimpse %s\t%d\t%s\t%s\t%s\t\n", r.label, r.conc, strings.Join(cells, "\t"), secs(r.server.Mean()), ms(mean(r.sum)))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "  · navigate covers media emulation, Page.navigate and the wait for load; extract the head wait and the DOM transfer;")
+	fmt.Fprintln(w, "  · navigate covers media emulation, Page.navigate and the wait for load; reveal the scroll-through before Markdown,")
+	fmt.Fprintln(w, "    a PDF or a full-page screenshot; extract the head wait and the DOM transfer;")
 	fmt.Fprintln(w, "    pdf is Page.printToPDF until its stream opens, upload the streamed read into storage; the rest of server total is")
 	fmt.Fprintln(w, "    HTTP, parsing, the metadata rules and the envelope. Phases of concurrent requests overlap, so they need not add up.")
 }

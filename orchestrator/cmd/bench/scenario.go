@@ -840,7 +840,7 @@ const (
 	hitsMetric    = "glimpse_cache_requests_total"
 )
 
-var renderPhases = []string{"lease_wait", "navigate", "extract", "probe", "pdf", "upload"}
+var renderPhases = []string{"lease_wait", "navigate", "reveal", "extract", "probe", "pdf", "upload"}
 
 func (b *bench) finish(label string, runs []load.Result) load.Summary {
 	m := load.Merge(runs...)
