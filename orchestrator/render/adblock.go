@@ -12,7 +12,11 @@ import (
 // do not catch it: OneTrust, Cookiebot, Quantcast Choice, TrustArc,
 // Didomi, Usercentrics, Sourcepoint, consentmanager, Cookie Script,
 // CookieYes, iubenda, Osano, Complianz and Google Funding Choices. It
-// also gives back the scrolling that some of them lock while they show.
+// also gives back the scrolling that some of them lock while they show,
+// and shows a page that Google's anti-flicker snippet keeps transparent
+// (class async-hide on the root) until a container the list blocks, its
+// tag manager's or its optimiser's, has loaded: without this, a capture
+// taken before the snippet's own timeout (often 4 s) is blank.
 const consentCSS = `
 #onetrust-consent-sdk, #onetrust-banner-sdk, #onetrust-pc-sdk, .onetrust-pc-dark-filter,
 #CybotCookiebotDialog, #CybotCookiebotDialogBodyUnderlay,
@@ -32,6 +36,9 @@ div[id^="sp_message_container_"],
 }
 html.sp-message-open, body.didomi-popup-open, body.qc-cmp-showing {
   overflow: auto !important;
+}
+html.async-hide {
+  opacity: 1 !important;
 }
 `
 

@@ -51,6 +51,10 @@ document.title = ["w" + innerWidth, "h" + innerHeight, "dpr" + devicePixelRatio,
 #box { animation: appear 30s linear forwards; opacity: 0 }</style></head><body><div id="box">box</div></body></html>`
 	consentPage = `<!doctype html><html><head><title>consent</title></head><body>
 <div id="onetrust-banner-sdk">We use cookies</div><div id="CybotCookiebotDialog">Allow all</div><p id="text">Text.</p></body></html>`
+	// antiFlickerPage is kept transparent by Google's anti-flicker snippet
+	// until a container loads, which here never comes.
+	antiFlickerPage = `<!doctype html><html class="async-hide"><head><title>hidden</title>
+<style>.async-hide { opacity: 0 !important }</style></head><body><p>Text.</p></body></html>`
 )
 
 // adPage loads an image from a host on the test block list, on the same
@@ -80,7 +84,7 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 	app := e2e.StartApp(t, func(c *orchestrator.Config) { c.AdblockHosts = []string{"ads-test.localhost"} })
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/late": e2e.HTML(latePage), "/timer": e2e.HTML(timerPage), "/scheme": e2e.HTML(schemePage),
-		"/script-title": e2e.HTML(scriptTitlePage), "/size": e2e.HTML(sizePage), "/click": e2e.HTML(clickPage),
+		"/script-title": e2e.HTML(scriptTitlePage), "/size": e2e.HTML(sizePage), "/click": e2e.HTML(clickPage), "/anti-flicker": e2e.HTML(antiFlickerPage),
 		"/scroll": e2e.HTML(scrollPage), "/plain": e2e.HTML(plainPage), "/animate": e2e.HTML(animatePage),
 		"/consent": e2e.HTML(consentPage), "/ads": adPage, "/ad.js": script, "/own.js": script,
 		"/to-listed": func(w http.ResponseWriter, r *http.Request) {
@@ -326,6 +330,15 @@ func TestRenderingControlsInTheBrowser(t *testing.T) {
 		}
 		if got := title(t, render(t, "/consent", "adblock=false&"+probe)); got != "block block block" {
 			t.Errorf("with adblock=false the displays are %q", got)
+		}
+	})
+	t.Run("adblock shows a page an anti-flicker snippet keeps transparent", func(t *testing.T) {
+		probe := "scripts=" + url.QueryEscape(`document.title = getComputedStyle(document.documentElement).opacity`)
+		if got := title(t, render(t, "/anti-flicker", probe)); got != "1" {
+			t.Errorf("with adblock the page's opacity is %q, want 1", got)
+		}
+		if got := title(t, render(t, "/anti-flicker", "adblock=false&"+probe)); got != "0" {
+			t.Errorf("with adblock=false the page's opacity is %q, want the page's own 0", got)
 		}
 	})
 	t.Run("adblock blocks a request to a listed host", func(t *testing.T) {
