@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -122,7 +123,15 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
-		if interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text) {
+		label := func(text string) bool {
+			return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text)
+		}
+		if label(text) {
+			return true
+		}
+		// An icon's name (the <title> of its drawing, "Comments") is no
+		// word of the line the converter writes ("27 comments").
+		if shown := textBesideDrawings(n); shown != text && label(shown) {
 			return true
 		}
 		// A shop's notice may end a sentence of a promotion ("or spend $50
@@ -134,4 +143,22 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	})
+}
+
+// textBesideDrawings is n's flat text without the text of the drawings
+// it holds (an SVG icon's <title>), which the converter leaves out; n's
+// flat text when it holds none.
+func textBesideDrawings(n *html.Node) string {
+	var sb strings.Builder
+	walk(n, func(k *html.Node) bool {
+		switch {
+		case k.Type == html.TextNode:
+			sb.WriteString(k.Data)
+		case k.Type == html.ElementNode && k != n && (k.Namespace == "svg" || k.Data == "svg"):
+			// Namespaces are lost when Readability copies the page.
+			return false
+		}
+		return true
+	})
+	return strings.Join(strings.Fields(sb.String()), " ")
 }
