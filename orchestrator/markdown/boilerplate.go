@@ -187,8 +187,10 @@ func furniture(n *html.Node) bool {
 // longer than maxSectionTitle is prose a page builder set in a heading's
 // type ("For more than 40 years, we have offered …"): it stays, and so
 // does a headline inside its link, a card's title: a grid's tiles may wait
-// for a script to fill in their prices. A heading inside a list item is
-// the item, as a writer marks a list of names in heading type.
+// for a script to fill in their prices. So do headlines that are all a
+// link, two or more in a row, a list of headlines with nothing under
+// them (an archive's or a section's cards). A heading inside a list item
+// is the item, as a writer marks a list of names in heading type.
 func dropEmptySections(root *html.Node) {
 	const maxSectionTitle = 120
 	type event struct {
@@ -221,8 +223,16 @@ func dropEmptySections(root *html.Node) {
 		}
 		return true
 	})
+	// headline reports whether events[i] is a heading of level whose
+	// words are all a link's.
+	headline := func(i, level int) bool {
+		return i >= 0 && i < len(events) && events[i].heading != nil && events[i].level == level && allLinked(events[i].heading)
+	}
 	for i, e := range events {
 		if e.heading == nil {
+			continue
+		}
+		if headline(i, e.level) && (headline(i-1, e.level) || headline(i+1, e.level)) {
 			continue
 		}
 		next := i + 1
@@ -232,6 +242,17 @@ func dropEmptySections(root *html.Node) {
 			}
 		}
 	}
+}
+
+// allLinked reports whether the words of h are all inside one link of
+// it: a headline that leads to what it names.
+func allLinked(h *html.Node) bool {
+	a := findFirst(h, func(k *html.Node) bool { return k.DataAtom == atom.A && hasAttr(k, "href") })
+	if a == nil {
+		return false
+	}
+	text := flatText(a)
+	return text != "" && text == flatText(h)
 }
 
 func headingLevel(n *html.Node) int {

@@ -66,6 +66,21 @@ func TestAHeadingThatHeadsNothingGoesButACardsTitleStays(t *testing.T) {
 		"Fluke 117", "Klein 11061"}, []string{"Related searches"})
 }
 
+// TestAListOfLinkedHeadlinesStays keeps headlines that are all a link, two
+// or more in a row, though nothing is under them: an archive's cards of
+// headlines alone. A single linked heading over nothing still goes.
+func TestAListOfLinkedHeadlinesStays(t *testing.T) {
+	var cards strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&cards, `<div class="story"><h2><a href="/p%d">Notes on firing kiln number %d</a></h2></div>`, i, i)
+	}
+	root := parseBody(t, `<main><h1>Posts</h1>`+cards.String()+`<h3><a href="/topics/kilns">More on kilns</a></h3></main>`)
+	dropEmptySections(root)
+	checkHolds(t, flatText(root), []string{"Notes on firing kiln number 0", "Notes on firing kiln number 11"}, []string{"More on kilns"})
+	md := article(t, `<!doctype html><html><head><title>Posts</title></head><body><main><h1>Posts</h1>`+cards.String()+`</main></body></html>`)
+	checkHolds(t, md, []string{"## [Notes on firing kiln number 0](https://example.com/p0)", "Notes on firing kiln number 11"}, nil)
+}
+
 // TestTheSitesFooterIsNeverTheContent removes the page's own footer
 // however much of the page it holds: a shop whose script has not drawn the
 // product leaves only its footer's directory of links, and a site may set
