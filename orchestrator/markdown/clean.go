@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -52,6 +53,10 @@ type cleaner struct {
 	// shells are the wrappers hidden until a script shows the page (see
 	// revealedShells): hidden, they are still the page.
 	shells map[*html.Node]bool
+
+	// hosts are the shadow hosts whose shadow tree the copy is in, the
+	// innermost last (see shadowTree).
+	hosts []*shadowHost
 
 	visited  int
 	elements int // elements copied
@@ -161,11 +166,101 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 }
 
 func (c *cleaner) cloneChildren(dst, src *html.Node, depth int) {
+	if src.Type == html.ElementNode {
+		if tree := shadowTree(src); tree != nil {
+			// A host shows its shadow tree, its light children where the
+			// tree's slots take them.
+			c.hosts = append(c.hosts, &shadowHost{node: src, tree: tree})
+			c.cloneChildren(dst, tree, depth)
+			c.hosts = c.hosts[:len(c.hosts)-1]
+			return
+		}
+	}
 	for k := src.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode && k.Data == "slot" && k.Namespace == "" && len(c.hosts) > 0 {
+			c.fillSlot(dst, k, depth)
+			continue
+		}
 		if cp := c.clone(k, depth); cp != nil {
 			dst.AppendChild(cp)
 		}
 	}
+}
+
+// A page may ship a component's shadow tree in its HTML, as a template
+// the parser attaches to its host (<template shadowrootmode="open">,
+// declarative shadow DOM), and glimpse serializes a rendered page's open
+// shadow roots the same way. The browser shows the shadow tree in place of
+// the host's children, each child where a slot of the tree takes it: the
+// copy does the same, so the text a reader sees is the text converted.
+
+// shadowHost is a host whose shadow tree is being copied, with the slot
+// names already filled: a child goes to the first slot of its name.
+type shadowHost struct {
+	node, tree *html.Node
+	filled     map[string]bool
+}
+
+// shadowTree is the declarative shadow root of n: its first child
+// element, when that is a template with a shadowrootmode (or the older
+// shadowroot) attribute; nil otherwise.
+func shadowTree(n *html.Node) *html.Node {
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type != html.ElementNode {
+			continue
+		}
+		if k.DataAtom == atom.Template && (hasAttr(k, "shadowrootmode") || hasAttr(k, "shadowroot")) {
+			return k
+		}
+		return nil
+	}
+	return nil
+}
+
+// fillSlot copies into dst what the slot shows: the innermost host's
+// children assigned to it (by their slot attribute; those without one go
+// to the slot without a name), copied in the host's own scope; or, when
+// none is, or a slot of the same name came first, the slot's own
+// children.
+func (c *cleaner) fillSlot(dst, slot *html.Node, depth int) {
+	h := c.hosts[len(c.hosts)-1]
+	name := strings.TrimSpace(attr(slot, "name"))
+	if h.filled == nil {
+		h.filled = map[string]bool{}
+	}
+	if !h.filled[name] {
+		h.filled[name] = true
+		var assigned []*html.Node
+		for k := h.node.FirstChild; k != nil; k = k.NextSibling {
+			if k == h.tree {
+				continue
+			}
+			switch k.Type {
+			case html.ElementNode:
+				if strings.TrimSpace(attr(k, "slot")) == name {
+					assigned = append(assigned, k)
+				}
+			case html.TextNode:
+				if name == "" {
+					assigned = append(assigned, k)
+				}
+			}
+		}
+		if len(assigned) > 0 && slices.ContainsFunc(assigned, func(k *html.Node) bool {
+			return k.Type == html.ElementNode || strings.TrimSpace(k.Data) != ""
+		}) {
+			outer := c.hosts
+			c.hosts = outer[:len(outer)-1]
+			for _, k := range assigned {
+				if cp := c.clone(k, depth); cp != nil {
+					dst.AppendChild(cp)
+				}
+			}
+			c.hosts = outer
+			return
+		}
+	}
+	c.cloneChildren(dst, slot, depth)
 }
 
 // formulasOf keeps the MathML formulas of a hidden element, in a span, or

@@ -191,3 +191,38 @@ func TestATooltipsDescriptionIsNotInTheText(t *testing.T) {
 		})
 	}
 }
+
+// TestAComponentsShadowTreeIsWhatItShows converts a component whose
+// shadow tree comes with the page (declarative shadow DOM, and a rendered
+// page's open shadow roots as glimpse reads them) as the browser shows
+// it: the tree in place of the host's children, each child where its
+// slot is, a slot's own text when nothing fills it, and children no slot
+// takes left out.
+func TestAComponentsShadowTreeIsWhatItShows(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+		unwanted   []string
+	}{
+		{"slots by name and the default slot",
+			`<kiln-card><template shadowrootmode="open"><h2>The kiln</h2><p>It fires <slot></slot> every night.</p>` +
+				`<div><slot name="note">No note.</slot></div></template><b>slowly</b><span slot="note">Mind the shelves.</span></kiln-card>`,
+			[]string{"## The kiln", "It fires **slowly** every night.", "Mind the shelves."}, []string{"No note."}},
+		{"a slot's own text when nothing fills it",
+			`<kiln-card><template shadowrootmode="open"><p>It fires <slot name="when">at night</slot>.</p></template></kiln-card>`,
+			[]string{"It fires at night."}, nil},
+		{"a tree inside a tree, and a child no slot takes",
+			`<outer-card><template shadowrootmode="open"><inner-card><template shadowrootmode="closed"><p>The glaze is <slot></slot>.</p>` +
+				`</template><em><slot name="colour"></slot></em></inner-card></template><span slot="colour">celadon</span><span>hidden away</span></outer-card>`,
+			[]string{"The glaze is *celadon*."}, []string{"hidden away"}},
+		{"a template that is no shadow tree stays out",
+			`<p>Shown.</p><template><p>A row to clone.</p></template>`, []string{"Shown."}, []string{"A row to clone."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkHolds(t, convertBody(t, tc.body), tc.want, tc.unwanted)
+			story := `<p>` + strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 8) + `</p>`
+			md := article(t, `<html><head><title>Kilns</title></head><body><article><h1>Kilns</h1>`+story+tc.body+story+`</article></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}

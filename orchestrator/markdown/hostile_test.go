@@ -156,6 +156,30 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("components nested 2,000 deep, each with 50 slots, are copied once", func(t *testing.T) {
+		// Each host's shadow tree has 50 default slots; only the first
+		// takes the host's children (the next component), so each is
+		// copied once, not 50 times per level.
+		var inner *html.Node
+		for i := range 2_000 {
+			tree := element("template")
+			tree.Attr = []html.Attribute{{Key: "shadowrootmode", Val: "open"}}
+			for range 50 {
+				tree.AppendChild(element("slot"))
+			}
+			host := element("kiln-card", tree, element("p", text(fmt.Sprintf("Level %d of the components says a sentence.", i))))
+			if inner != nil {
+				host.AppendChild(inner)
+			}
+			inner = host
+		}
+		doc := document(element("article", element("h1", text("Components")), inner))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("comments nested 3,000 deep are judged as a tree at a bounded cost", func(t *testing.T) {
 		// Each reply inside the one it answers: a tree of posts (see
 		// nestedPosts) whose every box holds all the boxes below it.
