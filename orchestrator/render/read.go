@@ -41,7 +41,15 @@ func waitForHead(ctx context.Context, sess *cdp.Session) {
 	_ = evaluate(ctx, sess, js, &v)
 }
 
-// readDOM transfers the live document, bounded by maxDOMChars.
+// maxShadowRoots bounds the shadow roots readDOM serializes: past it, a
+// page is hostile, and the rest are left as their hosts' light children.
+const maxShadowRoots = 10000
+
+// readDOM transfers the live document, bounded by maxDOMChars. The open
+// shadow roots of the page's components come with it, each as the
+// declarative template its host would hold (getHTML's shadowRoots), so
+// that a component's text is in the document read; outerHTML leaves them
+// out.
 func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string, error) {
 	// The whole document is bounded, its head included: a page may inflate
 	// either. A head larger than half the bound is hostile; its start is
@@ -51,7 +59,22 @@ func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string,
 	js := fmt.Sprintf(`(() => {
   const max = %d, root = document.documentElement;
   if (!root) return {html: "", href: location.href};
-  let html = root.outerHTML;
+  const roots = [];
+  const find = (scope) => {
+    for (const el of scope.querySelectorAll("*")) {
+      if (roots.length >= %d) return;
+      if (el.shadowRoot) { roots.push(el.shadowRoot); find(el.shadowRoot); }
+    }
+  };
+  find(document);
+  let html;
+  if (roots.length > 0 && typeof root.getHTML === "function") {
+    const esc = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+    const attrs = Array.from(root.attributes).map((a) => " " + a.name + "=\"" + esc(a.value) + "\"").join("");
+    html = "<html" + attrs + ">" + root.getHTML({shadowRoots: roots}) + "</html>";
+  } else {
+    html = root.outerHTML;
+  }
   if (html.length > max) {
     let head = document.head ? document.head.outerHTML : "";
     if (head.length > max / 2) head = head.slice(0, max / 2);
@@ -59,7 +82,7 @@ func readDOM(ctx context.Context, sess *cdp.Session) (*goquery.Document, string,
     html = "<html lang=\"" + (root.getAttribute("lang") || "").replace(/"/g, "").slice(0, 64) + "\">" + head + "<body>" + body + "</body></html>";
   }
   return {html, href: location.href.slice(0, 65536)};
-})()`, maxDOMChars)
+})()`, maxDOMChars, maxShadowRoots)
 	var v struct {
 		HTML string `json:"html"`
 		Href string `json:"href"`

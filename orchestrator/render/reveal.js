@@ -61,7 +61,24 @@
   };
   if (document.body && Array.from(document.scripts).some(runnable)) {
     // Built: some text to read, or a picture of some size to look at.
-    const built = () => (document.body.innerText || "").trim().length >= o.minText ||
+    // The text of components' open shadow roots counts: innerText leaves
+    // it out, and a page of components has little else.
+    const shadowText = () => {
+      let n = 0;
+      const count = (scope) => {
+        for (const el of scope.querySelectorAll("*")) {
+          if (n >= o.minText) return;
+          if (el.shadowRoot) {
+            n += (el.shadowRoot.textContent || "").trim().length;
+            for (const st of el.shadowRoot.querySelectorAll("style")) n -= st.textContent.length;
+            count(el.shadowRoot);
+          }
+        }
+      };
+      count(document);
+      return n;
+    };
+    const built = () => (document.body.innerText || "").trim().length >= o.minText || shadowText() >= o.minText ||
       Array.from(document.querySelectorAll("img, video, canvas")).some((el) => {
         const r = el.getBoundingClientRect();
         return r.width >= 100 && r.height >= 100;

@@ -41,6 +41,12 @@ func TestPagesAsMarkdown(t *testing.T) {
 		// A page its script builds: only a browser sees its text.
 		"/deep": e2e.HTML(`<!doctype html><html lang="en"><head><title>Deep</title></head><body>` +
 			strings.Repeat("<div>", 6000) + "<p>At the bottom of a page nested far too deep.</p>" + strings.Repeat("</div>", 6000) + `</body></html>`),
+		// A page whose components draw their text in shadow roots the
+		// script attaches: only a browser sees it, and outerHTML does not.
+		"/components": e2e.HTML(`<!doctype html><html lang="en"><head><title>Components</title></head><body><article><h1>Kiln notes</h1>
+<kiln-note><span slot="who">Ana Lima</span>` + strings.Repeat("<span>light text no slot takes</span>", 1) + `</kiln-note></article>
+<script>customElements.define("kiln-note", class extends HTMLElement { constructor() { super();
+  this.attachShadow({mode: "open"}).innerHTML = "<p>" + "The kiln note drawn in a shadow root says the glaze cooled slowly. ".repeat(6) + "</p><p>Written by <slot name=who></slot>.</p>"; } });</script></body></html>`),
 		"/built": e2e.HTML(`<!doctype html><html lang="en"><head><title>Built</title></head><body><div id="root"></div>
 <script>document.getElementById("root").innerHTML = "<article><h1>Built by script</h1><p>" + "This text exists only once the script has run in a browser. ".repeat(8) + "</p></article>";</script></body></html>`),
 	})
@@ -136,6 +142,14 @@ func TestPagesAsMarkdown(t *testing.T) {
 		resp, body = get(t, "/built", "data.content.attr=markdown&meta=false&embed=content")
 		if resp.StatusCode != 200 || !strings.Contains(body, "This text exists only once the script has run") {
 			t.Errorf("the script-built page: %d\n%s", resp.StatusCode, body)
+		}
+	})
+
+	t.Run("a component's shadow root is read as the browser shows it", func(t *testing.T) {
+		resp, body := get(t, "/components", "data.content.attr=markdown&meta=false&embed=content&prerender=true")
+		if resp.StatusCode != 200 || !strings.Contains(body, "drawn in a shadow root says the glaze cooled") ||
+			!strings.Contains(body, "Written by Ana Lima.") || strings.Contains(body, "no slot takes") {
+			t.Errorf("the components' page: %d\n%s", resp.StatusCode, body)
 		}
 	})
 }
