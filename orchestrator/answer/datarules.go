@@ -66,9 +66,10 @@ type dataRun struct {
 	rule      string       // the top-level rule being read, for the error
 	work      int
 	bytes     int
-	regexps   int                // bytes compiled by the `regexp` type
-	visits    int                // nodes walked by selectors
-	sizes     map[*html.Node]int // each node's count of nodes under it, itself included; made when first needed
+	regexps   int                 // bytes compiled by the `regexp` type
+	visits    int                 // nodes walked by selectors
+	sizes     map[*html.Node]int  // each node's count of nodes under it, itself included; made when first needed
+	inert     map[*html.Node]bool // the nodes inside a <template>; made when first needed
 	maxBytes  int
 	err       error
 }
@@ -205,6 +206,11 @@ func (run *dataRun) query(scope *goquery.Selection, q query.DataQuery) any {
 		matches = scope.FindMatcher(m)
 		if !run.spend(matches.Length(), 0) {
 			return nil
+		}
+		// A template's content is inert, and a shadow tree the document
+		// carries as one is out of a selector's reach in the browser.
+		if inert := run.inertNodes(); len(inert) > 0 {
+			matches = matches.FilterFunction(func(_ int, s *goquery.Selection) bool { return !inert[s.Nodes[0]] })
 		}
 	}
 	if !q.All {
@@ -843,4 +849,26 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 		return list, err
 	}
 	return tok, nil
+}
+
+// inertNodes is the set of nodes inside the document's <template>
+// elements, found in one walk of the document.
+func (run *dataRun) inertNodes() map[*html.Node]bool {
+	if run.inert != nil {
+		return run.inert
+	}
+	run.inert = map[*html.Node]bool{}
+	var mark func(n *html.Node, inside bool)
+	mark = func(n *html.Node, inside bool) {
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if inside {
+				run.inert[k] = true
+			}
+			mark(k, inside || k.Type == html.ElementNode && k.Data == "template")
+		}
+	}
+	for _, n := range run.doc.Nodes {
+		mark(n, false)
+	}
+	return run.inert
 }

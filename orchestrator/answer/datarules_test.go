@@ -141,6 +141,20 @@ func TestDataRulesReadTypedValues(t *testing.T) {
 	runDataCases(t, productPage, productURL, dataCases)
 }
 
+// TestASelectorDoesNotReachIntoATemplate matches as the browser's
+// querySelector does: a template's content, and a component's shadow tree
+// the document carries as one, are out of a selector's reach.
+func TestASelectorDoesNotReachIntoATemplate(t *testing.T) {
+	page := `<!doctype html><html><head><title>Desk</title></head><body><shop-card><template shadowrootmode="open">` +
+		`<h1 class="name">Shadow title</h1><p class="price">$1</p></template><p class="price">$1,299.00</p></shop-card>` +
+		`<template id="row"><h1 class="name">Row title</h1></template><h1 class="name">Walnut desk</h1></body></html>`
+	runDataCases(t, page, productURL, []dataCase{
+		{"the first match outside a template", "data.name.selector=.name&data.price.selector=.price",
+			`{"name":"Walnut desk","price":"$1,299.00"}`, nil},
+		{"every match outside a template", "data.names.selectorAll=h1", `{"names":["Walnut desk"]}`, nil},
+	})
+}
+
 func runDataCases(t *testing.T, page, pageURL string, cases []dataCase) {
 	t.Helper()
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(page))
