@@ -147,18 +147,8 @@ func dropInterfaceLabels(art *html.Node) {
 
 // textBesideDrawings is n's flat text without the text of the drawings
 // it holds (an SVG icon's <title>), which the converter leaves out; n's
-// flat text when it holds none.
+// flat text when it holds none. Namespaces are lost when Readability
+// copies the page, so a drawing is known by name too.
 func textBesideDrawings(n *html.Node) string {
-	var sb strings.Builder
-	walk(n, func(k *html.Node) bool {
-		switch {
-		case k.Type == html.TextNode:
-			sb.WriteString(k.Data)
-		case k.Type == html.ElementNode && k != n && (k.Namespace == "svg" || k.Data == "svg"):
-			// Namespaces are lost when Readability copies the page.
-			return false
-		}
-		return true
-	})
-	return strings.Join(strings.Fields(sb.String()), " ")
+	return strings.Join(strings.Fields(textSkipping(n, func(k *html.Node) bool { return k.Namespace == "svg" || k.Data == "svg" })), " ")
 }

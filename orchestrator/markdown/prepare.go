@@ -247,6 +247,22 @@ func textOf(n *html.Node) string {
 	return sb.String()
 }
 
+// textSkipping is the text under root, leaving out the elements below it
+// for which skip is true, with what they hold.
+func textSkipping(root *html.Node, skip func(*html.Node) bool) string {
+	var sb strings.Builder
+	walk(root, func(k *html.Node) bool {
+		switch {
+		case k.Type == html.TextNode:
+			sb.WriteString(k.Data)
+		case k.Type == html.ElementNode && k != root && skip(k):
+			return false
+		}
+		return true
+	})
+	return sb.String()
+}
+
 // flatText is the text under n, each run of white space one space.
 func flatText(n *html.Node) string { return strings.Join(strings.Fields(textOf(n)), " ") }
 

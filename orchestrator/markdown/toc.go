@@ -129,17 +129,7 @@ func tableOfContents(list *html.Node, pos int, headings map[string]tocHeading, h
 
 // ownItemText is the text of a list entry without the lists nested in it.
 func ownItemText(li *html.Node) string {
-	var sb strings.Builder
-	walk(li, func(n *html.Node) bool {
-		switch {
-		case n.Type == html.TextNode:
-			sb.WriteString(n.Data)
-		case n.Type == html.ElementNode && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol):
-			return false
-		}
-		return true
-	})
-	return sb.String()
+	return textSkipping(li, func(n *html.Node) bool { return n.DataAtom == atom.Ul || n.DataAtom == atom.Ol })
 }
 
 // linksIntoPage reports an entry that is a link to a place on this page:
