@@ -44,9 +44,17 @@ func TestPagesAsMarkdown(t *testing.T) {
 		// A page whose components draw their text in shadow roots the
 		// script attaches: only a browser sees it, and outerHTML does not.
 		"/components": e2e.HTML(`<!doctype html><html lang="en"><head><title>Components</title></head><body><article><h1>Kiln notes</h1>
-<kiln-note><span slot="who">Ana Lima</span>` + strings.Repeat("<span>light text no slot takes</span>", 1) + `</kiln-note></article>
+<kiln-note><span slot="who">Ana Lima</span><span>light text no slot takes</span></kiln-note></article>
 <script>customElements.define("kiln-note", class extends HTMLElement { constructor() { super();
   this.attachShadow({mode: "open"}).innerHTML = "<p>" + "The kiln note drawn in a shadow root says the glaze cooled slowly. ".repeat(6) + "</p><p>Written by <slot name=who></slot>.</p>"; } });</script></body></html>`),
+		// A hostile page of 12,000 components, each with a shadow root:
+		// past 10,000 the rest are left as their hosts' light children.
+		"/many-components": e2e.HTML(`<!doctype html><html lang="en"><head><title>Many</title></head><body><div id="list"></div>
+<script>let parts = 0;
+customElements.define("kiln-part", class extends HTMLElement { constructor() { super();
+  this.attachShadow({mode: "open"}).innerHTML = "<p>Shadow part " + (parts++) + ".</p>"; } });
+const list = document.getElementById("list");
+for (let i = 0; i < 12000; i++) list.appendChild(document.createElement("kiln-part"));</script></body></html>`),
 		"/built": e2e.HTML(`<!doctype html><html lang="en"><head><title>Built</title></head><body><div id="root"></div>
 <script>document.getElementById("root").innerHTML = "<article><h1>Built by script</h1><p>" + "This text exists only once the script has run in a browser. ".repeat(8) + "</p></article>";</script></body></html>`),
 	})
@@ -150,6 +158,14 @@ func TestPagesAsMarkdown(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(body, "drawn in a shadow root says the glaze cooled") ||
 			!strings.Contains(body, "Written by Ana Lima.") || strings.Contains(body, "no slot takes") {
 			t.Errorf("the components' page: %d\n%s", resp.StatusCode, body)
+		}
+	})
+
+	t.Run("a page of more shadow roots than the bound is read up to the bound", func(t *testing.T) {
+		resp, body := get(t, "/many-components", "data.page.selector=body&data.page.attr=markdown&meta=false&embed=page&prerender=true")
+		if resp.StatusCode != 200 || !strings.Contains(body, "Shadow part 0.") || !strings.Contains(body, "Shadow part 9999.") ||
+			strings.Contains(body, "Shadow part 10000.") {
+			t.Errorf("the page of 12,000 components: %d, %d bytes, ends %q", resp.StatusCode, len(body), body[max(0, len(body)-200):])
 		}
 	})
 }
