@@ -246,7 +246,7 @@ func (c *cleaner) fillSlot(dst, slot *html.Node, depth int) {
 				}
 			}
 		}
-		if len(assigned) > 0 && slices.ContainsFunc(assigned, func(k *html.Node) bool {
+		if slices.ContainsFunc(assigned, func(k *html.Node) bool {
 			return k.Type == html.ElementNode || strings.TrimSpace(k.Data) != ""
 		}) {
 			outer := c.hosts

@@ -115,14 +115,7 @@ func question(n *html.Node) bool {
 	if textUpTo(n, maxQuestionText) > maxQuestionText {
 		return false
 	}
-	var sb strings.Builder
-	walk(n, func(k *html.Node) bool {
-		if k.Type == html.TextNode {
-			sb.WriteString(k.Data)
-		}
-		return k.Type != html.ElementNode || !iconElement(k)
-	})
-	t := strings.TrimSpace(sb.String())
+	t := strings.TrimSpace(textSkipping(n, iconElement))
 	return asks(t) && countWords(t) <= maxQuestionWords
 }
 
