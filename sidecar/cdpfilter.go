@@ -93,6 +93,8 @@ var allowedMethods = map[string]paramCheck{
 	"Fetch.failRequest":                           nil,
 	"Fetch.disable":                               nil,
 	"Runtime.evaluate":                            nil,
+	"Runtime.releaseObjectGroup":                  nil,
+	"DOMDebugger.getEventListeners":               nil,
 	"Input.dispatchMouseEvent":                    nil,
 	"Emulation.setDeviceMetricsOverride":          nil,
 	"Emulation.setEmulatedMedia":                  nil,

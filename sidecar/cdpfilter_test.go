@@ -93,6 +93,9 @@ func TestFilterPassesWhatGlimpseSends(t *testing.T) {
 		{"touch is emulated", emulation.CommandSetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true}},
 		{"the user agent is set", emulation.CommandSetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "glimpse"}},
 		{"the background is made transparent", "Emulation.setDefaultBackgroundColorOverride", map[string]any{"color": map[string]int{"r": 0, "g": 0, "b": 0, "a": 0}}},
+		{"the page's window is named for its listeners", runtime.CommandEvaluate, runtime.EvaluateParams{Expression: "window", ObjectGroup: "g"}},
+		{"the window's scroll listeners are read", "DOMDebugger.getEventListeners", map[string]any{"objectId": "1.2.3", "depth": 1, "pierce": true}},
+		{"the objects named are released", runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: "g"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

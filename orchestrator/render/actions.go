@@ -33,6 +33,25 @@ const (
 	actionSettle = 150 * time.Millisecond
 )
 
+// metricsOf is the viewport and screen req's page is rendered in. A side
+// left out is the default's.
+func metricsOf(req *query.Request) emulation.SetDeviceMetricsOverrideParams {
+	v := req.Controls.Viewport
+	v.Width, v.Height = cmp.Or(v.Width, query.WindowWidth), cmp.Or(v.Height, query.WindowHeight)
+	v.DeviceScaleFactor = cmp.Or(v.DeviceScaleFactor, 1)
+	p := emulation.SetDeviceMetricsOverrideParams{
+		Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.IsMobile,
+		ScreenWidth: v.Width, ScreenHeight: v.Height,
+	}
+	if v.IsMobile {
+		p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypePortraitPrimary}
+		if v.IsLandscape {
+			p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
+		}
+	}
+	return p
+}
+
 // emulate applies what must be in place before the page loads: the
 // media type with the color scheme and motion preference, the viewport
 // and device, and JavaScript off. The lease's page is fresh and disposed
@@ -46,24 +65,11 @@ func emulate(ctx context.Context, lease Lease, req *query.Request) error {
 	}
 	// Every render sets its viewport, the default one included: the
 	// headless window's browser frame takes a share of the window that
-	// differs between Chromium versions. A side left out is the default's.
-	v := c.Viewport
-	v.Width, v.Height = cmp.Or(v.Width, query.WindowWidth), cmp.Or(v.Height, query.WindowHeight)
-	v.DeviceScaleFactor = cmp.Or(v.DeviceScaleFactor, 1)
-	p := emulation.SetDeviceMetricsOverrideParams{
-		Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.IsMobile,
-		ScreenWidth: v.Width, ScreenHeight: v.Height,
-	}
-	if v.IsMobile {
-		p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypePortraitPrimary}
-		if v.IsLandscape {
-			p.ScreenOrientation = &emulation.ScreenOrientation{Type: emulation.ScreenOrientationTypeLandscapePrimary, Angle: 90}
-		}
-	}
-	if _, err := cdp.Execute(ctx, sess, emulation.SetDeviceMetricsOverride, p); err != nil {
+	// differs between Chromium versions.
+	if _, err := cdp.Execute(ctx, sess, emulation.SetDeviceMetricsOverride, metricsOf(req)); err != nil {
 		return browserError(ctx, "setting the viewport", err)
 	}
-	if v.HasTouch {
+	if c.Viewport.HasTouch {
 		if _, err := cdp.Execute(ctx, sess, emulation.SetTouchEmulationEnabled,
 			emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
 			return browserError(ctx, "enabling touch", err)

@@ -97,6 +97,7 @@ type evalParams struct {
 	AwaitPromise  bool   `json:"awaitPromise"`
 	UserGesture   bool   `json:"userGesture"`
 	Timeout       int64  `json:"timeout"`
+	ObjectGroup   string `json:"objectGroup"`
 }
 
 // value is Runtime.evaluate's answer for a script that gave v.
@@ -178,6 +179,7 @@ func (b *scriptedBrowser) script() {
 		"Fetch.enable", "Fetch.disable", "Fetch.continueRequest", "Fetch.failRequest",
 		"Page.stopLoading", "Page.handleJavaScriptDialog", "Input.dispatchMouseEvent", "IO.close",
 		"Page.enable", "Network.enable", "Browser.setDownloadBehavior", "Target.disposeBrowserContext",
+		"Runtime.releaseObjectGroup",
 	} {
 		b.srv.Handle(m, ok)
 	}
@@ -186,6 +188,7 @@ func (b *scriptedBrowser) script() {
 	b.srv.Handle("Browser.getVersion", cdptest.Result(`{"protocolVersion":"1.3","product":"HeadlessChrome/130.0.6723.58","revision":"@1","userAgent":"Mozilla/5.0 HeadlessChrome/130.0.6723.58","jsVersion":"13.0"}`))
 	b.srv.Handle("Page.navigate", b.navigate)
 	b.srv.Handle("Runtime.evaluate", b.evaluate)
+	b.srv.Handle("DOMDebugger.getEventListeners", cdptest.Result(`{"listeners":[]}`))
 	var worlds atomic.Int64
 	b.srv.Handle("Page.createIsolatedWorld", func(c *cdptest.Call) {
 		var p struct {
@@ -355,6 +358,8 @@ func (b *scriptedBrowser) evaluate(c *cdptest.Call) {
 		_ = c.Reply(value(map[string]any{"problem": "", "mouse": true, "x": 40, "y": 30}))
 	case strings.Contains(e, `block: "start"`): // scroll
 		_ = c.Reply(value(""))
+	case p.ContextID == 0 && p.ObjectGroup == scrollListenerGroup && (e == "window" || e == "document"): // hearsScroll
+		_ = c.Reply(map[string]any{"result": map[string]any{"type": "object", "objectId": "listened-" + e}})
 	case strings.Contains(e, "window.scrollX"): // screenshot.element
 		_ = c.Reply(value(map[string]any{"problem": "", "x": 8.4, "y": 100.6, "width": 300, "height": 200}))
 	case p.ContextID != 0: // an `evaluate` data rule, in its own world

@@ -7,6 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/glimpse/glimpse/cdp"
 	"github.com/glimpse/glimpse/metrics"
 	"github.com/glimpse/glimpse/orchestrator/query"
 )
@@ -20,6 +25,11 @@ import (
 const (
 	// revealViewports is how far down the page is scrolled, in viewports.
 	revealViewports = 20
+	// revealHeight is the most the viewport is made tall, in CSS pixels,
+	// while the page is scrolled through (see growViewport): each step
+	// waits for the page to draw (a frame, 17 ms), so a taller viewport
+	// takes fewer of them to cover the same length.
+	revealHeight = 3200
 	// revealMax bounds the whole step; revealShare is the most of what is
 	// left of the request's time that it may take.
 	revealMax   = 10 * time.Second
@@ -39,8 +49,17 @@ const (
 	revealFrame = time.Second
 	// revealTail is how long, at the end, a page that has not changed
 	// since the last scroll is given to react to it (a request it
-	// started is the network's quiet to wait for, after the scroll).
+	// started is the network's quiet to wait for, after the scroll): a
+	// handler that waits for the scrolling to stop acts 100–200 ms after
+	// it. A page too short to scroll must have been unchanged as long.
 	revealTail = 250 * time.Millisecond
+	// revealQuietTail stands for revealTail on a page that nothing in it
+	// hears scroll events on (see hearsScroll). Such a page learns of a
+	// scroll only from its intersection observers, which are told in the
+	// rendering update each step waits for; what they start (a fetch, a
+	// state change and the render and effect after it) has started within
+	// a frame or two.
+	revealQuietTail = 100 * time.Millisecond
 	// revealFetch bounds the wait, at the end, for what a page asked its
 	// own site for and has not had yet (see netState.awaited): the next
 	// part of a list, from a server slower than revealTail, or one asked
@@ -118,10 +137,19 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 		return
 	}
 	start := time.Now()
+	tail, hears := revealQuietTail, hearsScroll(ctx, lease.Page())
+	if hears {
+		tail = revealTail
+	}
+	view := metricsOf(req)
+	doc, grown := r.growViewport(ctx, lease, view)
+	if grown {
+		defer r.restoreViewport(ctx, lease, view)
+	}
 	opts, err := json.Marshal(map[string]any{
 		"budget": budget.Milliseconds(), "settle": min(revealSettle, budget/2).Milliseconds(),
-		"minText": revealMinText, "viewports": revealViewports,
-		"step": revealStep.Milliseconds(), "frame": revealFrame.Milliseconds(), "tail": revealTail.Milliseconds(),
+		"minText": revealMinText, "bottom": revealViewports * view.Height, "grown": grown, "doc": doc,
+		"step": revealStep.Milliseconds(), "frame": revealFrame.Milliseconds(), "tail": tail.Milliseconds(), "calm": revealTail.Milliseconds(),
 		"site": site, "ask": net != nil,
 	})
 	if err != nil {
@@ -155,7 +183,98 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 	r.m.Phase.WithLabelValues(metrics.PhaseReveal).Observe(time.Since(start).Seconds())
 	r.log.Debug("scrolled through the page before the capture", "took", time.Since(start), "settled_ms", out.Settled,
 		"steps", out.Steps, "height", out.Height, "images", out.Images, "pending", out.Pending, "grew", out.Grew, "cut", out.Cut, "late", out.Late,
-		"fetch_wait", waited)
+		"fetch_wait", waited, "hears_scroll", hears, "tail", tail)
+}
+
+// growViewport makes the page's viewport taller for the scroll-through,
+// up to revealHeight, and reports whether it did. The document must still
+// scroll in it at least once when it scrolled in view's: a page that
+// listens for scroll events hears one, and one that waits for the reader
+// to near its end sees them near it. Only the viewport grows: the screen,
+// the width and the scale stay the caller's. doc is the document's height
+// before.
+func (r *Renderer) growViewport(ctx context.Context, lease Lease, view emulation.SetDeviceMetricsOverrideParams) (doc int64, grown bool) {
+	if err := evaluate(ctx, lease.Page(), "(document.scrollingElement || document.documentElement).scrollHeight", &doc); err != nil {
+		return 0, false
+	}
+	h := min(revealHeight, doc-view.Height)
+	if h <= view.Height {
+		return doc, false
+	}
+	tall := view
+	tall.Height = h
+	if _, err := cdp.Execute(ctx, lease.Page(), emulation.SetDeviceMetricsOverride, tall); err != nil {
+		r.log.Debug("the viewport could not be made taller for the scroll-through", "err", err)
+		return doc, false
+	}
+	return doc, true
+}
+
+// afterResize waits for the page's next rendering update, in which the
+// browser tells it the viewport was resized and its handlers run; a page
+// in the background, which gets no updates, a moment instead.
+const afterResize = `new Promise((res) => {
+  setTimeout(() => res(true), document.visibilityState === "visible" ? 500 : 50);
+  requestAnimationFrame(() => setTimeout(() => res(true), 0));
+})`
+
+// restoreViewport sets the caller's viewport back after the scroll-
+// through, before anything is captured or read; on a context of its own,
+// since a capture of the page as the caller asked matters even when the
+// request has run out of time.
+func (r *Renderer) restoreViewport(ctx context.Context, lease Lease, view emulation.SetDeviceMetricsOverrideParams) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if _, err := cdp.Execute(rctx, lease.Page(), emulation.SetDeviceMetricsOverride, view); err != nil {
+		if !lease.IsLost() {
+			r.log.Debug("the viewport could not be set back after the scroll-through", "err", err)
+		}
+		return
+	}
+	var done bool
+	_ = evaluate(rctx, lease.Page(), afterResize, &done)
+}
+
+// scrollListenerGroup holds the page's objects hearsScroll asks about,
+// released together when it is done.
+const scrollListenerGroup = "glimpse-scroll-listeners"
+
+// hearsScroll reports whether anything in the page listens for the
+// document's scroll events: a scroll or scrollend listener on its window
+// or its document (where those events go; a listener on an element hears
+// only that element's own scrolling), of any script, world or frame. When
+// the browser cannot tell, the page is taken to listen.
+//
+// The browser tells a window's listeners only to a caller holding the
+// window of the world that added them, so the window and the document are
+// named in the page's main world: each is a name the page cannot redefine,
+// and naming it runs none of the page's code. Piercing, it tells every
+// context's listeners on them, a frame's included.
+func hearsScroll(ctx context.Context, sess *cdp.Session) bool {
+	defer func() {
+		_, _ = cdp.Execute(ctx, sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: scrollListenerGroup})
+	}()
+	yes, depth := true, int64(1)
+	for _, target := range []string{"window", "document"} {
+		obj, err := cdp.Execute(ctx, sess, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: target, ObjectGroup: scrollListenerGroup, Silent: &yes,
+		})
+		if err != nil || obj.ExceptionDetails != nil || obj.Result == nil || obj.Result.ObjectID == "" {
+			return true
+		}
+		got, err := cdp.Execute(ctx, sess, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+			ObjectID: obj.Result.ObjectID, Depth: &depth, Pierce: &yes,
+		})
+		if err != nil {
+			return true
+		}
+		for _, l := range got.Listeners {
+			if l.Type == "scroll" || l.Type == "scrollend" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // awaitFetches waits, at most bound, for the requests to site that the

@@ -5,11 +5,15 @@
 // o.budget: milliseconds it may take in all. o.settle: of those, at most
 // this many wait for a script-built document to have content. o.minText:
 // the text a built body has at least, unless it shows a picture.
-// o.viewports: how many viewports down it scrolls at most. o.step: how
-// long each step waits for the images that came into view, and how long a
-// page that reacted to the last scroll must then stay unchanged. o.tail:
-// how long a page that did not react to the last scroll is given to react.
-// o.frame: how long a visible page is given to draw after a scroll.
+// o.bottom: how far down it scrolls at most, in CSS pixels. o.grown:
+// the viewport was made taller than the caller's for the step, just
+// before it, which brought more of the page into view as a scroll would;
+// o.doc: the document's height before. o.step: how long each step waits
+// for the images that came into view, and how long a page that reacted
+// to the last scroll must then stay unchanged. o.tail: how long a page
+// that did not react to the last scroll is given to react. o.calm: how
+// long a page that was not scrolled must have been unchanged. o.frame:
+// how long a visible page is given to draw after a scroll.
 // o.site: the page's site, whose resources are its own. o.ask: whether
 // the caller can tell what the page asked the network for after a scroll.
 //
@@ -96,10 +100,12 @@
 
   // 3. Scroll down a viewport at a time, so that what loads on
   // intersection (data-src swaps, observers, the next part of a list)
-  // loads, up to o.viewports viewports down.
+  // loads, down to o.bottom. A viewport made taller has shown its first
+  // screens already: once the page has been told, that counts as the
+  // first scroll.
   const se = document.scrollingElement || document.documentElement;
   const vh = Math.max(window.innerHeight, 1);
-  const bottom = vh * o.viewports;
+  let bottom = o.bottom;
   const inView = () => Array.from(document.images).filter((img) => {
     if (img.complete) return false;
     const r = img.getBoundingClientRect();
@@ -130,7 +136,13 @@
     po = new PerformanceObserver((list) => { if (list.getEntries().some((e) => ours(e.name))) touch(); });
     po.observe({type: "resource"});
   } catch (e) {}
-  let y = 0, scrolled = start, pausedAt = -1;
+  let y = 0, scrolled = start, pausedAt = -1, moved = !!o.grown;
+  if (moved) {
+    await frames();
+    // What the taller viewport lengthened (a hero as tall as the
+    // viewport) moved what follows down: the bound moves with it.
+    bottom += Math.max(0, Math.min(se.scrollHeight - o.doc, o.bottom));
+  }
   // Scrolls on until the end, a bound, or a pause (true).
   const scrollOn = async () => {
     while (left() > 0) {
@@ -140,26 +152,30 @@
         // grow, as long as the page is busy, at most o.step * 5. A page
         // that changed after the last scroll waits until it has not
         // changed for o.step; one that did not, o.tail after the scroll
-        // (none when nothing was scrolled and nothing has changed
-        // lately). Resumed at the same height after a pause, the page has
-        // had what it asked for, and only adding it is left: at least
-        // o.step unless it changes, at most o.step * 2 (its scripts may
-        // still be reading what came on a busy main thread).
+        // (when nothing was scrolled, until it has not changed for
+        // o.calm: none when nothing has changed lately). Resumed at the
+        // same height after a pause, the page has had what it asked for,
+        // and only adding it is left: at least o.step unless it changes,
+        // at most o.step * 2 (its scripts may still be reading what came
+        // on a busy main thread).
         const resumed = pausedAt === height;
-        const t = performance.now(), settle = resumed ? o.step : out.steps > 0 ? o.tail : 0;
+        const t = performance.now(), settle = resumed ? o.step : moved ? o.tail : 0;
         const most = resumed ? o.step * 2 : o.step * 5;
         while (se.scrollHeight <= height && left() > 0) {
           const now = performance.now();
-          const quiet = changed > scrolled ? o.step : o.tail;
+          const quiet = changed > scrolled ? o.step : moved ? o.tail : o.calm;
           if (now - t >= most || (now - t >= settle && now - changed >= quiet)) break;
           await sleep(50);
         }
         if (se.scrollHeight <= height) {
-          if (!o.ask || out.steps === 0 || resumed || left() <= 0) return false;
+          if (!o.ask || !moved || resumed || left() <= 0) return false;
           pausedAt = height;
           return true;
         }
         out.grew = true;
+        // Grown, and still within the viewport: its new end is waited
+        // at in turn.
+        if (y + vh >= se.scrollHeight) continue;
       }
       if (y + vh >= bottom) { out.cut = "height"; return false; }
       window.scrollTo({top: Math.min(y + vh, bottom), left: 0, behavior: "instant"});
@@ -171,6 +187,7 @@
       y = se.scrollTop;
       if (y <= was) { out.cut = "stuck"; return false; }
       out.steps++;
+      moved = true;
       await frames();
       const t = performance.now();
       while (inView().length > 0 && performance.now() - t < o.step && left() > 0) await sleep(25);

@@ -20,7 +20,9 @@ import (
 // Promise, Number.prototype or getBoundingClientRect changes what its own
 // scripts see, not what glimpse reads, and cannot lift the bounds those
 // scripts keep. Only the caller's `scripts` and `function` code runs in
-// the main world, as the caller means it to.
+// the main world, as the caller means it to; glimpse only names the
+// page's window and document there, which runs none of the page's code,
+// to ask the browser for their listeners (see hearsScroll).
 
 // glimpseWorld names the world, for a reader of the browser's own logs.
 const glimpseWorld = "glimpse"

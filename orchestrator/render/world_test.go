@@ -41,6 +41,9 @@ func TestGlimpsesScriptsRunInItsOwnWorld(t *testing.T) {
 	}
 	for _, m := range evals {
 		p := paramsOf[evalParams](t, m)
+		if p.ContextID == 0 && p.ObjectGroup == scrollListenerGroup && (p.Expression == "window" || p.Expression == "document") {
+			continue // names, not scripts: the page's own objects, for their listeners (hearsScroll)
+		}
 		if p.ContextID != glimpseContext {
 			t.Errorf("glimpse's script %.60q ran in context %d; want its own world's %d", p.Expression, p.ContextID, glimpseContext)
 		}
