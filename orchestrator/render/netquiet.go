@@ -122,17 +122,24 @@ func (n *navigation) follow() (stop func()) {
 	}
 }
 
+// scrolledQuiet is how long the network must have been quiet after a
+// scroll-through, which has itself waited for every picture of the page
+// to load and for the page to react to the scroll: what is left to catch
+// is a request that one ending starts (a script's, a font's, a
+// background's), and nothing in flight is ever cut short.
+const scrolledQuiet = 250 * time.Millisecond
+
 // awaitQuiet is waitUntil=auto's wait for the network of a render with
-// pixels that was scrolled through: nothing in flight for idleFor, counted
-// from the last request that started or ended, so the scroll's own time
-// counts toward it. It is bounded by autoSettle and by a share of the
+// pixels that was scrolled through: nothing in flight for scrolledQuiet,
+// counted from the last request that started or ended, so the scroll's own
+// time counts toward it. It is bounded by autoSettle and by a share of the
 // request's time, and reports whether the network went quiet.
 func (n *navigation) awaitQuiet(ctx context.Context) bool {
 	bound := min(autoSettle, revealBudget(time.Until(deadlineOf(ctx, n.req.Timeout))))
 	limit := time.NewTimer(bound)
 	defer limit.Stop()
 	for {
-		wait, ok := n.net.quietFor(idleFor)
+		wait, ok := n.net.quietFor(scrolledQuiet)
 		if ok && wait == 0 {
 			return true
 		}

@@ -635,16 +635,16 @@ func TestARenderWithPixelsWaitsForTheNetworkAfterItsScroll(t *testing.T) {
 	t.Parallel()
 	runNavCases(t, []navCase{
 		{
-			name:  "a request the scroll started is waited for, then half a second of quiet",
+			name:  "a request the scroll started is waited for, then the network's quiet",
 			serve: served{Eval: duringTheScroll(subresource{ID: "L1", Type: "Image", Finish: 300 * time.Millisecond})},
 			query: "&pdf=true",
-			check: took(300*time.Millisecond + idleFor),
+			check: took(300*time.Millisecond + scrolledQuiet),
 		},
 		{
 			name:  "a full-page screenshot waits the same way",
 			serve: served{Eval: duringTheScroll(subresource{ID: "L1", Type: "Fetch", Finish: 200 * time.Millisecond})},
 			query: "&screenshot.fullPage=true",
-			check: took(200*time.Millisecond + idleFor),
+			check: took(200*time.Millisecond + scrolledQuiet),
 		},
 		{
 			name:  "a request that never ends holds the capture no longer than the bound",
