@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,7 +125,7 @@ func TestRateLimitResetIsNotBeforeTheWindowEnds(t *testing.T) {
 }
 
 func TestAPIKeysNeverReachTheLog(t *testing.T) {
-	var logs planLogBuffer
+	var logs e2e.LogBuffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s := newInProcessServer(t, `
 anonymous: {name: walk-in, limit: 1, window: 1h}
@@ -150,23 +148,6 @@ keys:
 			t.Errorf("the log holds the API key %q:\n%s", k, out)
 		}
 	}
-}
-
-type planLogBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *planLogBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *planLogBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // ---------------------------------------------------------------------------

@@ -1527,24 +1527,6 @@ func orSuccess(code string) string {
 // ---------------------------------------------------------------------------
 // Logs
 
-// logSink collects log output written from many goroutines.
-type logSink struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logSink) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logSink) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestRequestLogsCarryNoSecrets(t *testing.T) {
 	const (
 		apiKey      = "k-live-4b1d5ecre7"
@@ -1554,7 +1536,7 @@ func TestRequestLogsCarryNoSecrets(t *testing.T) {
 		password    = "pa55w0rd-5ecret"
 	)
 	secrets := []string{apiKey, unknownKey, cookieValue, token, password}
-	buf := &logSink{}
+	buf := &e2e.LogBuffer{}
 	log := logging.New(buf, "json", "info")
 	app := e2e.StartAppLogging(t, log, fmt.Sprintf(`anonymous: {name: test, limit: 1000000, window: 1h}
 plans:

@@ -1,36 +1,16 @@
 package lazy_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/glimpse/glimpse/orchestrator/internal/e2e"
 )
-
-// logBuffer is a log destination the test reads while the app writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // longPage is three screens of an article, with script for its end.
 func longPage(script string) string {
@@ -48,7 +28,7 @@ func longPage(script string) string {
 // and is given a shorter while. Each kind of page still answers whole.
 func TestTheScrollThroughWaitsLongerForAPageThatHearsTheScroll(t *testing.T) {
 	t.Parallel()
-	logs := &logBuffer{}
+	logs := &e2e.LogBuffer{}
 	app := e2e.StartAppLogging(t, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), e2e.DefaultPlans, nil)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{
 		"/observer": e2e.HTML(infinitePage),
@@ -138,7 +118,7 @@ document.querySelectorAll("section").forEach((s) => seen.observe(s));
 // hero sized to the viewport in a full-page screenshot.
 func TestTheScrollThroughCoversTheSameLengthInFewerSteps(t *testing.T) {
 	t.Parallel()
-	logs := &logBuffer{}
+	logs := &e2e.LogBuffer{}
 	app := e2e.StartAppLogging(t, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), e2e.DefaultPlans, nil)
 	ps := e2e.NewPageServer(t, map[string]http.HandlerFunc{"/sections": e2e.HTML(sectionsPage)})
 	steps := regexp.MustCompile(`msg="scrolled through the page before the capture".* steps=(\d+) height=(\d+)`)

@@ -1,7 +1,6 @@
 package walls_test
 
 import (
-	"bytes"
 	"encoding/base64"
 	"io"
 	"log/slog"
@@ -41,24 +40,6 @@ func (up upstreamProxy) requests() (seen, auth []string) {
 	return seen, auth
 }
 
-// syncBuffer is a log destination tests read while the app writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 const proxySecret = "s3cret-Pr0xy"
 
 // A request that names a proxy sends its browser's and its plain fetch's
@@ -66,7 +47,7 @@ const proxySecret = "s3cret-Pr0xy"
 // another request, not the same page asked for without the proxy. The
 // credentials reach no log, no metric and no answer.
 func TestAProxyCarriesExactlyTheRequestsTraffic(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &e2e.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	app := e2e.StartAppLogging(t, log, e2e.DefaultPlans, nil)
 	up := newUpstreamProxy(t)
