@@ -32,21 +32,26 @@ func TestGlimpsesScriptsRunInItsOwnWorld(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t, served{})
 	r, _ := newRenderer(&browsers{next: []*scriptedBrowser{b}})
-	if got := render(t, r, "url="+startURL+"&prerender=true&click=%23go&scroll=%23end", renderLimit); got.err != nil {
+	if got := render(t, r, "url="+startURL+"&prerender=true&click=%23go&scroll=%23end&data.c.attr=markdown", renderLimit); got.err != nil {
 		t.Fatalf("the render failed: %v", got.err)
 	}
 	evals := b.sent("Runtime.evaluate")
 	if len(evals) == 0 {
 		t.Fatal("the render evaluated nothing")
 	}
+	named := 0
 	for _, m := range evals {
 		p := paramsOf[evalParams](t, m)
 		if p.ContextID == 0 && p.ObjectGroup == scrollListenerGroup && (p.Expression == "window" || p.Expression == "document") {
-			continue // names, not scripts: the page's own objects, for their listeners (hearsScroll)
+			named++ // names, not scripts: the page's own objects, for their listeners (hearsScroll)
+			continue
 		}
 		if p.ContextID != glimpseContext {
 			t.Errorf("glimpse's script %.60q ran in context %d; want its own world's %d", p.Expression, p.ContextID, glimpseContext)
 		}
+	}
+	if named != 2 {
+		t.Errorf("the scroll-through named %d of the page's objects in its main world; want its window and its document", named)
 	}
 	for _, m := range b.sent("Page.createIsolatedWorld") {
 		if p := paramsOf[map[string]any](t, m); p["frameId"] != string(pageTarget) || p["worldName"] != glimpseWorld {
