@@ -20,6 +20,12 @@ type netState struct {
 	mu       sync.Mutex
 	inflight map[network.RequestID]flight
 	last     time.Time
+	// asked is when the page's scripts last sent a fetch or an XHR to
+	// each site, ended or not.
+	asked map[string]time.Time
+	// catchUp, while a follower keeps the state, returns once it has
+	// noted every event that had arrived when it was called.
+	catchUp func()
 }
 
 // flight is one request in flight: when it started, and the site it went
@@ -51,6 +57,7 @@ func (s *netState) note(ev cdp.Event) {
 	defer s.mu.Unlock()
 	if s.inflight == nil {
 		s.inflight = map[network.RequestID]flight{}
+		s.asked = map[string]time.Time{}
 	}
 	s.last = time.Now()
 	switch {
@@ -64,6 +71,9 @@ func (s *netState) note(ev cdp.Event) {
 			f.site = siteOf(u).domain
 		}
 		s.inflight[e.RequestID] = f
+		if f.fetch && f.site != "" {
+			s.asked[f.site] = f.start
+		}
 	}
 }
 
@@ -84,6 +94,14 @@ func (s *netState) awaited(t time.Time, site string) int {
 	return n
 }
 
+// askedSince reports whether the page's scripts sent a fetch or an XHR to
+// site after t, whether it has ended or not.
+func (s *netState) askedSince(t time.Time, site string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return site != "" && s.asked[site].After(t)
+}
+
 // quietFor reports how much longer the network must stay as it is to have
 // been quiet for d: nothing in flight, and nothing started or ended for d.
 // ok is false while a request is in flight.
@@ -100,14 +118,32 @@ func (s *netState) quietFor(d time.Duration) (wait time.Duration, ok bool) {
 // function is called, which returns once the follower has stopped. It is
 // for the time between the wait for load and the capture, when nothing
 // else reads the events.
+//
+// Meanwhile n.net.catchUp makes the follower note, before it returns,
+// every event already received. The browser sends a page's events in the
+// order they happen, and the session queues each before the answer to a
+// later call, so after an answer the state can be as up to date as the
+// answer: a request the page sent before it is known.
 func (n *navigation) follow() (stop func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
+	asks := make(chan chan struct{})
+	n.net.catchUp = func() {
+		reply := make(chan struct{})
+		select {
+		case asks <- reply:
+			<-reply
+		case <-done:
+		}
+	}
 	go func() {
 		defer close(done)
 		for {
 			select {
 			case <-quit:
 				return
+			case reply := <-asks:
+				n.noteQueued()
+				close(reply)
 			case ev, ok := <-n.events:
 				if !ok {
 					return
@@ -119,6 +155,23 @@ func (n *navigation) follow() (stop func()) {
 	return func() {
 		close(quit)
 		<-done
+		n.net.catchUp = nil
+	}
+}
+
+// noteQueued notes the page's events already received, without waiting
+// for more.
+func (n *navigation) noteQueued() {
+	for {
+		select {
+		case ev, ok := <-n.events:
+			if !ok {
+				return
+			}
+			n.net.note(ev)
+		default:
+			return
+		}
 	}
 }
 

@@ -84,8 +84,10 @@ type revealed struct {
 	// Paused: the step stopped at the end of a document that did not
 	// grow, Since milliseconds after its last scroll, to ask what the
 	// page started meanwhile (see reveal.js).
-	Paused bool `json:"paused"`
-	Since  int  `json:"since"`
+	// Changed: the page changed after that scroll.
+	Paused  bool `json:"paused"`
+	Since   int  `json:"since"`
+	Changed bool `json:"changed"`
 }
 
 // revealApplies reports whether req's answer is one a reader would scroll
@@ -175,7 +177,7 @@ func (r *Renderer) reveal(ctx context.Context, lease Lease, req *query.Request, 
 		}
 		expr = "globalThis.revealer.finish()"
 		scrolled := time.Now().Add(-time.Duration(out.Since) * time.Millisecond)
-		if w, ok := awaitFetches(cctx, net, site, scrolled, min(revealFetch, time.Until(start.Add(budget)))); ok {
+		if w, ok := awaitFetches(cctx, net, site, scrolled, out.Changed, min(revealFetch, time.Until(start.Add(budget)))); ok {
 			waited += w
 			expr = "globalThis.revealer.resume()"
 		}
@@ -279,11 +281,19 @@ func hearsScroll(ctx context.Context, sess *cdp.Session) bool {
 
 // awaitFetches waits, at most bound, for the requests to site that the
 // page may still add to its document (see netState.awaited) to end. ok is
-// false when there were none: nothing the page asked its site for is
-// still to come.
-func awaitFetches(ctx context.Context, net *netState, site string, scrolled time.Time, bound time.Duration) (waited time.Duration, ok bool) {
-	if net == nil || net.awaited(scrolled, site) == 0 {
+// false when nothing the page asked its site for is still to come, and,
+// unless changed (the page changed after the scroll), it has had nothing
+// its scripts asked its site for since scrolled: a part that has just
+// come, the page may be adding now.
+func awaitFetches(ctx context.Context, net *netState, site string, scrolled time.Time, changed bool, bound time.Duration) (waited time.Duration, ok bool) {
+	if net == nil {
 		return 0, false
+	}
+	if net.catchUp != nil {
+		net.catchUp()
+	}
+	if net.awaited(scrolled, site) == 0 {
+		return 0, !changed && net.askedSince(scrolled, site)
 	}
 	start := time.Now()
 	limit := time.NewTimer(bound)

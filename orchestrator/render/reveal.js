@@ -19,12 +19,14 @@
 //
 // With o.ask, a page that has not grown once the wait at the end is over
 // is not given up at once: the step pauses, answering {paused: true,
-// since: ms since the last scroll}, and leaves revealer.resume() and
-// revealer.finish() on the world's global object. The caller waits for
-// what the page asked its site for and has not had yet (a list's next
-// part that its server is slow to send, or one asked for before the
-// scroll reached the list), then resumes; or finishes when there is
-// none. It pauses once for each height of the document.
+// since: ms since the last scroll, changed: whether the page changed
+// after it}, and leaves revealer.resume() and revealer.finish() on the
+// world's global object. The caller waits for what the page asked its
+// site for and has not had yet (a list's next part that its server is
+// slow to send, or one asked for before the scroll reached the list),
+// then resumes; it resumes too when the page has had a part it asked for
+// after the scroll and shows no change yet (it is adding it); else it
+// finishes. It pauses once for each height of the document.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
@@ -127,15 +129,24 @@
   };
   const furniture = new Set(["SCRIPT", "IFRAME", "LINK", "STYLE", "NOSCRIPT"]);
   const content = (n) => !furniture.has(n.nodeName);
-  const watch = new MutationObserver((records) => {
+  const mutated = (records) => {
     if (records.some((r) => Array.from(r.addedNodes).some(content) || Array.from(r.removedNodes).some(content))) touch();
-  });
+  };
+  const fetched = (entries) => { if (entries.some((e) => ours(e.name))) touch(); };
+  const watch = new MutationObserver(mutated);
   watch.observe(document.documentElement, {subtree: true, childList: true});
   let po = null;
   try {
-    po = new PerformanceObserver((list) => { if (list.getEntries().some((e) => ours(e.name))) touch(); });
+    po = new PerformanceObserver((list) => fetched(list.getEntries()));
     po.observe({type: "resource"});
   } catch (e) {}
+  // What the observers have and have not told yet: a resource that has
+  // just arrived counts before its callback runs, which a busy page can
+  // hold back past the end of a wait.
+  const takeRecords = () => {
+    mutated(watch.takeRecords());
+    if (po) fetched(po.takeRecords());
+  };
   let y = 0, scrolled = start, pausedAt = -1, moved = !!o.grown;
   if (moved) {
     await frames();
@@ -162,6 +173,7 @@
         const t = performance.now(), settle = resumed ? o.step : moved ? o.tail : 0;
         const most = resumed ? o.step * 2 : o.step * 5;
         while (se.scrollHeight <= height && left() > 0) {
+          takeRecords();
           const now = performance.now();
           const quiet = changed > scrolled ? o.step : moved ? o.tail : o.calm;
           if (now - t >= most || (now - t >= settle && now - changed >= quiet)) break;
@@ -222,7 +234,7 @@
     await frames();
     return out;
   };
-  const paused = () => ({paused: true, since: Math.round(performance.now() - scrolled)});
+  const paused = () => ({paused: true, since: Math.round(performance.now() - scrolled), changed: changed > scrolled});
   const run = async () => (await scrollOn()) ? paused() : finish();
   globalThis.revealer = {resume: run, finish};
   return run();

@@ -735,7 +735,7 @@ func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *test
 	if n := s.awaited(scrolled, "example.com"); n != 0 {
 		t.Fatalf("%d requests count as the page's to add; want none (a picture and a script from before the scroll, a fetch to another site, a frame with no site)", n)
 	}
-	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, time.Second); ok {
+	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, false, time.Second); ok {
 		t.Error("the wait waited with nothing of the site's in flight")
 	}
 	sent("part", "XHR", "https://www.example.com/api/items?page=1")
@@ -759,15 +759,65 @@ func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *test
 		time.Sleep(100 * time.Millisecond)
 		ended("next")
 	}()
-	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 5*time.Second); !ok || waited < 90*time.Millisecond || waited > 4*time.Second {
+	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, false, 5*time.Second); !ok || waited < 90*time.Millisecond || waited > 4*time.Second {
 		t.Errorf("the wait took %v (ok %t); want until the request ended, 100 ms", waited, ok)
 	}
 	sent("stuck", "Fetch", "https://example.com/api/items?page=3")
-	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, 100*time.Millisecond); !ok || waited < 90*time.Millisecond {
+	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, false, 100*time.Millisecond); !ok || waited < 90*time.Millisecond {
 		t.Errorf("a request that never ends was waited for %v (ok %t); want the bound, 100 ms", waited, ok)
 	}
-	if _, ok := awaitFetches(t.Context(), nil, "example.com", scrolled, time.Second); ok {
+	if _, ok := awaitFetches(t.Context(), nil, "example.com", scrolled, false, time.Second); ok {
 		t.Error("without the network known, the wait waited")
+	}
+}
+
+// A part of a list that the page asked its site for after the scroll and
+// has had, while the page shows no change yet, is one it may be adding:
+// the scroll-through goes on. Not when the page has changed since the
+// scroll, nor for a picture, nor for another site's fetch.
+func TestTheScrollThroughGoesOnForAPartThatHasJustCome(t *testing.T) {
+	var s netState
+	sent := func(id, kind, u string) {
+		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q,"request":{"url":%q}}`, id, kind, u))})
+		s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
+	}
+	sent("before", "Fetch", "https://www.example.com/api/items?page=1")
+	time.Sleep(5 * time.Millisecond)
+	scrolled := time.Now()
+	time.Sleep(5 * time.Millisecond)
+	sent("picture", "Image", "https://www.example.com/hero.jpg")
+	sent("ads", "XHR", "https://ads.example.net/slot")
+	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, false, time.Second); ok {
+		t.Error("the scroll-through went on for a fetch from before the scroll, a picture and another site's XHR")
+	}
+	sent("part", "XHR", "https://www.example.com/api/items?page=2")
+	if waited, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, false, time.Second); !ok || waited > 0 {
+		t.Errorf("after the part came, the scroll-through went on %t, after %v; want at once", ok, waited)
+	}
+	if _, ok := awaitFetches(t.Context(), &s, "example.com", scrolled, true, time.Second); ok {
+		t.Error("the scroll-through went on for a part the page has shown")
+	}
+}
+
+// While the network is followed, a catch-up notes every event that had
+// arrived before it, however busy the follower has been.
+func TestTheFollowersCatchUpNotesEveryEventAlreadyReceived(t *testing.T) {
+	for range 20 {
+		events := make(chan cdp.Event, 500)
+		for i := range 500 {
+			events <- cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":"R%d","type":"Fetch","request":{"url":"https://example.com/%d"}}`, i, i))}
+		}
+		n := &navigation{events: events}
+		stop := n.follow()
+		n.net.catchUp()
+		got := n.net.awaited(time.Time{}, "example.com")
+		stop()
+		if got != 500 {
+			t.Fatalf("after the catch-up, %d of the 500 requests received were known", got)
+		}
+		if n.net.catchUp != nil {
+			t.Fatal("the catch-up outlived its follower")
+		}
 	}
 }
 
