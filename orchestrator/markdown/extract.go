@@ -39,6 +39,15 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		return nil, nil
 	}
 	revealNoscript(page)
+	// A product's declared description, and the page before the rules
+	// remove a sheet or a tab that may hold it (see addDescription).
+	var desc string
+	var described *html.Node
+	if declaresProduct(page) {
+		if desc = declaredDescription(page); desc != "" {
+			described = cloneTree(page)
+		}
+	}
 	dropDialogs(page)
 	var whole *html.Node // the page before the rules prune it, for the block model
 	if opts.Chooser == ChooseByModel {
@@ -109,6 +118,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			dropMenus(art)
 			dropEmptySections(art)
 		}
+	}
+	if art != nil && desc != "" {
+		addDescription(art, described, desc)
 	}
 	return art, nil
 }

@@ -76,16 +76,8 @@ func declaresProduct(page *html.Node) bool {
 // JSON-LD document, of each document of an array, and of each node of a
 // @graph: what the page says it is, not what it mentions.
 func topLevelTypes(v any, depth int, found func(string)) {
-	if depth > 2 {
-		return
-	}
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			topLevelTypes(e, depth+1, found)
-		}
-	case map[string]any:
-		switch t := x["@type"].(type) {
+	topLevelNodes(v, depth, func(node map[string]any) {
+		switch t := node["@type"].(type) {
 		case string:
 			found(schemaType(t))
 		case []any:
@@ -95,8 +87,24 @@ func topLevelTypes(v any, depth int, found func(string)) {
 				}
 			}
 		}
+	})
+}
+
+// topLevelNodes calls found with each node of a JSON-LD document that
+// topLevelTypes reads the types of.
+func topLevelNodes(v any, depth int, found func(map[string]any)) {
+	if depth > 2 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			topLevelNodes(e, depth+1, found)
+		}
+	case map[string]any:
+		found(x)
 		if g, ok := x["@graph"]; ok {
-			topLevelTypes(g, depth+1, found)
+			topLevelNodes(g, depth+1, found)
 		}
 	}
 }
