@@ -220,7 +220,8 @@ func chooseRegion(chosen *chosenText, region *html.Node, kind pageKind, bare boo
 	if kind != kindArticle && collapsedText(art) <= maxIntroText && missedHeadlines(chosen, region) >= minMissedHeadlines {
 		return true // a listing's lines around its headlines, without the headlines
 	}
-	return kind != kindArticle && missesSeries(chosen, region) || missesCards(chosen, region, kind) || missesBands(chosen, region, kind == kindArticle)
+	return kind != kindArticle && missesSeries(chosen, region) || missesCards(chosen, region, kind) || missesBands(chosen, region, kind == kindArticle) ||
+		missesTables(chosen, region)
 }
 
 // minMissedHeadlines is the fewest headlines of the region a short block
