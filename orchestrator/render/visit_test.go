@@ -717,14 +717,20 @@ func TestTheQuietCountsFromTheNetworksLastEvent(t *testing.T) {
 // started after the scroll or is one of its scripts' fetches (a list's
 // part asked for before the scroll reached the end): not a picture or a
 // script from before the scroll, nor anything to another site.
+// sentRequest notes in s that the page sent request id of kind to u.
+func sentRequest(s *netState, id, kind, u string) {
+	s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q,"request":{"url":%q}}`, id, kind, u))})
+}
+
+// endedRequest notes in s that request id ended.
+func endedRequest(s *netState, id string) {
+	s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
+}
+
 func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *testing.T) {
 	var s netState
-	sent := func(id, kind, u string) {
-		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q,"request":{"url":%q}}`, id, kind, u))})
-	}
-	ended := func(id string) {
-		s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
-	}
+	sent := func(id, kind, u string) { sentRequest(&s, id, kind, u) }
+	ended := func(id string) { endedRequest(&s, id) }
 	sent("picture", "Image", "https://news.example.com/hero.jpg")
 	sent("script", "Script", "https://www.example.com/app.js")
 	time.Sleep(5 * time.Millisecond)
@@ -777,9 +783,9 @@ func TestTheScrollThroughWaitsOnlyForTheSitesRequestsThatMayAddToThePage(t *test
 // scroll, nor for a picture, nor for another site's fetch.
 func TestTheScrollThroughGoesOnForAPartThatHasJustCome(t *testing.T) {
 	var s netState
-	sent := func(id, kind, u string) {
-		s.note(cdp.Event{Method: "Network.requestWillBeSent", Params: []byte(fmt.Sprintf(`{"requestId":%q,"type":%q,"request":{"url":%q}}`, id, kind, u))})
-		s.note(cdp.Event{Method: "Network.loadingFinished", Params: []byte(fmt.Sprintf(`{"requestId":%q}`, id))})
+	sent := func(id, kind, u string) { // and had at once
+		sentRequest(&s, id, kind, u)
+		endedRequest(&s, id)
 	}
 	sent("before", "Fetch", "https://www.example.com/api/items?page=1")
 	time.Sleep(5 * time.Millisecond)
