@@ -57,10 +57,9 @@ func declaredDescription(page *html.Node) string {
 			return false
 		}
 		topLevelNodes(v, 0, func(node map[string]any) {
-			if !productTypes[typeOf(node)] {
-				return
-			}
-			if d, ok := node["description"].(string); ok && len(d) > len(best) {
+			product := false
+			nodeTypes(node, func(t string) { product = product || productTypes[schemaType(t)] })
+			if d, ok := node["description"].(string); ok && product && len(d) > len(best) {
 				best = d
 			}
 		})
@@ -73,21 +72,6 @@ func declaredDescription(page *html.Node) string {
 		return ""
 	}
 	return text
-}
-
-// typeOf is the first @type of a JSON-LD node, as schemaType gives it.
-func typeOf(node map[string]any) string {
-	switch t := node["@type"].(type) {
-	case string:
-		return schemaType(t)
-	case []any:
-		for _, e := range t {
-			if s, ok := e.(string); ok && productTypes[schemaType(s)] {
-				return schemaType(s)
-			}
-		}
-	}
-	return ""
 }
 
 var (

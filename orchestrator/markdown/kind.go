@@ -89,6 +89,20 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 // maxLDDepth bounds the walk through a JSON-LD document.
 const maxLDDepth = 12
 
+// nodeTypes calls found with each @type of a JSON-LD node, as written.
+func nodeTypes(node map[string]any, found func(string)) {
+	switch t := node["@type"].(type) {
+	case string:
+		found(t)
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				found(s)
+			}
+		}
+	}
+}
+
 // ldTypes calls found with each @type in v, at any depth up to maxLDDepth.
 func ldTypes(v any, depth int, found func(string)) {
 	if depth > maxLDDepth {
@@ -100,16 +114,7 @@ func ldTypes(v any, depth int, found func(string)) {
 			ldTypes(e, depth+1, found)
 		}
 	case map[string]any:
-		switch t := x["@type"].(type) {
-		case string:
-			found(t)
-		case []any:
-			for _, e := range t {
-				if s, ok := e.(string); ok {
-					found(s)
-				}
-			}
-		}
+		nodeTypes(x, found)
 		for k, e := range x {
 			if k != "@type" {
 				ldTypes(e, depth+1, found)

@@ -77,16 +77,7 @@ func declaresProduct(page *html.Node) bool {
 // @graph: what the page says it is, not what it mentions.
 func topLevelTypes(v any, depth int, found func(string)) {
 	topLevelNodes(v, depth, func(node map[string]any) {
-		switch t := node["@type"].(type) {
-		case string:
-			found(schemaType(t))
-		case []any:
-			for _, e := range t {
-				if s, ok := e.(string); ok {
-					found(schemaType(s))
-				}
-			}
-		}
+		nodeTypes(node, func(t string) { found(schemaType(t)) })
 	})
 }
 
