@@ -66,6 +66,8 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 	for _, n := range elems {
 		if n.DataAtom == atom.A && n.Parent != nil && emptyLink(n) {
 			n.Parent.RemoveChild(n)
+		} else if n.DataAtom == atom.A && n.Parent != nil {
+			dropGallerySlides(n)
 		}
 	}
 	// A list left with nothing in it (its items were menus or controls)
@@ -758,6 +760,49 @@ func dropRepeatedImage(img *html.Node) {
 		attr(prev, "alt") == attr(img, "alt") {
 		img.Parent.RemoveChild(img)
 	}
+}
+
+// dropGallerySlides keeps the first picture of a link that holds pictures
+// and no text: a shop's card links its product's gallery, whose slides
+// show one at a time, to the product, and the Markdown of a grid would
+// otherwise spell out every slide of every card. What held only a slide
+// goes with it.
+func dropGallerySlides(a *html.Node) {
+	if strings.TrimSpace(textOf(a)) != "" {
+		return
+	}
+	var imgs []*html.Node
+	walk(a, func(n *html.Node) bool {
+		if n.DataAtom == atom.Img {
+			imgs = append(imgs, n)
+			return false
+		}
+		return true
+	})
+	if len(imgs) < 2 {
+		return
+	}
+	for _, img := range imgs[1:] {
+		n := img
+		for n.Parent != a && holdsOnly(n.Parent, n) {
+			n = n.Parent
+		}
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// holdsOnly reports whether parent holds nothing but child, white space,
+// comments and the sources of a picture.
+func holdsOnly(parent, child *html.Node) bool {
+	for k := parent.FirstChild; k != nil; k = k.NextSibling {
+		switch {
+		case k == child, k.Type == html.CommentNode, k.DataAtom == atom.Source:
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) == "":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // spaceApart puts a space between the parts of a caption that the page
