@@ -31,7 +31,6 @@ var ignoredOptions = []ignoredOption{
 	{"screenshot.animated.duration", nil, checkAnimationDuration},
 	{"screenshot.animated.fps", nil, checkWholeNumber(1, 60)},
 	{"screenshot.animated.type", nil, checkOneOf("mp4", "webm")},
-	{"screenshot.optimizeForSpeed", []string{"screenshot.optimize_for_speed"}, checkFlag},
 	{"meta.logo.square", nil, checkFlag},
 	// Whole features of Microlink's that glimpse does not have. Their
 	// members (`insights.lighthouse.*`, `proxy.countryCode`) are unknown

@@ -52,7 +52,6 @@ var ignoredCases = []requestCase{
 	{name: "an ignored option repeated with the same value counts once", query: "screenshot.animated=true&screenshot.animated=true",
 		check: wantIgnored("screenshot.animated")},
 
-	{name: "optimizeForSpeed is accepted", query: "screenshot.optimizeForSpeed=true", check: wantIgnored("screenshot.optimizeForSpeed")},
 	{name: "Lighthouse is accepted and named, while the options glimpse applies are not",
 		query: "palette=true&audio&video=false&iframe=true&iframe.maxWidth=320&iframe.max_height=240&insights.lighthouse=true&insights.technologies=false",
 		check: wantIgnored("insights.lighthouse")},

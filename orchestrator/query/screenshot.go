@@ -26,6 +26,10 @@ type ScreenshotOptions struct {
 	Element        string  // a CSS selector: only that element's box; "" for none
 	OmitBackground bool    // no default white behind the page (png and webp)
 	Overlay        Overlay `json:",omitzero"` // a window frame and background around the capture; zero: none
+	// OptimizeForSpeed: the browser encodes the picture faster, into a
+	// larger file (png's compression is the most of a long page's
+	// capture).
+	OptimizeForSpeed bool `json:",omitzero"`
 }
 
 // Overlay is `screenshot.overlay.*`: the capture composed into a browser
@@ -57,11 +61,12 @@ var screenshotOptionNames = map[string]string{
 	"type": "type", "quality": "quality", "element": "element",
 	"fullPage": "fullPage", "full_page": "fullPage",
 	"omitBackground": "omitBackground", "omit_background": "omitBackground",
+	"optimizeForSpeed": "optimizeForSpeed", "optimize_for_speed": "optimizeForSpeed",
 	"overlay.browser": "overlay.browser", "overlay.background": "overlay.background",
 }
 
 const screenshotOptionList = "`screenshot.type`, `screenshot.quality`, `screenshot.fullPage`, " +
-	"`screenshot.element`, `screenshot.omitBackground`, `screenshot.overlay.browser`, `screenshot.overlay.background`, " +
+	"`screenshot.element`, `screenshot.omitBackground`, `screenshot.optimizeForSpeed`, `screenshot.overlay.browser`, `screenshot.overlay.background`, " +
 	"`screenshot.codeScheme` and `screenshot.animated`"
 
 // Media is the content type and file extension of the screenshot's format.
@@ -152,7 +157,7 @@ func parseScreenshot(q *query, req *Request) error {
 	for _, b := range []struct {
 		name string
 		dst  *bool
-	}{{"screenshot.fullPage", &o.FullPage}, {"screenshot.omitBackground", &o.OmitBackground}} {
+	}{{"screenshot.fullPage", &o.FullPage}, {"screenshot.omitBackground", &o.OmitBackground}, {"screenshot.optimizeForSpeed", &o.OptimizeForSpeed}} {
 		if p, ok := q.get(b.name); ok {
 			v, ok := parseBool(p.value)
 			if !ok {

@@ -115,6 +115,17 @@ var screenshotCases = []requestCase{
 	{name: "omitBackground=false is fine with jpeg", query: "screenshot.type=jpeg&screenshot.omitBackground=false",
 		check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 80})},
 
+	{name: "optimizeForSpeed is applied, not ignored", query: "screenshot.optimizeForSpeed=true",
+		check: func(t *testing.T, r *Request) {
+			wantShot(ScreenshotOptions{Type: "png", OptimizeForSpeed: true})(t, r)
+			if len(r.Ignored) > 0 {
+				t.Errorf("ignored %q", r.Ignored)
+			}
+		}},
+	{name: "optimizeForSpeed in snake_case, with jpeg", query: "screenshot.type=jpeg&screenshot.optimize_for_speed",
+		check: wantShot(ScreenshotOptions{Type: "jpeg", Quality: 80, OptimizeForSpeed: true})},
+	{name: "optimizeForSpeed must be a boolean", query: "screenshot.optimizeForSpeed=fast", code: apierr.CodeInvalidQuery, param: "screenshot.optimizeForSpeed"},
+
 	{name: "the element selector is trimmed", query: "screenshot.element=+%23main+.card+", check: wantShot(ScreenshotOptions{Type: "png", Element: "#main .card"})},
 	{name: "an empty element is refused", query: "screenshot.element=", code: apierr.CodeInvalidQuery, param: "screenshot.element",
 		msg: []string{"needs a CSS selector"}},
@@ -191,5 +202,21 @@ func wantDistinctCacheKeys(t *testing.T, queries []string) {
 			t.Errorf("%q and %q share a cache key", prev, q)
 		}
 		seen[k] = q
+	}
+}
+
+// The options' spelling is part of the cache key: a faster encoding is
+// another answer (another file), and the spelling of the options without
+// it is what it was before the option was applied, so that answers
+// cached then are still found.
+func TestTheFasterEncodingIsAnotherCachedAnswer(t *testing.T) {
+	plain := ScreenshotOptions{Type: "png", FullPage: true}
+	fast := plain
+	fast.OptimizeForSpeed = true
+	if got, want := plain.String(), `{"Type":"png","Quality":0,"FullPage":true,"Element":"","OmitBackground":false}`; got != want {
+		t.Errorf("the options spell %s; want %s", got, want)
+	}
+	if plain.String() == fast.String() {
+		t.Errorf("a faster encoding spells its options as the default one does: %s", fast.String())
 	}
 }

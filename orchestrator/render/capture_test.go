@@ -261,6 +261,22 @@ func TestScreenshotsCaptureTheAreaAsked(t *testing.T) {
 			err: "making the page's background transparent",
 		},
 		{
+			name: "a faster encoding is asked of the browser when the caller asks for it", query: ".optimizeForSpeed=true",
+			check: func(t *testing.T, b *scriptedBrowser, _ *Shot) {
+				if sent := b.sent("Page.captureScreenshot"); len(sent) != 1 || !strings.Contains(string(sent[0].Params), `"optimizeForSpeed":true`) {
+					t.Errorf("the capture was asked for with %v; want optimizeForSpeed", sent)
+				}
+			},
+		},
+		{
+			name: "the default encoding is the browser's",
+			check: func(t *testing.T, b *scriptedBrowser, _ *Shot) {
+				if sent := b.sent("Page.captureScreenshot"); len(sent) != 1 || strings.Contains(string(sent[0].Params), "optimizeForSpeed") {
+					t.Errorf("the capture was asked for with %v; want the default encoding", sent)
+				}
+			},
+		},
+		{
 			name: "a capture the browser refuses is the service's failure",
 			setup: func(b *scriptedBrowser) {
 				b.handle("Page.captureScreenshot", cdptest.Error(-32000, "Unable to capture"))

@@ -61,6 +61,9 @@ func (p *Page) Screenshot(ctx context.Context, o *query.ScreenshotOptions) (*Sho
 
 	t := true
 	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormat(o.Type), FromSurface: &t}
+	if o.OptimizeForSpeed {
+		params.OptimizeForSpeed = &t
+	}
 	if o.Type != "png" {
 		q := int64(o.Quality)
 		params.Quality = &q

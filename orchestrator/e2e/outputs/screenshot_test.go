@@ -231,6 +231,29 @@ func TestScreenshots(t *testing.T) {
 		}
 	})
 
+	t.Run("optimizeForSpeed gives the same picture, encoded by the browser's faster way", func(t *testing.T) {
+		_, plain := env.shot(t, "/tall", "screenshot.fullPage=true")
+		a, fast := env.shot(t, "/tall", "screenshot.fullPage=true&screenshot.optimizeForSpeed=true")
+		if ig := a.Header.Get("x-glimpse-ignored"); ig != "" {
+			t.Errorf("x-glimpse-ignored %q: the option is applied", ig)
+		}
+		if plain["url"] == fast["url"] {
+			t.Errorf("both encodings are the one stored file %v", plain["url"])
+		}
+		want, _, _ := storedShot(t, plain)
+		got, _, _ := storedShot(t, fast)
+		if got.Bounds() != want.Bounds() {
+			t.Fatalf("the faster encoding is %v; the default one %v", got.Bounds(), want.Bounds())
+		}
+		for y := got.Bounds().Min.Y; y < got.Bounds().Max.Y; y += 7 {
+			for x := got.Bounds().Min.X; x < got.Bounds().Max.X; x += 7 {
+				if g, w := pixel(got, x, y), pixel(want, x, y); g != w {
+					t.Fatalf("at %d,%d the faster encoding's pixel is %v, the default one's %v", x, y, g, w)
+				}
+			}
+		}
+	})
+
 	t.Run("a full-page screenshot is as tall as the document", func(t *testing.T) {
 		a, obj := env.shot(t, "/tall", "screenshot.fullPage=true")
 		g := titleNumbers(t, a, "sh", "dpr")
