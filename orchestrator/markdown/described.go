@@ -35,6 +35,12 @@ const (
 	// at most maxFoundExtra characters to it.
 	maxFoundFactor = 1.5
 	maxFoundExtra  = 100
+	// maxDescribedSearch bounds the text, in bytes, that the search for
+	// the element holding the description reads: a page of many boxes
+	// of about the description's size, nested deep, would otherwise have
+	// it read the same text over and over. Past it, the declared text is
+	// used.
+	maxDescribedSearch = 2 << 20
 )
 
 // declaredDescription is the description that a page about one product
@@ -140,29 +146,8 @@ func addDescription(art, page *html.Node, desc string) {
 	if share(words, wordSet(readerText(art))) >= describedShare {
 		return
 	}
-	var found *html.Node
-	most := int(maxFoundFactor*float64(len(desc))) + maxFoundExtra
-	lengths := textLengths(page)
-	walk(page, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		l := lengths[n]
-		if 2*l < len(desc) {
-			return false // too little text here, and in all it holds
-		}
-		if l <= most && (found == nil || l < lengths[found]) && share(words, wordSet(readerText(n))) >= foundShare {
-			found = n
-		}
-		return true
-	})
 	block := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	if found != nil {
-		// Up to its heading and its lines, not the next panel.
-		least := lengths[found]
-		for p := found.Parent; p != nil && p.Type == html.ElementNode && lengths[p] <= min(most, least+maxFoundExtra); p = p.Parent {
-			found = p
-		}
+	if found, _ := findDescribed(page, desc, words); found != nil {
 		block.AppendChild(cloneTree(found))
 	} else {
 		for _, l := range strings.Split(desc, "\n") {
@@ -172,4 +157,38 @@ func addDescription(art, page *html.Node, desc string) {
 		}
 	}
 	art.InsertBefore(block, art.FirstChild)
+}
+
+// findDescribed returns the element of page that stands for desc, whose
+// words are words (see addDescription), and how many bytes of text it
+// read looking: past maxDescribedSearch it gives up, and found is nil.
+func findDescribed(page *html.Node, desc string, words []string) (found *html.Node, read int) {
+	most := int(maxFoundFactor*float64(len(desc))) + maxFoundExtra
+	lengths := textLengths(page)
+	walk(page, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || read > maxDescribedSearch {
+			return false
+		}
+		l := lengths[n]
+		if 2*l < len(desc) {
+			return false // too little text here, and in all it holds
+		}
+		if l <= most && (found == nil || l < lengths[found]) {
+			text := readerText(n)
+			read += len(text)
+			if share(words, wordSet(text)) >= foundShare {
+				found = n
+			}
+		}
+		return true
+	})
+	if found == nil || read > maxDescribedSearch {
+		return nil, read // not searched through: what was found may not be the least
+	}
+	// Up to its heading and its lines, not the next panel.
+	least := lengths[found]
+	for p := found.Parent; p != nil && p.Type == html.ElementNode && lengths[p] <= min(most, least+maxFoundExtra); p = p.Parent {
+		found = p
+	}
+	return found, read
 }

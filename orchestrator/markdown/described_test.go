@@ -1,8 +1,11 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // kettleDescription is the kettle's description, as the shop writes it.
@@ -63,5 +66,39 @@ func TestTheDeclaredDescriptionOfAProductIsInItsContent(t *testing.T) {
 				t.Errorf("the description is in the Markdown %d times; want %d:\n%s", n, tc.times, md)
 			}
 		})
+	}
+}
+
+// The search for the element that holds a description reads a bounded
+// amount of text: on a page of 300 boxes each 30 deep, every level of
+// them as long as the description and none of them holding it, it stops
+// after maxDescribedSearch bytes and finds nothing, so that the declared
+// text is used.
+func TestTheSearchForTheDescriptionIsBounded(t *testing.T) {
+	words := func(prefix string) string {
+		var sb strings.Builder
+		for i := range 1_500 {
+			fmt.Fprintf(&sb, "%s%d ", prefix, i)
+		}
+		return sb.String()
+	}
+	desc := strings.TrimSpace(words("kettle"))
+	other := words("other")
+	var boxes []*html.Node
+	for range 300 {
+		box := element("p", text(other))
+		for range 30 {
+			box = element("div", box)
+		}
+		boxes = append(boxes, box)
+	}
+	doc := document(element("main", boxes...))
+	found, read := findDescribed(doc.Nodes[0], desc, descriptionWords(desc))
+	if found != nil {
+		t.Errorf("an element of other words stands for the description: %.80q", textOf(found))
+	}
+	// The boxes' levels hold 300 × 31 × 13 kB, 120 MB, to read.
+	if limit := min(maxDescribedSearch+2*len(other), 16<<20); read > limit {
+		t.Errorf("the search read %d bytes of text; want at most %d", read, limit)
 	}
 }
