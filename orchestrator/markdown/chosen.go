@@ -17,6 +17,9 @@ type chosenText struct {
 	text  string // art's text, once read (see content)
 	read  bool
 	index *suffixarray.Index
+	// lookups counts the searches of the text, for the tests of what a
+	// check costs.
+	lookups int
 }
 
 // indexedTextLen is the length, in bytes, from which the chosen block's
@@ -52,6 +55,7 @@ const heldPrefix = 60
 
 // contains reports whether s is part of the chosen block's text.
 func (c *chosenText) contains(s string) bool {
+	c.lookups++
 	text := c.content()
 	if s == "" || len(text) < indexedTextLen {
 		return strings.Contains(text, s)

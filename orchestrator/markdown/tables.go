@@ -20,6 +20,9 @@ const (
 	// prose, the region's tables of data that the block leaves out hold
 	// together for the region to be taken instead.
 	minMissedTableFactor = 0.5
+	// maxAskedRows is about the most rows of a table looked for in the
+	// chosen block.
+	maxAskedRows = 50
 )
 
 // missesTables reports whether the chosen block leaves out tables of data
@@ -38,13 +41,16 @@ func missesTables(chosen *chosenText, region *html.Node) bool {
 		if len(rows) < minDataRows {
 			return false
 		}
-		held := 0
-		for _, r := range rows {
-			if chosen.holds(r) {
+		// Rows spread over the table stand for it: a table of thousands
+		// of rows is judged at the cost of a few dozen.
+		held, asked := 0, 0
+		for i := 0; i < len(rows); i += max(1, len(rows)/maxAskedRows) {
+			asked++
+			if chosen.holds(rows[i]) {
 				held++
 			}
 		}
-		if 2*held < len(rows) {
+		if 2*held < asked {
 			missed += collapsedText(n)
 		}
 		return false

@@ -92,3 +92,22 @@ func TestMissedTablesOutweighTheBlock(t *testing.T) {
 		})
 	}
 }
+
+// A table of thousands of rows is judged by a few dozen of them.
+func TestAMissedTableIsJudgedByASampleOfItsRows(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`<html><body><main><div id="block"><p>` + strings.Repeat("The jury met in the spring and chose the games of the year. ", 10) + `</p></div><table>`)
+	for i := range 20_000 {
+		fmt.Fprintf(&sb, `<tr><td>%d</td><td>Player %d</td></tr>`, i, i)
+	}
+	sb.WriteString(`</table></main></body></html>`)
+	doc := parse(t, sb.String())
+	region := findFirst(doc.Nodes[0], func(n *html.Node) bool { return n.DataAtom == atom.Main })
+	chosen := newChosenText(findFirst(region, func(n *html.Node) bool { return attr(n, "id") == "block" }))
+	if !missesTables(chosen, region) {
+		t.Error("the table of 20,000 rows is not missed")
+	}
+	if chosen.lookups > 2*maxAskedRows {
+		t.Errorf("%d rows were looked for in the block; want at most %d", chosen.lookups, 2*maxAskedRows)
+	}
+}
