@@ -74,7 +74,7 @@ func declaredDescription(page *html.Node) string {
 	text := plainDescription(best)
 	// Prose has spaces between its words; a description without them is
 	// escaped for an address, or an identifier.
-	if len(descriptionWords(text)) < minDescribedWords || strings.Count(text, " ") < minDescribedWords/2 {
+	if countWords(text) < minDescribedWords || strings.Count(text, " ") < minDescribedWords/2 {
 		return ""
 	}
 	return text

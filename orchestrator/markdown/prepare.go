@@ -628,10 +628,15 @@ func rename(n *html.Node, tag string) {
 
 // dataTable tells a table of data from one that lays the page out, as
 // browsers' reader modes do: header cells, captions and column groups mark
-// data; presentation roles, nesting and single rows or columns mark layout;
+// data; presentation roles (`presentation`, or its synonym `none`),
+// nesting and single rows or columns mark layout;
 // otherwise size decides.
 func dataTable(t *html.Node) bool {
-	if strings.EqualFold(attr(t, "role"), "presentation") || attr(t, "datatable") == "0" {
+	switch strings.ToLower(strings.TrimSpace(attr(t, "role"))) {
+	case "presentation", "none":
+		return false
+	}
+	if attr(t, "datatable") == "0" {
 		return false
 	}
 	for p := t.Parent; p != nil; p = p.Parent {

@@ -59,14 +59,10 @@ func missesTables(chosen *chosenText, region *html.Node) bool {
 }
 
 // dataRows returns the rows of at least two cells with text of the table
-// t, a table of data; none when t lays out a page (it holds a table, or
-// says it presents nothing).
+// t when it is a table of data (see dataTable); none when it lays the
+// page out.
 func dataRows(t *html.Node) []*html.Node {
-	switch strings.ToLower(strings.TrimSpace(attr(t, "role"))) {
-	case "presentation", "none":
-		return nil
-	}
-	if findFirst(t, func(n *html.Node) bool { return n != t && n.DataAtom == atom.Table }) != nil {
+	if !dataTable(t) {
 		return nil
 	}
 	var rows []*html.Node

@@ -45,7 +45,9 @@ func TestDataRowsAreRecordsOfTables(t *testing.T) {
 		want        int
 	}{
 		{"rows of two cells and more", `<table><tr><th>Year</th><th>Winner</th></tr><tr><td>1901</td><td>A</td></tr><tr><td>1902</td><td>B</td></tr></table>`, 3},
-		{"a row of one cell is a caption", `<table><tr><td colspan="2">Winners</td></tr><tr><td>1901</td><td>A</td></tr></table>`, 1},
+		{"a row of one cell is a caption", `<table><tr><td colspan="2">Winners</td></tr><tr><th>Year</th><th>Winner</th></tr><tr><td>1901</td><td>A</td></tr></table>`, 2},
+		{"a table too small to be one of data is none", `<table><tr><td>1901</td><td>A</td></tr><tr><td>1902</td><td>B</td></tr></table>`, 0},
+		{"a table whose role is none presents nothing", `<table role="none"><tr><th>Year</th><th>Winner</th></tr><tr><td>1901</td><td>A</td></tr></table>`, 0},
 		{"a cell without text does not count", `<table><tr><td>1901</td><td> </td></tr></table>`, 0},
 		{"a table laying out a page holds a table", `<table><tr><td>a</td><td><table><tr><td>1</td><td>2</td></tr></table></td></tr></table>`, 0},
 		{"a table that says it presents nothing", `<table role="presentation"><tr><td>1901</td><td>A</td></tr></table>`, 0},
