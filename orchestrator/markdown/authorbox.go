@@ -1,6 +1,11 @@
 package markdown
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
 
 // An author box ("Jane Doe is a staff writer who covers …", with a photo
 // and links to her other posts) closes many articles on every page of a
@@ -32,4 +37,49 @@ func authorBox(words []string) bool {
 		}
 	}
 	return author && part
+}
+
+// minAuthorBioWords is the fewest words, outside links, of an author
+// marked up as an item that make it a box about the writer: a byline is a
+// name, perhaps a title and a date; a box says who the writer is in a
+// sentence or two.
+const minAuthorBioWords = 25
+
+// authorCard reports the author of the page's work marked up as an item of
+// its own (itemprop="author" with itemscope, a Person), which is how
+// author box plugins draw the box whatever their class ("saboxplugin-wrap",
+// "abh_tab"), when it says more than a byline does.
+func authorCard(n *html.Node) bool {
+	if !hasAttr(n, "itemscope") || !tokenIn(attr(n, "itemprop"), "author") {
+		return false
+	}
+	words := 0
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode {
+			words += countWords(k.Data)
+		}
+		switch k.DataAtom {
+		case atom.A, atom.Script, atom.Style, atom.Noscript:
+			return false
+		}
+		return words < minAuthorBioWords
+	})
+	return words >= minAuthorBioWords
+}
+
+// maxAuthorCardShare is the most of the page's text such a box may hold:
+// its markup says what it is, so it may be larger than furniture known by
+// its class words (a short post's three paragraphs about its writer), but
+// not the page.
+const maxAuthorCardShare = 0.3
+
+// tokenIn reports whether the space-separated list v holds token, in any
+// case: an itemprop may name several properties.
+func tokenIn(v, token string) bool {
+	for _, f := range strings.Fields(v) {
+		if strings.EqualFold(f, token) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,11 @@
 package markdown
 
 import (
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/glimpse/glimpse/orchestrator/meta"
 )
@@ -58,6 +62,63 @@ func TestAuthorBoxIsKnownByItsClassWords(t *testing.T) {
 	} {
 		if got := authorBox(meta.ClassWords(tc.class)); got != tc.box {
 			t.Errorf("class %q: author box %v, want %v", tc.class, got, tc.box)
+		}
+	}
+}
+
+func TestArticleLeavesTheAuthorMarkedUpAsAPersonOut(t *testing.T) {
+	const story = `<p>The ferry to the island runs twice a day in summer and once in winter, weather allowing, from the harbour wall.</p>
+<p>The crossing takes forty minutes; on a clear day the cliffs of the island show from the moment the boat leaves.</p>
+<p>Most visitors walk the coastal path, which circles the island in a long afternoon and passes the lighthouse and the old chapel.</p>
+<p>The island's only café opens from Easter to October and closes when the last ferry of the day has left the pier.</p>
+<p>There is one guest house, with six rooms, and it is booked a year ahead for the weeks when the puffins nest.</p>
+<p>Campers may pitch on the meadow above the pier, with the warden's leave, and must take everything they bring back with them.</p>`
+	// A short post's box holds more of the page than furniture known by
+	// its class words may.
+	shortStory := strings.Join(strings.SplitAfter(story, "</p>")[:5], "")
+	const bio = `I'm Ines, and I started this travel blog ten years ago after a year of living out of a backpack. I write about slow travel, islands and the people who keep them going through the winter.`
+	person := func(class, words string) string {
+		return `<div class="` + class + `" itemprop="author" itemscope itemtype="https://schema.org/Person"><img src="/ines.jpg" alt=""><div itemprop="name">Ines Marr</div><div itemprop="description"><p>` + words + `</p></div></div>`
+	}
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		// Plugins name the box in words of their own.
+		{name: "a plugin's box of the author leaves", body: shortStory + person("saboxplugin-wrap", bio),
+			want: []string{"puffins nest"}, unwanted: []string{"backpack", "Ines Marr"}},
+		{name: "a box in a tab of its own leaves", body: story + `<div class="abh_box"><section class="vcard abh_tab" ` +
+			`itemscope itemprop="author" itemtype="http://schema.org/Person"><p>` + bio + `</p></section></div>`,
+			want: []string{"puffins nest"}, unwanted: []string{"backpack"}},
+		// A box that is most of the page is what the page is about,
+		// whatever its markup says.
+		{name: "a writer's page stays", body: `<p>The ferry runs twice a day.</p>` + person("profile", bio+" "+bio),
+			want: []string{"backpack"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, "<!doctype html><html><head><title>The island</title></head><body><article><h1>The island</h1>"+tc.body+"</article></body></html>")
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestAnAuthorCardSaysMoreThanAByline(t *testing.T) {
+	const bio = `Ines Marr writes about slow travel and islands, and has spent every winter since 2015 on a different island of the north Atlantic coast, where she keeps a small boat.`
+	for _, tc := range []struct {
+		name, src string
+		card      bool
+	}{
+		{"a Person with a biography", `<div itemprop="author" itemscope itemtype="https://schema.org/Person"><p>` + bio + `</p></div>`, true},
+		{"one of several properties", `<div itemprop="creator author" itemscope><p>` + bio + `</p></div>`, true},
+		{"a byline", `<div itemprop="author" itemscope itemtype="https://schema.org/Person">By <span itemprop="name">Ines Marr</span>, travel editor, 3 May 2024</div>`, false},
+		{"links to the writer's posts", `<div itemprop="author" itemscope><a href="/a">` + bio + `</a> <a href="/b">` + bio + `</a></div>`, false},
+		{"not an item of its own", `<div itemprop="author"><p>` + bio + `</p></div>`, false},
+		{"another property", `<div itemprop="reviewedBy" itemscope itemtype="https://schema.org/Person"><p>` + bio + `</p></div>`, false},
+	} {
+		body := parseBody(t, tc.src)
+		n := findFirst(body, func(k *html.Node) bool { return k.DataAtom == atom.Div })
+		if got := authorCard(n); got != tc.card {
+			t.Errorf("%s: author card %v, want %v", tc.name, got, tc.card)
 		}
 	}
 }
