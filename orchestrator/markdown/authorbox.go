@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // An author box ("Jane Doe is a staff writer who covers …", with a photo
@@ -50,7 +52,7 @@ const minAuthorBioWords = 25
 // author box plugins draw the box whatever their class ("saboxplugin-wrap",
 // "abh_tab"), when it says more than a byline does.
 func authorCard(n *html.Node) bool {
-	if !hasAttr(n, "itemscope") || !tokenIn(attr(n, "itemprop"), "author") {
+	if !hasAttr(n, "itemscope") || !meta.HasToken(attr(n, "itemprop"), "author") {
 		return false
 	}
 	words := 0
@@ -72,14 +74,3 @@ func authorCard(n *html.Node) bool {
 // its class words (a short post's three paragraphs about its writer), but
 // not the page.
 const maxAuthorCardShare = 0.3
-
-// tokenIn reports whether the space-separated list v holds token, in any
-// case: an itemprop may name several properties.
-func tokenIn(v, token string) bool {
-	for _, f := range strings.Fields(v) {
-		if strings.EqualFold(f, token) {
-			return true
-		}
-	}
-	return false
-}

@@ -110,6 +110,7 @@ func TestAnAuthorCardSaysMoreThanAByline(t *testing.T) {
 	}{
 		{"a Person with a biography", `<div itemprop="author" itemscope itemtype="https://schema.org/Person"><p>` + bio + `</p></div>`, true},
 		{"one of several properties", `<div itemprop="creator author" itemscope><p>` + bio + `</p></div>`, true},
+		{"named with its vocabulary", `<div itemprop="http://schema.org/author" itemscope><p>` + bio + `</p></div>`, true},
 		{"a byline", `<div itemprop="author" itemscope itemtype="https://schema.org/Person">By <span itemprop="name">Ines Marr</span>, travel editor, 3 May 2024</div>`, false},
 		{"links to the writer's posts", `<div itemprop="author" itemscope><a href="/a">` + bio + `</a> <a href="/b">` + bio + `</a></div>`, false},
 		{"not an item of its own", `<div itemprop="author"><p>` + bio + `</p></div>`, false},

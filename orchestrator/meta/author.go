@@ -321,8 +321,8 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 	var out []authorValue
 	var owner, ownerEntry *goquery.Selection
 	root.Find("[itemprop], [property]").Each(func(_ int, s *goquery.Selection) {
-		if !hasToken(s.AttrOr("itemprop", ""), "author") && !hasToken(s.AttrOr("property", ""), "author") &&
-			!hasToken(s.AttrOr("itemprop", ""), "creator") && !hasToken(s.AttrOr("property", ""), "creator") {
+		if !HasToken(s.AttrOr("itemprop", ""), "author") && !HasToken(s.AttrOr("property", ""), "author") &&
+			!HasToken(s.AttrOr("itemprop", ""), "creator") && !HasToken(s.AttrOr("property", ""), "creator") {
 			return
 		}
 		if goquery.NodeName(s) == "meta" && s.AttrOr("itemprop", "") == "" {
@@ -351,7 +351,7 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 		if _, scoped := s.Attr("itemscope"); scoped {
 			found, printed := "", true
 			s.Find("[itemprop]").EachWithBreak(func(_ int, c *goquery.Selection) bool {
-				if hasToken(c.AttrOr("itemprop", ""), "name") {
+				if HasToken(c.AttrOr("itemprop", ""), "name") {
 					found, printed = itemValue(c), isPrintedValue(c)
 				}
 				return strings.TrimSpace(found) == ""
@@ -438,7 +438,7 @@ func (p *page) bylineNamesWithin(maxDistance int) []authorValue {
 			if i >= nearBlocks && p.textDistance(s) > maxBylineDistance && (p.textDistance(s) > maxDistance || !inBylineBlock(s)) {
 				continue
 			}
-			if goquery.NodeName(s) == "a" && !hasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
+			if goquery.NodeName(s) == "a" && !HasToken(s.AttrOr("rel", ""), "author") && !p.isSiteLink(s) {
 				continue // a reference to a person's page elsewhere, not a byline
 			}
 			if creditRe.MatchString(spacedText(s)) || afterCredit(s) {
@@ -603,7 +603,7 @@ func (p *page) nameBefore(s *goquery.Selection) (authorValue, bool) {
 // authorLinkName is the name a link to an author page shows; a link marked
 // rel=author may show a single word.
 func (p *page) authorLinkName(a *goquery.Selection) (authorValue, bool) {
-	rel := hasToken(a.AttrOr("rel", ""), "author")
+	rel := HasToken(a.AttrOr("rel", ""), "author")
 	if !rel && (!a.Is(authorLinks) || !p.isSiteLink(a)) {
 		return authorValue{}, false
 	}

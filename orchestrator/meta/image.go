@@ -85,7 +85,7 @@ func (p *page) images() []Candidate {
 		}
 	}
 	p.doc.Find("[itemprop]").Each(func(_ int, s *goquery.Selection) {
-		if !hasToken(s.AttrOr("itemprop", ""), "image") && !hasToken(s.AttrOr("itemprop", ""), "thumbnailUrl") {
+		if !HasToken(s.AttrOr("itemprop", ""), "image") && !HasToken(s.AttrOr("itemprop", ""), "thumbnailUrl") {
 			return
 		}
 		if s.ParentsFiltered("[itemprop~=author], [itemprop~=publisher], [itemprop~=logo]").Length() > 0 {

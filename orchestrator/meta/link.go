@@ -45,7 +45,7 @@ func (p *page) findCanonicalURL() string {
 func (p *page) linkHref(rel string) string {
 	href := ""
 	p.doc.Find("link[rel][href]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		if hasToken(s.AttrOr("rel", ""), rel) {
+		if HasToken(s.AttrOr("rel", ""), rel) {
 			href = strings.TrimSpace(s.AttrOr("href", ""))
 		}
 		return href == ""

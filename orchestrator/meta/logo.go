@@ -45,7 +45,7 @@ func (p *page) logos() []Candidate {
 		add(&explicit, v, 0, 0, sourceOGLogo)
 	}
 	p.doc.Find("[itemprop]").Each(func(_ int, s *goquery.Selection) {
-		if !hasToken(s.AttrOr("itemprop", ""), "logo") {
+		if !HasToken(s.AttrOr("itemprop", ""), "logo") {
 			return
 		}
 		if _, scoped := s.Attr("itemscope"); scoped {
@@ -113,9 +113,9 @@ func microdataSize(item, e *goquery.Selection) (int, int) {
 	w, h := 0, 0
 	item.Find("[itemprop]").Each(func(_ int, c *goquery.Selection) {
 		switch {
-		case hasToken(c.AttrOr("itemprop", ""), "width"):
+		case HasToken(c.AttrOr("itemprop", ""), "width"):
 			w = atoiPrefix(strings.TrimSpace(itemValue(c)))
-		case hasToken(c.AttrOr("itemprop", ""), "height"):
+		case HasToken(c.AttrOr("itemprop", ""), "height"):
 			h = atoiPrefix(strings.TrimSpace(itemValue(c)))
 		}
 	})
@@ -154,13 +154,13 @@ func (p *page) icons() []Candidate {
 		rel := strings.ToLower(s.AttrOr("rel", ""))
 		kind := ""
 		switch {
-		case hasToken(rel, "apple-touch-icon"), hasToken(rel, "apple-touch-icon-precomposed"):
+		case HasToken(rel, "apple-touch-icon"), HasToken(rel, "apple-touch-icon-precomposed"):
 			kind = "apple-touch-icon"
-		case hasToken(rel, "mask-icon"):
+		case HasToken(rel, "mask-icon"):
 			kind = "mask-icon"
-		case hasToken(rel, "fluid-icon"):
+		case HasToken(rel, "fluid-icon"):
 			kind = "fluid-icon"
-		case hasToken(rel, "icon"):
+		case HasToken(rel, "icon"):
 			kind = "icon"
 		default:
 			return
@@ -341,7 +341,7 @@ func ManifestURL(doc *goquery.Document, pageURL *url.URL) string {
 	base := documentBase(doc, pageURL)
 	href := ""
 	doc.Find("link[rel][href]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		if hasToken(s.AttrOr("rel", ""), "manifest") {
+		if HasToken(s.AttrOr("rel", ""), "manifest") {
 			href = resolveURL(base, s.AttrOr("href", ""))
 		}
 		return href == ""

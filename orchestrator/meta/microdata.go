@@ -57,15 +57,15 @@ func itemValue(s *goquery.Selection) string {
 // isItemProp reports an element carrying prop as microdata itemprop or, on
 // elements other than <meta>, as RDFa property.
 func isItemProp(s *goquery.Selection, prop string) bool {
-	if hasToken(s.AttrOr("itemprop", ""), prop) {
+	if HasToken(s.AttrOr("itemprop", ""), prop) {
 		return true
 	}
-	return goquery.NodeName(s) != "meta" && hasToken(s.AttrOr("property", ""), prop)
+	return goquery.NodeName(s) != "meta" && HasToken(s.AttrOr("property", ""), prop)
 }
 
-// hasToken reports whether a space-separated attribute value contains tok,
+// HasToken reports whether a space-separated attribute value contains tok,
 // ignoring case and a vocabulary prefix (schema:author, dc:creator).
-func hasToken(list, tok string) bool {
+func HasToken(list, tok string) bool {
 	for _, f := range strings.Fields(list) {
 		f = strings.ToLower(f)
 		if i := strings.LastIndexAny(f, ":/#"); i >= 0 {

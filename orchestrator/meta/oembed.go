@@ -29,7 +29,7 @@ func OEmbedLinks(doc *goquery.Document, pageURL *url.URL) []OEmbedLink {
 	var jsonLinks, xmlLinks []OEmbedLink
 	seen := map[string]bool{}
 	doc.Find("link[href]").Each(func(_ int, s *goquery.Selection) {
-		if !hasToken(strings.ToLower(s.AttrOr("rel", "")), "alternate") {
+		if !HasToken(strings.ToLower(s.AttrOr("rel", "")), "alternate") {
 			return
 		}
 		var format string

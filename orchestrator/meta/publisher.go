@@ -102,12 +102,12 @@ func (p *page) ldSiteName() string {
 func (p *page) microdataPublisher() string {
 	value := ""
 	p.doc.Find("[itemprop]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		if !hasToken(s.AttrOr("itemprop", ""), "publisher") {
+		if !HasToken(s.AttrOr("itemprop", ""), "publisher") {
 			return true
 		}
 		if _, scoped := s.Attr("itemscope"); scoped {
 			s.Find("[itemprop]").EachWithBreak(func(_ int, c *goquery.Selection) bool {
-				if hasToken(c.AttrOr("itemprop", ""), "name") {
+				if HasToken(c.AttrOr("itemprop", ""), "name") {
 					value = itemValue(c)
 				}
 				return strings.TrimSpace(value) == ""
