@@ -88,6 +88,8 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if region != nil {
 		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) {
 			art = region
+		} else {
+			fillHoles(art, region, chosen)
 		}
 	}
 	if art != nil && art != region && thread {

@@ -1,0 +1,170 @@
+package markdown
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Holes: the extractor cleans its chosen block of the boxes it judges
+// furniture by their share of links, and an entry of a list of reviews or
+// products is such a box to its measure: a few sentences, then "Read the
+// full review", "Compare prices", "Buy on …", each a line of its own. The
+// main region still holds the entry, between paragraphs the block kept.
+// A paragraph of prose beside such link lines that the block left out,
+// where the block kept paragraphs of prose before and after it, is a hole
+// the cleaning made: the part it belongs to goes back in its place, and
+// the rules for furniture judge it there with the rest.
+//
+// Only the entries that end in link lines come back. The extractor also
+// drops, by the same measure, the cards of related stories set between a
+// story's paragraphs and the galleries of captioned pictures inside it,
+// which are not the piece.
+
+// minHoleProse is the least prose, in bytes, outside links, of a
+// paragraph that marks a hole: a sentence or two, not a label or a link.
+const minHoleProse = 80
+
+// minHoleProseShare is the least share of a paragraph's text its prose
+// must be: a teaser that is mostly its headline's link marks no hole.
+const minHoleProseShare = 0.7
+
+// fillHoles puts back into art, the block the extractor chose, the parts
+// of region it left out between paragraphs of prose it kept, each after
+// the kept paragraph before it.
+func fillHoles(art, region *html.Node, chosen *chosenText) {
+	kept := map[string]*html.Node{} // art's paragraphs by the start of their text
+	walk(art, func(k *html.Node) bool {
+		if k.DataAtom == atom.P {
+			if t := heldStart(k); t != "" {
+				kept[t] = k
+			}
+			return false
+		}
+		return true
+	})
+	type para struct {
+		n    *html.Node
+		held bool
+	}
+	var paras []para
+	inContent := map[*html.Node]bool{} // the elements of region holding a kept paragraph or heading
+	mark := func(n *html.Node) {
+		for a := n; a != nil && !inContent[a]; a = a.Parent {
+			inContent[a] = true
+		}
+	}
+	walk(region, func(k *html.Node) bool {
+		if headingLevel(k) > 0 {
+			if t := flatText(k); t != "" && chosen.contains(t) {
+				mark(k)
+			}
+			return false
+		}
+		if k.DataAtom != atom.P {
+			return k.Type == html.ElementNode
+		}
+		if t := flatText(k); t != "" {
+			held := partHeld(chosen, t)
+			paras = append(paras, para{k, held})
+			if held {
+				mark(k)
+			}
+		}
+		return false
+	})
+	linkLines := map[*html.Node]bool{} // besideLinkLines by parent, each box read once
+	var anchor *html.Node              // the node of art the next part put back follows
+	var holes []*html.Node
+	for _, p := range paras {
+		if !p.held {
+			if anchor != nil && prose(p.n) && linkLinesIn(p.n.Parent, linkLines) {
+				if box := holeBox(p.n, inContent); len(holes) == 0 || holes[len(holes)-1] != box {
+					holes = append(holes, box)
+				}
+			}
+			continue
+		}
+		if !prose(p.n) {
+			// A kept label or link line ("Learn more") closes no hole,
+			// and moves the place of the next.
+			if k := kept[heldStart(p.n)]; k != nil && len(holes) == 0 {
+				anchor = k
+			}
+			continue
+		}
+		for _, box := range holes {
+			c := cloneTree(box)
+			anchor.Parent.InsertBefore(c, anchor.NextSibling)
+			anchor = c
+		}
+		holes = holes[:0]
+		anchor = kept[heldStart(p.n)]
+	}
+}
+
+// holeBox is the largest element around the paragraph p, left out by the
+// extractor, that holds nothing the extractor kept: the entry the
+// paragraph is part of, with its heading and pictures.
+func holeBox(p *html.Node, inContent map[*html.Node]bool) *html.Node {
+	box := p
+	for box.Parent != nil && !inContent[box.Parent] {
+		box = box.Parent
+	}
+	return box
+}
+
+// heldStart is the start of n's text that chosenText looks for.
+func heldStart(n *html.Node) string {
+	t := flatText(n)
+	return t[:min(len(t), heldPrefix)]
+}
+
+// prose reports whether the paragraph p is prose: sentences, not a label
+// or a link.
+func prose(p *html.Node) bool {
+	n := proseLen(p)
+	return n >= minHoleProse && float64(n) >= minHoleProseShare*float64(collapsedText(p))
+}
+
+// linkLinesIn reports whether box holds, as a child, a line that is all
+// one link: "Read the full review", "Compare prices", "Buy on …". The
+// answers are kept in seen.
+func linkLinesIn(box *html.Node, seen map[*html.Node]bool) bool {
+	if v, ok := seen[box]; ok {
+		return v
+	}
+	found := false
+	for k := box.FirstChild; k != nil && !found; k = k.NextSibling {
+		if k.Type != html.ElementNode {
+			continue
+		}
+		if t := collapsedText(k); t > 0 {
+			a := findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A })
+			found = a != nil && collapsedText(a) == t
+		}
+	}
+	seen[box] = found
+	return found
+}
+
+// holeProbe is the length, in runes, of each piece of a paragraph's text
+// looked for in the chosen block.
+const holeProbe = 40
+
+// partHeld reports whether the chosen block holds the text t: its start,
+// or its middle and its end. The rules that pruned the region and the
+// extractor's cleaning of its block each take a link or a label out of a
+// paragraph here and there ("@<a>name</a> I do not use…"), so a paragraph
+// is left out only when neither is found; a phrase that ends many
+// paragraphs of a page does not make one held.
+func partHeld(chosen *chosenText, t string) bool {
+	r := []rune(t)
+	if len(r) <= holeProbe {
+		return chosen.contains(t)
+	}
+	piece := func(at int) string { return strings.TrimSpace(string(r[at : at+holeProbe])) }
+	return chosen.contains(piece(0)) ||
+		chosen.contains(piece((len(r)-holeProbe)/2)) && chosen.contains(piece(len(r)-holeProbe))
+}
