@@ -8,19 +8,22 @@ import (
 )
 
 // Holes: the extractor cleans its chosen block of the boxes it judges
-// furniture by their share of links, and an entry of a list of reviews or
-// products is such a box to its measure: a few sentences, then "Read the
-// full review", "Compare prices", "Buy on …", each a line of its own. The
-// main region still holds the entry, between paragraphs the block kept.
-// A paragraph of prose beside such link lines that the block left out,
-// where the block kept paragraphs of prose before and after it, is a hole
-// the cleaning made: the part it belongs to goes back in its place, and
-// the rules for furniture judge it there with the rest.
+// furniture by their share of links or their weight, and among them are
+// parts of the piece. An entry of a list of reviews or products, a few
+// sentences and then "Read the full review", "Compare prices", "Buy on …",
+// each a line of its own, is as much link as text to its measure; a
+// section of a guide under its own heading, a plant's or a product's, may
+// weigh too little beside the paragraphs around it. The main region still
+// holds them, between paragraphs the block kept. A paragraph of prose the
+// block left out, where the block kept paragraphs of prose before and
+// after it, is a hole the cleaning made when it stands beside such link
+// lines or in such a section: the part it belongs to goes back in its
+// place, and the rules for furniture judge it there with the rest.
 //
-// Only the entries that end in link lines come back. The extractor also
-// drops, by the same measure, the cards of related stories set between a
-// story's paragraphs and the galleries of captioned pictures inside it,
-// which are not the piece.
+// The extractor also drops, by the same measures, the cards of related
+// stories set between a story's paragraphs (under linked headlines) and
+// the galleries of captioned pictures inside it (items of a list), which
+// are not the piece, and stay out.
 
 // minHoleProse is the least prose, in bytes, outside links, of a
 // paragraph that marks a hole: a sentence or two, not a label or a link.
@@ -74,13 +77,18 @@ func fillHoles(art, region *html.Node, chosen *chosenText) {
 		}
 		return false
 	})
-	linkLines := map[*html.Node]bool{} // besideLinkLines by parent, each box read once
+	linkLines := map[*html.Node]bool{} // linkLinesIn by box, each box read once
+	sections := map[*html.Node]bool{}  // sectionIn by box
 	var anchor *html.Node              // the node of art the next part put back follows
 	var holes []*html.Node
 	for _, p := range paras {
 		if !p.held {
-			if anchor != nil && prose(p.n) && linkLinesIn(p.n.Parent, linkLines) {
-				if box := holeBox(p.n, inContent); len(holes) == 0 || holes[len(holes)-1] != box {
+			if anchor != nil && prose(p.n) {
+				box := holeBox(p.n, inContent)
+				if len(holes) > 0 && holes[len(holes)-1] == box {
+					continue
+				}
+				if linkLinesIn(p.n.Parent, linkLines) || sectionIn(box, sections) {
 					holes = append(holes, box)
 				}
 			}
@@ -105,8 +113,8 @@ func fillHoles(art, region *html.Node, chosen *chosenText) {
 }
 
 // holeBox is the largest element around the paragraph p, left out by the
-// extractor, that holds nothing the extractor kept: the entry the
-// paragraph is part of, with its heading and pictures.
+// extractor, that holds nothing the extractor kept: the entry or the
+// section the paragraph is part of, with its heading and pictures.
 func holeBox(p *html.Node, inContent map[*html.Node]bool) *html.Node {
 	box := p
 	for box.Parent != nil && !inContent[box.Parent] {
@@ -137,8 +145,8 @@ func linkLinesIn(box *html.Node, seen map[*html.Node]bool) bool {
 	}
 	found := false
 	for k := box.FirstChild; k != nil && !found; k = k.NextSibling {
-		if k.Type != html.ElementNode {
-			continue
+		if k.Type != html.ElementNode || headingLevel(k) > 0 {
+			continue // a linked heading is a headline, not a link line
 		}
 		if t := collapsedText(k); t > 0 {
 			a := findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A })
@@ -167,4 +175,31 @@ func partHeld(chosen *chosenText, t string) bool {
 	piece := func(at int) string { return strings.TrimSpace(string(r[at : at+holeProbe])) }
 	return chosen.contains(piece(0)) ||
 		chosen.contains(piece((len(r)-holeProbe)/2)) && chosen.contains(piece(len(r)-holeProbe))
+}
+
+// sectionIn reports whether box is a section of the piece: under a
+// heading of its own, no heading in it a link (a teaser's headline is),
+// its prose mostly outside lists (a gallery's captions and a list of
+// cards are items of lists). The answers are kept in seen.
+func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
+	if v, ok := seen[box]; ok {
+		return v
+	}
+	headed, linked := false, false
+	inLists := 0
+	walk(box, func(k *html.Node) bool {
+		if headingLevel(k) > 0 {
+			headed = true
+			linked = linked || linkedHeading(k)
+			return false
+		}
+		if k.DataAtom == atom.Ul || k.DataAtom == atom.Ol {
+			inLists += proseLen(k)
+			return false
+		}
+		return true
+	})
+	v := headed && !linked && 2*inLists < proseLen(box)
+	seen[box] = v
+	return v
 }

@@ -109,6 +109,25 @@ func TestFillHolesPutsBackOnlyWhatTheBlockLeftOutBetweenProse(t *testing.T) {
 			want:   []string{"The first", "Meet the"},
 		},
 		{
+			name:   "a section under a heading of its own comes back whole",
+			region: keptA + `<section><h3>The second launch</h3>` + verdict + `</section>` + keptB,
+			block:  keptA + keptB,
+			want:   []string{"The first", "The lifeboat", "The last"},
+		},
+		{
+			name:   "a card under a linked headline stays out (a teaser of another story)",
+			region: keptA + `<div class="card"><h3><a href="/other-story">The second launch</a></h3>` + verdict + `</div>` + keptB,
+			block:  keptA + keptB,
+			want:   []string{"The first", "The last"},
+		},
+		{
+			name: "a gallery under a heading, its captions items of a list, stays out",
+			region: keptA + `<div class="box"><h3>The storm in pictures</h3><ul><li><img src="/1.jpg"><p>The lifeboat crew launched twice that night and brought eleven people back from two yachts.</p></li>` +
+				`<li><img src="/2.jpg"><p>Waves broke over the harbour wall at high tide and flooded the road along the front for an hour.</p></li></ul></div>` + keptB,
+			block: keptA + keptB,
+			want:  []string{"The first", "The last"},
+		},
+		{
 			name: "a paragraph that ends as a kept one does is still left out",
 			region: keptA + `<div class="entry"><p>The harbour master closed the slipway at dusk, as the town does before the next storm reaches the harbour wall.</p>` +
 				links + `</div>` + keptB,
