@@ -178,7 +178,8 @@ func partHeld(chosen *chosenText, t string) bool {
 }
 
 // sectionIn reports whether box is a section of the piece: under a
-// heading of its own, no heading in it a link (a teaser's headline is),
+// heading of its own, no heading in it a link to another page (a
+// teaser's headline is; a permalink into the page is not),
 // its prose mostly outside lists (a gallery's captions and a list of
 // cards are items of lists). The answers are kept in seen.
 func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
@@ -190,7 +191,7 @@ func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
 	walk(box, func(k *html.Node) bool {
 		if headingLevel(k) > 0 {
 			headed = true
-			linked = linked || linkedHeading(k)
+			linked = linked || linkedHeading(k) && !permalinkOnly(k)
 			return false
 		}
 		if k.DataAtom == atom.Ul || k.DataAtom == atom.Ol {
@@ -202,4 +203,19 @@ func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
 	v := headed && !linked && 2*inLists < proseLen(box)
 	seen[box] = v
 	return v
+}
+
+// permalinkOnly reports whether the links of the heading h, if any, all
+// point into the page itself: a documentation section's "¶" anchor, not
+// a headline leading to another page.
+func permalinkOnly(h *html.Node) bool {
+	only := !insideTag(h, atom.A)
+	walk(h, func(a *html.Node) bool {
+		if a.DataAtom == atom.A {
+			only = only && strings.HasPrefix(attr(a, "href"), "#")
+			return false
+		}
+		return true
+	})
+	return only
 }

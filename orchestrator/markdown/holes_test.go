@@ -115,6 +115,12 @@ func TestFillHolesPutsBackOnlyWhatTheBlockLeftOutBetweenProse(t *testing.T) {
 			want:   []string{"The first", "The lifeboat", "The last"},
 		},
 		{
+			name:   "a section whose heading links only to itself comes back (a permalink)",
+			region: keptA + `<section id="second"><h3>The second launch<a class="headerlink" href="#second">¶</a></h3>` + verdict + `</section>` + keptB,
+			block:  keptA + keptB,
+			want:   []string{"The first", "The lifeboat", "The last"},
+		},
+		{
 			name:   "a card under a linked headline stays out (a teaser of another story)",
 			region: keptA + `<div class="card"><h3><a href="/other-story">The second launch</a></h3>` + verdict + `</div>` + keptB,
 			block:  keptA + keptB,
