@@ -126,7 +126,7 @@ func dropInterfaceLabels(art *html.Node) {
 		label := func(text string) bool {
 			return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text)
 		}
-		if label(text) {
+		if label(text) || buttonLabel(n, text) {
 			return true
 		}
 		// An icon's name (the <title> of its drawing, "Comments") is no
@@ -151,4 +151,44 @@ func dropInterfaceLabels(art *html.Node) {
 // copies the page, so a drawing is known by name too.
 func textBesideDrawings(n *html.Node) string {
 	return strings.Join(strings.Fields(textSkipping(n, func(k *html.Node) bool { return k.Namespace == "svg" || k.Data == "svg" })), " ")
+}
+
+// maxButtonWords is the most words of a button's label: "Book your
+// discovery call today" is a call to action, a sentence is not one.
+const maxButtonWords = 6
+
+// buttonLabel reports a link or a button the page draws as a button (its
+// class names one: "btn", "button", "cta", alone or joined to other words,
+// "chakra-button", "Button_root__x1"), standing alone on its line with a
+// label of a few words: a call to action ("Request a quote", "Open app"),
+// whatever it says. The toggle of a section a reader opens (it says what
+// it controls, aria-expanded or aria-controls) or a heading's own button
+// names the section and stays.
+func buttonLabel(n *html.Node, text string) bool {
+	if n.DataAtom != atom.A && n.DataAtom != atom.Button || !buttonClass(attr(n, "class")) {
+		return false
+	}
+	if hasAttr(n, "aria-expanded") || hasAttr(n, "aria-controls") {
+		return false
+	}
+	for p := n.Parent; p != nil; p = p.Parent {
+		if headingLevel(p) > 0 {
+			return false
+		}
+	}
+	return len(strings.Fields(text)) <= maxButtonWords
+}
+
+// buttonClass reports a class attribute one of whose words, split at
+// hyphens and underscores, is "btn", "button" or "cta".
+func buttonClass(class string) bool {
+	for _, token := range strings.Fields(class) {
+		for _, part := range strings.FieldsFunc(token, func(r rune) bool { return r == '-' || r == '_' }) {
+			switch strings.ToLower(part) {
+			case "btn", "button", "cta":
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
@@ -192,4 +195,69 @@ func TestACountBesideAnIconNamedForItGoes(t *testing.T) {
 	}
 	md := article(t, `<!doctype html><html><head><title>Posts</title></head><body><main><h1>Posts</h1>`+cards.String()+`</main></body></html>`)
 	checkHolds(t, md, []string{"Notes on firing kiln number 3"}, []string{"comments"})
+}
+
+func TestArticleLeavesOutTheLinksItDrawsAsButtons(t *testing.T) {
+	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
+	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+		`<main><h1>Our studio</h1><p>` + body + `</p>` +
+		`<p class="hero__actions"><a class="btn btn--primary" href="/book">Book your firing slot</a></p>` +
+		`<p><a class="chakra-button css-1x2y" href="/shop">Shop all kilns</a></p>` +
+		`<p>` + body + `</p>` +
+		`<p><a class="Button_root__Stmhv" href="/app">Open the app</a></p>` +
+		`<p>` + body + `</p>` +
+		`<p class="cta_container"><a class="cta_button" href="/demo">Watch the kiln tour</a></p>` +
+		`<p>` + body + `</p>` +
+		// A sentence drawn as a button says more than a call to action;
+		// a heading's button is the heading.
+		`<p><a class="btn" href="/guide">Our guide to firing schedules explains each cone and how long the kiln holds it at peak</a></p>` +
+		`<h2><a class="button-link" href="/classes">Evening classes</a></h2><p>` + body + `</p>` +
+		`</main>` + pageFooter + `</body></html>`
+	checkHolds(t, article(t, page),
+		[]string{"The kiln fires at night", "Our guide to firing schedules", "Evening classes"},
+		[]string{"Book your firing slot", "Shop all kilns", "Open the app", "Watch the kiln tour"})
+}
+
+func TestButtonClass(t *testing.T) {
+	for _, tc := range []struct {
+		class  string
+		button bool
+	}{
+		{"btn", true},
+		{"btn btn-primary", true},
+		{"eds-btn eds-btn--link", true},
+		{"pub__btn pub__btn--small", true},
+		{"elementor-button elementor-size-sm", true},
+		{"Button_root__Stmhv Button_variant", true},
+		{"cta_button", true},
+		{"short-cta", true},
+		{"buttons-row", false},
+		{"btnx", false},
+		{"subtitle", false},
+		{"", false},
+	} {
+		if got := buttonClass(tc.class); got != tc.button {
+			t.Errorf("buttonClass(%q) = %v, want %v", tc.class, got, tc.button)
+		}
+	}
+}
+
+func TestButtonLabelLeavesTogglesAndSentences(t *testing.T) {
+	for _, tc := range []struct {
+		markup string
+		label  bool
+	}{
+		{`<a class="btn" href="/book">Book a lesson</a>`, true},
+		{`<button class="cta-button">Get started</button>`, true},
+		{`<a class="accordion-button" href="#a" aria-expanded="false">Glaze recipes</a>`, false},
+		{`<button class="btn" aria-controls="panel-2">Shipping and returns</button>`, false},
+		{`<a class="btn" href="/guide">Our guide explains each cone and how long the kiln holds it</a>`, false},
+		{`<a class="link" href="/book">Book a lesson</a>`, false},
+	} {
+		doc := parseBody(t, "<html><body><div>"+tc.markup+"</div></body></html>")
+		n := findFirst(doc, func(k *html.Node) bool { return k.DataAtom == atom.A || k.DataAtom == atom.Button })
+		if got := buttonLabel(n, flatText(n)); got != tc.label {
+			t.Errorf("buttonLabel(%s) = %v, want %v", tc.markup, got, tc.label)
+		}
+	}
 }
