@@ -17,8 +17,9 @@ import (
 // holds them, between paragraphs the block kept. A paragraph of prose the
 // block left out, where the block kept paragraphs of prose before and
 // after it, is a hole the cleaning made when it stands beside such link
-// lines or in such a section: the part it belongs to goes back in its
-// place, and the rules for furniture judge it there with the rest.
+// lines, in such a section, or in an entry of a list most of whose
+// entries the block kept: the part it belongs to goes back in its place,
+// and the rules for furniture judge it there with the rest.
 //
 // The extractor also drops, by the same measures, the cards of related
 // stories set between a story's paragraphs (under linked headlines) and
@@ -79,6 +80,7 @@ func fillHoles(art, region *html.Node, chosen *chosenText) {
 	})
 	linkLines := map[*html.Node]bool{} // linkLinesIn by box, each box read once
 	sections := map[*html.Node]bool{}  // sectionIn by box
+	series := map[entriesKey]bool{}    // mostlyKept by series
 	var anchor *html.Node              // the node of art the next part put back follows
 	var holes []*html.Node
 	for _, p := range paras {
@@ -88,7 +90,7 @@ func fillHoles(art, region *html.Node, chosen *chosenText) {
 				if len(holes) > 0 && holes[len(holes)-1] == box {
 					continue
 				}
-				if linkLinesIn(p.n.Parent, linkLines) || sectionIn(box, sections) {
+				if linkLinesIn(p.n.Parent, linkLines) || sectionIn(box, sections) || mostlyKept(box, inContent, series) {
 					holes = append(holes, box)
 				}
 			}
@@ -218,4 +220,40 @@ func permalinkOnly(h *html.Node) bool {
 		return true
 	})
 	return only
+}
+
+// minKeptEntries is the fewest entries of a series the block must have
+// kept for one it left out to be a hole.
+const minKeptEntries = 2
+
+// entriesKey names a series: the children of parent of one tag and class.
+type entriesKey struct {
+	parent     *html.Node
+	tag, class string
+}
+
+// mostlyKept reports whether box is an entry of a series (its siblings of
+// the same tag and class) most of whose entries the block kept: the
+// cleaning took one or two entries of a list out, by their links or
+// their weight, where a list of teasers of which the block kept one is
+// a list of teasers. The answers are kept in seen, so each series is
+// counted once.
+func mostlyKept(box *html.Node, inContent map[*html.Node]bool, seen map[entriesKey]bool) bool {
+	key := entriesKey{box.Parent, box.Data, attr(box, "class")}
+	if v, ok := seen[key]; ok {
+		return v
+	}
+	kept, left := 0, 0
+	for k := box.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode && k.Data == key.tag && attr(k, "class") == key.class {
+			if inContent[k] {
+				kept++
+			} else {
+				left++
+			}
+		}
+	}
+	v := kept >= minKeptEntries && kept >= left
+	seen[key] = v
+	return v
 }

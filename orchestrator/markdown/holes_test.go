@@ -134,6 +134,22 @@ func TestFillHolesPutsBackOnlyWhatTheBlockLeftOutBetweenProse(t *testing.T) {
 			want:  []string{"The first", "The last"},
 		},
 		{
+			name: "an entry of a list most of whose entries the block kept comes back",
+			region: `<ul><li class="pick">` + keptA + `</li><li class="pick"><div class="body">` + verdict + `</div></li><li class="pick">` + keptB + `</li>` +
+				`<li class="pick"><p>The third entry of the list says how the crew trains on winter evenings in the harbour.</p></li></ul>`,
+			block: `<ul><li class="pick">` + keptA + `</li><li class="pick">` + keptB + `</li>` +
+				`<li class="pick"><p>The third entry of the list says how the crew trains on winter evenings in the harbour.</p></li></ul>`,
+			want: []string{"The first", "The lifeboat", "The last", "The third"},
+		},
+		{
+			name: "an entry of a list most of whose entries the block left out stays out (teasers)",
+			region: `<div>` + keptA + `<ul><li class="card"><div class="body">` + verdict + `</div></li>` +
+				`<li class="card"><p>The harbour master closed the slipway at dusk and opened it again when the wind dropped.</p></li>` +
+				`<li class="card">` + keptB + `</li></ul></div>`,
+			block: `<div>` + keptA + `<ul><li class="card">` + keptB + `</li></ul></div>`,
+			want:  []string{"The first", "The last"},
+		},
+		{
 			name: "a paragraph that ends as a kept one does is still left out",
 			region: keptA + `<div class="entry"><p>The harbour master closed the slipway at dusk, as the town does before the next storm reaches the harbour wall.</p>` +
 				links + `</div>` + keptB,
