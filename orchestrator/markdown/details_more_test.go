@@ -95,6 +95,12 @@ func TestConvertLeavesOutLinksThatMoveAboutThePage(t *testing.T) {
 			unwanted: []string{"Jump to", "Back to top", "Product Search"},
 		},
 		{
+			name:     "a link past one of the page's blocks leaves",
+			html:     `<p><a href="#sb-1">Skip Course introduction and Topic navigation block</a></p><p>The story.</p><p><a href="#sb-2">Skip All Languages - Print the guide block</a></p>`,
+			want:     []string{"The story."},
+			unwanted: []string{"Skip Course", "Skip All", "#sb-"},
+		},
+		{
 			name: "a link of the same words to another page stays",
 			html: `<p>The story. <a href="https://example.com/guide#setup">Go to the setup guide</a>.</p>`,
 			want: []string{"[Go to the setup guide](https://example.com/guide#setup)"},

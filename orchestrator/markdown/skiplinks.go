@@ -11,11 +11,13 @@ import (
 
 // skipLinkRe matches the text of the links a page offers to move about
 // itself: "Skip to main content", "Jump to recipe", "Back to top", "Go to
-// footer". They are the page's controls, not its words.
-var skipLinkRe = regexp.MustCompile(`(?i)^(?:skip|jump|go|back|return|scroll)\s+(?:back\s+)?(?:to|navigation|nav)\b`)
+// footer", and the links past each of its blocks that some content
+// systems print, "Skip Course introduction and Topic navigation block".
+// They are the page's controls, not its words.
+var skipLinkRe = regexp.MustCompile(`(?i)^(?:skip|jump|go|back|return|scroll)\s+(?:back\s+)?(?:to|navigation|nav)\b|^skip\s.*\bblock$`)
 
 // maxSkipLinkWords is the most words such a link has.
-const maxSkipLinkWords = 6
+const maxSkipLinkWords = 10
 
 // skipLink reports a link to a place on this very page whose text is
 // one of the page's controls for moving about it, standing apart from any
