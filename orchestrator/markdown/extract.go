@@ -89,7 +89,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) {
 			art = region
 		} else {
-			fillHoles(art, region, chosen)
+			fillHoles(art, region, chosen, base)
 		}
 	}
 	if art != nil && art != region && thread {

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"net/url"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -37,7 +38,7 @@ const minHoleProseShare = 0.7
 // fillHoles puts back into art, the block the extractor chose, the parts
 // of region it left out between paragraphs of prose it kept, each after
 // the kept paragraph before it.
-func fillHoles(art, region *html.Node, chosen *chosenText) {
+func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 	kept := map[string]*html.Node{} // art's paragraphs by the start of their text
 	walk(art, func(k *html.Node) bool {
 		if k.DataAtom == atom.P {
@@ -90,7 +91,7 @@ func fillHoles(art, region *html.Node, chosen *chosenText) {
 				if len(holes) > 0 && holes[len(holes)-1] == box {
 					continue
 				}
-				if linkLinesIn(p.n.Parent, linkLines) || sectionIn(box, sections) || mostlyKept(box, inContent, series) {
+				if linkLinesIn(p.n.Parent, linkLines) || sectionIn(box, sections, page) || mostlyKept(box, inContent, series) {
 					holes = append(holes, box)
 				}
 			}
@@ -184,7 +185,7 @@ func partHeld(chosen *chosenText, t string) bool {
 // teaser's headline is; a permalink into the page is not),
 // its prose mostly outside lists (a gallery's captions and a list of
 // cards are items of lists). The answers are kept in seen.
-func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
+func sectionIn(box *html.Node, seen map[*html.Node]bool, page *url.URL) bool {
 	if v, ok := seen[box]; ok {
 		return v
 	}
@@ -193,7 +194,7 @@ func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
 	walk(box, func(k *html.Node) bool {
 		if headingLevel(k) > 0 {
 			headed = true
-			linked = linked || linkedHeading(k) && !permalinkOnly(k)
+			linked = linked || linkedHeading(k) && !permalinkOnly(k, page)
 			return false
 		}
 		if k.DataAtom == atom.Ul || k.DataAtom == atom.Ol {
@@ -208,13 +209,14 @@ func sectionIn(box *html.Node, seen map[*html.Node]bool) bool {
 }
 
 // permalinkOnly reports whether the links of the heading h, if any, all
-// point into the page itself: a documentation section's "¶" anchor, not
-// a headline leading to another page.
-func permalinkOnly(h *html.Node) bool {
+// point into page itself: a documentation section's "¶" anchor, written
+// as a fragment or in full, not a headline leading to another page.
+func permalinkOnly(h *html.Node, page *url.URL) bool {
 	only := !insideTag(h, atom.A)
 	walk(h, func(a *html.Node) bool {
 		if a.DataAtom == atom.A {
-			only = only && strings.HasPrefix(attr(a, "href"), "#")
+			href := attr(a, "href")
+			only = only && (strings.HasPrefix(href, "#") || page != nil && withinPage(href, page, page))
 			return false
 		}
 		return true

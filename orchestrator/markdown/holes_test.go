@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -121,6 +122,12 @@ func TestFillHolesPutsBackOnlyWhatTheBlockLeftOutBetweenProse(t *testing.T) {
 			want:   []string{"The first", "The lifeboat", "The last"},
 		},
 		{
+			name:   "a section whose heading links to itself in full comes back (a permalink)",
+			region: keptA + `<section id="second"><h3><a href="https://example.com/guide#second">The second launch</a></h3>` + verdict + `</section>` + keptB,
+			block:  keptA + keptB,
+			want:   []string{"The first", "The lifeboat", "The last"},
+		},
+		{
 			name:   "a card under a linked headline stays out (a teaser of another story)",
 			region: keptA + `<div class="card"><h3><a href="/other-story">The second launch</a></h3>` + verdict + `</div>` + keptB,
 			block:  keptA + keptB,
@@ -167,7 +174,8 @@ func TestFillHolesPutsBackOnlyWhatTheBlockLeftOutBetweenProse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			region := bodyOf(parseBody(t, tc.region))
 			block := bodyOf(parseBody(t, tc.block))
-			fillHoles(block, region, newChosenText(block))
+			page, _ := url.Parse("https://example.com/guide")
+			fillHoles(block, region, newChosenText(block), page)
 			var got []string
 			walk(block, func(k *html.Node) bool {
 				if k.DataAtom == atom.P {
@@ -206,7 +214,7 @@ func TestFillHolesReadsEachParagraphAFewTimes(t *testing.T) {
 	block := bodyOf(parseBody(t, `<p>The first paragraph of the list says how the entries were chosen and tested over a season.</p>`+
 		`<p>The last paragraph of the list says when the prices were checked and how often they change.</p>`))
 	chosen := newChosenText(block)
-	fillHoles(block, bodyOf(parseBody(t, region.String())), chosen)
+	fillHoles(block, bodyOf(parseBody(t, region.String())), chosen, nil)
 	if most := 3*(2*entries+2) + 2; chosen.lookups > most {
 		t.Errorf("%d searches of the block for %d paragraphs; want at most %d", chosen.lookups, 2*entries+2, most)
 	}
