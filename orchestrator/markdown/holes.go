@@ -15,9 +15,10 @@ import (
 // each a line of its own, is as much link as text to its measure; a
 // section of a guide under its own heading, a plant's or a product's, may
 // weigh too little beside the paragraphs around it. The main region still
-// holds them, between paragraphs the block kept. A paragraph of prose the
-// block left out, where the block kept paragraphs of prose before and
-// after it, is a hole the cleaning made when it stands beside such link
+// holds them, between parts the block kept. A paragraph of prose the
+// block left out, where the block kept a paragraph or a line before it
+// and a paragraph of prose after it, is a hole the cleaning made when it
+// stands beside such link
 // lines, in such a section, or in an entry of a list most of whose
 // entries the block kept: the part it belongs to goes back in its place,
 // and the rules for furniture judge it there with the rest.
@@ -36,8 +37,8 @@ const minHoleProse = 80
 const minHoleProseShare = 0.7
 
 // fillHoles puts back into art, the block the extractor chose, the parts
-// of region it left out between paragraphs of prose it kept, each after
-// the kept paragraph before it.
+// of region it left out before a paragraph of prose it kept, each after
+// the kept paragraph or line before it.
 func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 	kept := map[string]*html.Node{} // art's paragraphs by the start of their text
 	walk(art, func(k *html.Node) bool {
@@ -79,7 +80,7 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 		}
 		return false
 	})
-	linkLines := map[*html.Node]bool{} // linkLinesIn by box, each box read once
+	linkLines := map[*html.Node]bool{} // linkLinesIn by parent, each read once
 	sections := map[*html.Node]bool{}  // sectionIn by box
 	series := map[entriesKey]bool{}    // mostlyKept by series
 	var anchor *html.Node              // the node of art the next part put back follows
