@@ -44,8 +44,7 @@ func (c *chosenText) content() string {
 // holds reports whether the chosen block holds n: whether the start of
 // n's text, up to heldPrefix bytes, is part of its text.
 func (c *chosenText) holds(n *html.Node) bool {
-	t := flatText(n)
-	return c.contains(t[:min(len(t), heldPrefix)])
+	return c.contains(heldStart(n))
 }
 
 // heldPrefix is how much of a block's text, in bytes, is looked for in the

@@ -127,7 +127,7 @@ func holeBox(p *html.Node, inContent map[*html.Node]bool) *html.Node {
 	return box
 }
 
-// heldStart is the start of n's text that chosenText looks for.
+// heldStart is the start of n's text that chosenText.holds looks for.
 func heldStart(n *html.Node) string {
 	t := flatText(n)
 	return t[:min(len(t), heldPrefix)]
