@@ -93,17 +93,29 @@ func TestABandGivesWayToTheRegionOnlyWhenTheOtherBandsHoldMore(t *testing.T) {
 		name           string
 		bands          []string
 		takesTheRegion bool
+		undeclared     bool // the page declares no article
 	}{
-		{"one band of four", []string{band("band band-1", story, 4), band("band band-2", other, 3), band("band band-3", other, 3), band("band band-4", other, 3)}, true},
-		{"a story beside shorter bands", []string{band("band band-1", story, 12), band("band band-2", other, 2), band("band band-3", other, 2), band("band band-4", other, 2)}, false},
-		{"two bands", []string{band("band band-1", story, 4), band("band band-2", other, 6)}, false},
-		{"boxes of other classes", []string{band("band band-1", story, 4), band("newsletter", other, 3), band("author", other, 3), band("comments", other, 3)}, false},
-		{"bands of headlines beside a story", []string{band("band band-1", story, 4), headlines("band band-2"), headlines("band band-3"), headlines("band band-4")}, false},
+		{"one band of four", []string{band("band band-1", story, 4), band("band band-2", other, 3), band("band band-3", other, 3), band("band band-4", other, 3)}, true, false},
+		{"a story beside shorter bands", []string{band("band band-1", story, 12), band("band band-2", other, 2), band("band band-3", other, 2), band("band band-4", other, 2)}, false, false},
+		{"two bands", []string{band("band band-1", story, 4), band("band band-2", other, 6)}, false, false},
+		{"boxes of other classes", []string{band("band band-1", story, 4), band("newsletter", other, 3), band("author", other, 3), band("comments", other, 3)}, false, false},
+		{"bands of headlines beside a story", []string{band("band band-1", story, 4), headlines("band band-2"), headlines("band band-3"), headlines("band band-4")}, false, false},
+		// A page builder's panels share a word of their class and each
+		// names its own kind of block first.
+		{"panels sharing a class word", []string{band("widget_html panel widget", story, 4), band("panel widget widget_editor", other, 3), band("panel widget widget_editor", other, 3),
+			band("panel widget widget_editor panel-last", other, 3)}, true, false},
+		{"the other bands nearly as long as the story", []string{band("band band-1", story, 10), band("band band-2", other, 4), band("band band-3", other, 3), band("band band-4", other, 3)}, true, false},
+		{"the other bands half as long as the story", []string{band("band band-1", story, 12), band("band band-2", other, 2), band("band band-3", other, 2), band("band band-4", other, 3)}, false, false},
+		{"half as long on a page that declares no article", []string{band("band band-1", story, 12), band("band band-2", other, 2), band("band band-3", other, 2), band("band band-4", other, 3)}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			art := findFirst(parseBody(t, tc.bands[0]), func(n *html.Node) bool { return n.DataAtom == atom.Div })
 			region := findFirst(parseBody(t, `<main>`+strings.Join(tc.bands, "")+`</main>`), func(n *html.Node) bool { return n.DataAtom == atom.Main })
-			if got := chooseRegion(newChosenText(art), region, kindArticle, false); got != tc.takesTheRegion {
+			kind := kindArticle
+			if tc.undeclared {
+				kind = kindUnknown
+			}
+			if got := chooseRegion(newChosenText(art), region, kind, false); got != tc.takesTheRegion {
 				t.Errorf("chooseRegion = %v, want %v", got, tc.takesTheRegion)
 			}
 		})

@@ -631,9 +631,13 @@ const (
 	minBands = 3
 	// minBandProse is the least prose, in bytes, each band holds.
 	minBandProse = 150
-	// minMissedBandFactor is how much more prose than the chosen block the
-	// bands it leaves out hold together for the region to be taken.
-	minMissedBandFactor = 1.0
+	// minMissedBandFactor is how much prose, as a share of the chosen
+	// block's, the bands it leaves out hold together for the region to be
+	// taken: half on a page of sections, nine tenths on a page that
+	// declares an article, whose story may stand beside bands of other
+	// matters.
+	minMissedBandFactor        = 0.5
+	minMissedArticleBandFactor = 0.9
 )
 
 // missesBands reports whether the chosen block, taken from the page, is one
@@ -642,7 +646,11 @@ const (
 // headings) is a band of teasers, a news site's "More in Opinion" beside
 // its story; on others, a listing's bands of posts are its content.
 func missesBands(chosen *chosenText, region *html.Node, article bool) bool {
-	limit := minMissedBandFactor * float64(proseLen(chosen.art))
+	factor := minMissedBandFactor
+	if article {
+		factor = minMissedArticleBandFactor
+	}
+	limit := factor * float64(proseLen(chosen.art))
 	found := false
 	visit := func(n *html.Node) bool {
 		if found || n.Type != html.ElementNode {
@@ -653,8 +661,9 @@ func missesBands(chosen *chosenText, region *html.Node, article bool) bool {
 			if k.Type != html.ElementNode || proseLen(k) < minBandProse || article && holdsHeadlines(k) {
 				continue
 			}
-			key := k.Data + "." + seriesClass(attr(k, "class"))
-			groups[key] = append(groups[key], k)
+			for _, key := range bandKeys(k) {
+				groups[key] = append(groups[key], k)
+			}
 		}
 		for _, g := range groups {
 			if len(g) < minBands {
@@ -682,4 +691,25 @@ func missesBands(chosen *chosenText, region *html.Node, article bool) bool {
 // holds one.
 func holdsHeadlines(n *html.Node) bool {
 	return findFirst(n, func(h *html.Node) bool { return headingLevel(h) > 0 && linkedHeading(h) }) != nil
+}
+
+// bandKeys names the stacks the band k may belong to: its tag with each
+// word of its class, the digits that number a band trimmed. A builder's
+// panels share a word ("so-panel widget") and each names its own kind of
+// block after it.
+func bandKeys(k *html.Node) []string {
+	f := strings.Fields(attr(k, "class"))
+	if len(f) == 0 {
+		return []string{k.Data + "."}
+	}
+	keys := make([]string, 0, len(f))
+	seen := map[string]bool{}
+	for _, c := range f {
+		key := k.Data + "." + strings.TrimRight(c, "0123456789")
+		if !seen[key] {
+			seen[key] = true
+			keys = append(keys, key)
+		}
+	}
+	return keys
 }
