@@ -181,6 +181,9 @@ func (c *cleaner) cloneChildren(dst, src *html.Node, depth int) {
 			c.fillSlot(dst, k, depth)
 			continue
 		}
+		if k.Type == html.ElementNode && k.DataAtom == atom.Noscript && c.unwrapNoscriptImage(dst, k, depth) {
+			continue
+		}
 		if cp := c.clone(k, depth); cp != nil {
 			dst.AppendChild(cp)
 		}
