@@ -20,6 +20,11 @@ import (
 // copy shows that picture in the placeholder's place, and leaves out the
 // empty frames a loader fills by script.
 
+// maxNoscriptImageMarkup is the most markup, in bytes, a <noscript>
+// holding one picture is read for: a picture with a long source set is a
+// few kilobytes; more is a page's worth, which revealNoscript weighs.
+const maxNoscriptImageMarkup = 16 << 10
+
 // noscriptImage returns the image a <noscript> holds when that is all it
 // holds; nil otherwise. The parser keeps a <noscript>'s markup as text
 // when the page was parsed for a browser with script, as children when
@@ -30,7 +35,7 @@ func noscriptImage(n *html.Node) *html.Node {
 	}
 	var nodes []*html.Node
 	if n.FirstChild.Type == html.TextNode && n.FirstChild.NextSibling == nil {
-		if !strings.Contains(n.FirstChild.Data, "<") {
+		if len(n.FirstChild.Data) > maxNoscriptImageMarkup || !strings.Contains(n.FirstChild.Data, "<") {
 			return nil
 		}
 		context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}

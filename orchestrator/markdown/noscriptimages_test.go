@@ -40,3 +40,12 @@ func TestALazyPlaceholderShowsThePictureItsNoscriptKeeps(t *testing.T) {
 		})
 	}
 }
+
+// TestANoscriptOfAPagesWorthIsNotReadForAPicture converts a stand-in
+// followed by a <noscript> whose one picture comes with a page's worth of
+// markup: the copy does not parse so much to find it.
+func TestANoscriptOfAPagesWorthIsNotReadForAPicture(t *testing.T) {
+	body := `<p><img src="https://cdn.example.com/heap-480.png" alt="Heap"></p><noscript><img src="https://cdn.example.com/heap.png" alt="The heap">` +
+		strings.Repeat("<!-- the page for clients without script -->", 400) + `</noscript>`
+	checkHolds(t, convertBody(t, body), []string{"heap-480.png"}, []string{"heap.png"})
+}
