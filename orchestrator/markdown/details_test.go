@@ -62,6 +62,15 @@ func TestConvertLeavesOutWhatAModelWouldTripOver(t *testing.T) {
 			unwanted: []string{"![River](https://example.com/r.jpg) ![River]", "![River](https://example.com/r.jpg)![River]"},
 		},
 		{
+			name: "the same picture in a box per screen size, or linked and then not, is shown once, with the text one of them gives",
+			html: `<div class="hero"><div class="media-mobile"><img src="/hall.jpg" alt=""></div><div class="media-desktop"><img src="/hall.jpg" alt="The museum hall"></div></div>` +
+				`<p>The hall opened in 1926.</p><p><a href="/zoom"><img src="/bread.jpg" alt="A loaf"></a></p><p><img src="/bread.jpg" alt="A loaf"></p><p>Bake it for forty minutes.</p>` +
+				`<p><img src="/chart.png" alt="Chart"></p><p>As the chart shows.</p><p><img src="/chart.png" alt="Chart"></p>`,
+			want: []string{"![The museum hall](https://example.com/hall.jpg)\n\nThe hall opened in 1926.", "[![A loaf](https://example.com/bread.jpg)](https://example.com/zoom)\n\nBake it for forty minutes.",
+				"![Chart](https://example.com/chart.png)\n\nAs the chart shows.\n\n![Chart](https://example.com/chart.png)"},
+			unwanted: []string{"![](https://example.com/hall.jpg)"},
+		},
+		{
 			name:     "a line break inside a table cell is a space",
 			html:     `<table><tr><th>Size</th><th>Weight</th></tr><tr><td>Large<br>boxed</td><td>2 kg</td></tr></table>`,
 			want:     []string{"| Large boxed | 2 kg |"},

@@ -750,21 +750,55 @@ func inTree(n, root *html.Node) bool {
 	return false
 }
 
-// dropRepeatedImage removes an image that repeats, with only white space
-// between them, the picture just before it, address and text: responsive
-// markup often shows one picture twice, once per screen size.
+// dropRepeatedImage removes an image that repeats the picture just before
+// it in the page, address and text, with no words between them:
+// responsive markup often shows one picture twice, once per screen size,
+// each in a box of its own, and a linked thumbnail may stand beside the
+// same picture unlinked. A picture without text repeated by one with
+// some gives the first its text. One address described in other words
+// may be a placeholder standing for several pictures, and stays.
 func dropRepeatedImage(img *html.Node) {
-	if img.Parent == nil {
+	src := attr(img, "src")
+	if img.Parent == nil || src == "" {
 		return
 	}
-	prev := img.PrevSibling
-	for prev != nil && prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" {
-		prev = prev.PrevSibling
+	n := img
+	for range maxRepeatLookback {
+		if n = prevInTree(n); n == nil {
+			return
+		}
+		switch {
+		case n.Type == html.TextNode && strings.TrimSpace(n.Data) != "":
+			return
+		case n.Type == html.ElementNode && n.DataAtom == atom.Img:
+			alt, prevAlt := attr(img, "alt"), attr(n, "alt")
+			if attr(n, "src") != src || alt != prevAlt && alt != "" && prevAlt != "" {
+				return
+			}
+			if prevAlt == "" && alt != "" {
+				setAttr(n, "alt", alt)
+			}
+			img.Parent.RemoveChild(img)
+			return
+		}
 	}
-	if prev != nil && prev.DataAtom == atom.Img && attr(prev, "src") != "" && attr(prev, "src") == attr(img, "src") &&
-		attr(prev, "alt") == attr(img, "alt") {
-		img.Parent.RemoveChild(img)
+}
+
+// maxRepeatLookback is how many nodes before an image dropRepeatedImage
+// reads for the picture it may repeat: the boxes of a responsive pair.
+const maxRepeatLookback = 24
+
+// prevInTree is the node before n in document order: the last node under
+// its previous sibling, or its parent.
+func prevInTree(n *html.Node) *html.Node {
+	if n.PrevSibling == nil {
+		return n.Parent
 	}
+	k := n.PrevSibling
+	for k.LastChild != nil {
+		k = k.LastChild
+	}
+	return k
 }
 
 // dropGallerySlides keeps the first picture of a link that holds pictures
