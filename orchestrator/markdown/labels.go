@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -126,7 +127,7 @@ func dropInterfaceLabels(art *html.Node) {
 		label := func(text string) bool {
 			return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text)
 		}
-		if label(text) || buttonLabel(n, text) {
+		if label(text) || buttonLabel(n, text) || controlGlyphs(text) && !holdsCode(n) {
 			return true
 		}
 		// An icon's name (the <title> of its drawing, "Comments") is no
@@ -191,4 +192,50 @@ func buttonClass(class string) bool {
 		}
 	}
 	return false
+}
+
+// maxControlGlyphs is the most glyphs of a line that is a control's sign
+// alone.
+const maxControlGlyphs = 4
+
+// controlGlyphs reports a line that is only the signs controls are drawn
+// with: a carousel's arrows, a dialog's cross, an accordion's plus and
+// minus, a menu's bars or dots, a separator's bar. Outside a table (where
+// a dash may mean "none") and code, no reader reads them. A rating's
+// stars and a check mark say something, and are no such sign.
+func controlGlyphs(text string) bool {
+	n := 0
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if n++; n > maxControlGlyphs || !controlGlyph(r) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// controlGlyph reports a sign a control is drawn with.
+func controlGlyph(r rune) bool {
+	switch {
+	case r >= 0x2190 && r <= 0x21FF, // arrows
+		r >= 0x2794 && r <= 0x27BF, // dingbat arrows
+		r >= 0x2B00 && r <= 0x2B2F, // more arrows
+		r >= 0x25B2 && r <= 0x25C5: // triangles pointing the way: ▲ ▶ ► ▼ ◀ ◄
+		return true
+	}
+	return strings.ContainsRune("×✕✖✗✘+−-–|›‹»«•·⋮⋯…☰⌄⌃", r)
+}
+
+// holdsCode reports whether n holds code: the signs of a command's option
+// ("--") are the option's name.
+func holdsCode(n *html.Node) bool {
+	return findFirst(n, func(k *html.Node) bool {
+		switch k.DataAtom {
+		case atom.Code, atom.Kbd, atom.Samp, atom.Tt, atom.Var:
+			return true
+		}
+		return false
+	}) != nil
 }

@@ -261,3 +261,31 @@ func TestButtonLabelLeavesTogglesAndSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestArticleLeavesOutTheSignsControlsAreDrawnWith converts a page whose
+// carousel, dialog, accordion and menu leave their signs on lines of
+// their own, beside signs that say something.
+func TestArticleLeavesOutTheSignsControlsAreDrawnWith(t *testing.T) {
+	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
+	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+		`<main><h1>Our studio</h1><p>` + body + `</p>` +
+		`<div class="carousel"><span class="prev">←</span><span class="next">→</span><a href="#s2">↗</a><div>▶ ◀</div></div>` +
+		`<div class="modal"><span class="close">×</span><p>` + body + `</p></div>` +
+		`<div class="accordion"><h3>Glazes</h3><span>+</span><p>` + body + `</p><span>−</span></div>` +
+		`<div class="menu">⋮</div><div class="sep">|</div><div>☰</div>` +
+		`<p>★★★★☆</p><ul><li>✓</li><li>Kiln wash included</li></ul>` +
+		`<table><tr><th>Kiln</th><th>Vent</th></tr><tr><td>Studio</td><td>–</td></tr><tr><td>Large</td><td>Yes</td></tr></table>` +
+		`<dl><dt><code>--</code></dt><dd>Do not read any more arguments as options.</dd></dl>` +
+		`<p>Press → to turn the dial.</p><pre><code>--- a/kiln.conf
++++ b/kiln.conf
++
+-</code></pre></main>` + pageFooter + `</body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"The kiln fires at night", "Glazes", "★★★★☆", "✓", "| Studio | – |", "Press → to turn the dial.", "+++ b/kiln.conf\n+\n-", "`--`"},
+		[]string{"←", "↗", "▶", "×", "⋮", "☰", "\n+\n\n", "−"})
+	for _, line := range strings.Split(md, "\n") {
+		if strings.TrimSpace(line) == "|" || strings.TrimSpace(line) == "→" {
+			t.Errorf("a sign stands on a line of its own:\n%s", md)
+		}
+	}
+}
