@@ -162,6 +162,9 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	}
 	dropEmptySections(art)
 	dropRepeats(art, thread)
+	if !thread {
+		dropAdjacentRepeats(art) // a thread's posts may each repeat the topic's title
+	}
 }
 
 // readable runs Readability over a copy of page; ok is false when it

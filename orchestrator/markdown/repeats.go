@@ -118,3 +118,71 @@ func mostlyCode(n *html.Node, size int) bool {
 // minCodeShare is the least share of a block's text its code blocks hold
 // for the block to be code.
 const minCodeShare = 0.8
+
+// A heading that says word for word what the heading just before it
+// said, with nothing between them, is the same heading shown twice: a
+// card's title once over its picture and once under it, a title once
+// linked and once not. It is read once when it says at least
+// minAdjacentRepeatWords words. A paragraph that repeats the one before
+// it stays: a caption may be a picture's heading too, and a writer may
+// say a sentence twice.
+
+// minAdjacentRepeatWords is the fewest words of a heading that goes when
+// it repeats the one just before it: a short label ("Pros") may head two
+// columns.
+const minAdjacentRepeatWords = 2
+
+// dropAdjacentRepeats removes under root each heading whose words are
+// those of the heading just before it, with no words between them.
+// Tables and code are read as they are.
+func dropAdjacentRepeats(root *html.Node) {
+	var last string
+	lastHeading := false
+	clean := false // no words since the last block of text
+	var repeats []*html.Node
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			switch {
+			case k.Type == html.TextNode:
+				if countWords(k.Data) > 0 {
+					clean = false
+				}
+			case k.Type != html.ElementNode:
+			case k.DataAtom == atom.Table || k.DataAtom == atom.Pre || k.DataAtom == atom.Code:
+				if countWords(textOf(k)) > 0 {
+					clean = false
+				}
+			case textUnit(k):
+				text := flatText(k)
+				if text == "" {
+					continue
+				}
+				heading := headingLevel(k) > 0
+				if clean && heading && lastHeading && text == last && countWords(text) >= minAdjacentRepeatWords {
+					repeats = append(repeats, k)
+					continue
+				}
+				last, lastHeading, clean = text, heading, true
+			default:
+				visit(k)
+			}
+		}
+	}
+	visit(root)
+	for _, n := range repeats {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// textUnit reports a block of text read whole: a paragraph, a heading, or
+// a box, an item or a term holding no other block.
+func textUnit(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P:
+		return true
+	case atom.Div, atom.Li, atom.Dt, atom.Dd:
+		return findFirst(n, blockElement) == nil
+	}
+	return headingLevel(n) > 0
+}

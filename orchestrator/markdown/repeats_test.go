@@ -3,6 +3,8 @@ package markdown
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
@@ -51,6 +53,14 @@ func TestArticleWritesARepeatedSectionOnce(t *testing.T) {
 				`</main>` + pageFooter + `</body></html>`,
 			want: map[string]int{"reading lamp": 10, "damp cloth": 1},
 		},
+		{
+			name: "a heading then its words as a paragraph stay",
+			page: `<!doctype html><html><head><title>Tables - Example</title></head><body>` + pageHeader +
+				`<main><h1>Our tables</h1>` + prose +
+				`<h2>Made by hand in the workshop</h2><p>Made by hand in the workshop</p>` + prose +
+				`</main>` + pageFooter + `</body></html>`,
+			want: map[string]int{"Made by hand in the workshop": 2},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, tc.page)
@@ -78,5 +88,35 @@ func TestAThreadsRepliesDoNotRepeatTheQuotedPost(t *testing.T) {
 		if got := strings.Count(flatText(root), "buy web hosting"); got != tc.want {
 			t.Errorf("thread %v: the post is there %d times, want %d", tc.thread, got, tc.want)
 		}
+	}
+}
+
+// TestDropAdjacentRepeatsReadsOnlyHeadingsSideBySide removes a heading
+// that repeats the one just before it, and nothing else.
+func TestDropAdjacentRepeatsReadsOnlyHeadingsSideBySide(t *testing.T) {
+	for _, tc := range []struct {
+		name, html, want string
+	}{
+		{"the same heading twice", `<h3>Oak dining table</h3><h3>Oak dining table</h3><p>$980</p>`, "Oak dining table|$980"},
+		{"across boxes, one linked", `<div><a href="/t"><h3>Oak dining table</h3></a></div><div><h3><a href="/t">Oak dining table</a></h3></div>`, "Oak dining table"},
+		{"a one-word label twice", `<h4>Pros</h4><h4>Pros</h4>`, "Pros|Pros"},
+		{"words between", `<h3>Oak dining table</h3><span>New</span><h3>Oak dining table</h3>`, "Oak dining table|New|Oak dining table"},
+		{"a paragraph twice", `<p>Made by hand in the workshop</p><p>Made by hand in the workshop</p>`, "Made by hand in the workshop|Made by hand in the workshop"},
+		{"a table between", `<h3>Oak dining table</h3><table><tr><td>Oak</td></tr></table><h3>Oak dining table</h3>`, "Oak dining table|Oak|Oak dining table"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseBody(t, tc.html)
+			dropAdjacentRepeats(root)
+			var got []string
+			walk(root, func(n *html.Node) bool {
+				if n.Type == html.TextNode && strings.TrimSpace(n.Data) != "" {
+					got = append(got, strings.TrimSpace(n.Data))
+				}
+				return true
+			})
+			if strings.Join(got, "|") != tc.want {
+				t.Errorf("left %q, want %q", strings.Join(got, "|"), tc.want)
+			}
+		})
 	}
 }
