@@ -148,6 +148,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropAccountPrompts(art)
 	dropDatelines(art)
 	dropAffiliateNotes(art)
+	dropConsentNotices(art)
 	dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 	dropCardChrome(art)
 	dropInterfaceLabels(art)

@@ -1,0 +1,97 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Consent notices: the banner a site shows over every page to say that it
+// sets cookies ("This site uses cookies to help personalise content … By
+// continuing to use this site, you are consenting to our use of
+// cookies"), and the controls that go with it ("Cookie settings",
+// "Manage consent", "Do not sell my personal information"). The rules
+// that know furniture by its class names miss the banners whose classes
+// say nothing ("fixed bottom-6 z-50"), and a page short of other text
+// brings them in with its body. The words tell them: the site speaks of
+// its own cookies and of the reader's consent in one short paragraph. A
+// sentence about cookies as a subject ("sites that use cookies must let
+// you opt out") has no site of its own for a subject and stays, and so
+// does code that sets them.
+
+// siteCookiesRe finds a site saying that it sets cookies: "we use
+// cookies", "this website uses cookies", "our platform uses various types
+// of cookies", or a name opening the note ("iFixit uses cookies").
+var siteCookiesRe = regexp.MustCompile(`(?i)(?:\bwe(?:\s+and\s+our\s+(?:\w+\s+)?partners)?|\b(?:this|our)\s+(?:web\s?)?(?:site|platform|app|store|shop|portal|service)|^\W*[\p{L}\p{N}][\p{L}\p{N}.&'’-]*)` +
+	`\s+(?:also\s+)?(?:uses?|sets?|places?|stores?)\s+(?:(?:\w+\s+){0,3})cookies\b`)
+
+// readerConsentRe finds the reader's side of the notice: agreeing by
+// going on, a setting to change, the policy it points to.
+var readerConsentRe = regexp.MustCompile(`(?i)\bby\s+(?:clicking|continuing|using|browsing|staying|closing)\b|\byou\s+(?:agree|consent|accept)\b|` +
+	`\b(?:are\s+)?consenting\b|\bcookies?\s+(?:policy|notice|statement|settings|preferences)\b|` +
+	`\bmanage\s+(?:your\s+)?(?:preferences|consent|cookies|settings)\b|\bopt[\s-]+(?:in|out)\b`)
+
+// agreeToCookiesRe finds a notice that says it in one turn: "By using
+// Medium, you agree to our Privacy Policy, including cookie policy".
+var agreeToCookiesRe = regexp.MustCompile(`(?i)\bby\s+(?:clicking|continuing|using|browsing)\b[^.]{0,120}\byou\s+(?:agree|consent)\s+to\s+(?:our|the|its)\b[^.]{0,120}\bcookies?\b`)
+
+// cookieWithheldRe finds what an embed shows in place of content the
+// reader's consent withholds: "This content isn't visible due to your
+// cookie preferences".
+var cookieWithheldRe = regexp.MustCompile(`(?i)\bdue\s+to\s+your\s+(?:cookie|privacy|consent)\s+(?:preferences|settings|choices)\b`)
+
+// consentControlRe matches the whole line of a consent banner's control.
+var consentControlRe = regexp.MustCompile(`(?i)^(?:(?:cookie|privacy|consent)\s+(?:settings|preferences|choices)|` +
+	`manage\s+(?:my\s+|your\s+)?(?:consent|cookies|cookie\s+(?:settings|preferences)|privacy\s+preferences)|` +
+	`(?:accept|allow|reject|decline|deny)\s+(?:all\s+cookies|all|cookies)|` +
+	`do\s+not\s+sell\s+(?:or\s+share\s+)?my\s+(?:personal\s+)?(?:information|info|data)|your\s+privacy\s+choices)` +
+	`\W*(?:(?:accept|reject|allow|decline)(?:\s+all)?\W*)?$`)
+
+// maxConsentNote is the most text, in bytes, of a consent notice: a few
+// sentences, not a page's paragraph.
+const maxConsentNote = 600
+
+// consentNotice reports whether text is a site's notice of its cookies:
+// the notice opens the text or one of its sentences, outside quotation
+// marks, where a writer quoting one ("the banner read “We use cookies
+// …”") leads up to it.
+func consentNotice(text string) bool {
+	if !strings.Contains(strings.ToLower(text), "cookie") {
+		return false
+	}
+	return opensSentence(text, siteCookiesRe) && readerConsentRe.MatchString(text) || opensSentence(text, agreeToCookiesRe) ||
+		cookieWithheldRe.MatchString(text)
+}
+
+// opensSentence reports whether re matches text where text or one of its
+// sentences begins, outside quotation marks.
+func opensSentence(text string, re *regexp.Regexp) bool {
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return false
+	}
+	before := strings.TrimSpace(text[:loc[0]])
+	if before == "" {
+		return true
+	}
+	quoted := strings.Count(before, "“") > strings.Count(before, "”") || strings.Count(before, `"`)%2 == 1
+	return !quoted && strings.ContainsRune(".!?", rune(before[len(before)-1]))
+}
+
+// dropConsentNotices removes under art the paragraphs that are consent
+// notices and the lines that are their controls.
+func dropConsentNotices(art *html.Node) {
+	dropLines(art, maxConsentNote, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Span, atom.A, atom.Button, atom.Aside, atom.Section, atom.Small:
+			// The notice's own paragraph, not a box that holds it beside
+			// other things.
+			return soleText(n) && findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) || k.DataAtom == atom.Img }) == nil
+		}
+		return false
+	}, func(n *html.Node, text string) bool {
+		return consentNotice(text) || consentControlRe.MatchString(text)
+	})
+}

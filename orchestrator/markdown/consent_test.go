@@ -1,0 +1,57 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConsentNoticesAreLeftOut drops a site's notice of its cookies and
+// the controls beside it, in the forms sites write them, wherever the
+// content brings them in; sentences about cookies as a subject stay, and
+// so do code that sets them and what shares a box with a notice.
+func TestConsentNoticesAreLeftOut(t *testing.T) {
+	story := `<p>` + strings.Repeat("The bakery proofs its rye for sixteen hours in a cold room before the loaves go into the wood oven at dawn. ", 5) + `</p>`
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{"notices in the forms sites print them",
+			story + `<div class="fixed bottom-6 z-50"><p>Crumbly uses cookies to enhance site functionality and personalise ads. ` +
+				`By using our site, you agree to our cookie use and <a href="/privacy">Privacy Policy</a>.</p><button>Got it</button></div>` +
+				`<ul class="notices"><li><div><p>This site uses cookies to help personalise content. By continuing to use this site, you are consenting to our use of cookies.</p></div></li></ul>` +
+				`<div class="bar"><span>We and our advertising partners use cookies on our website to give you the most relevant experience. ` +
+				`By clicking “Accept”, you consent to the use of ALL the cookies.</span></div>` +
+				`<p>Our platform uses various types of cookies, each with its function. Below you can manage your preferences.</p>` +
+				`<p>To make Crumbly work, we log user data. By using Crumbly, you agree to our <a href="/privacy">Privacy Policy</a>, including cookie policy.</p>` +
+				`<p>This content isn't visible due to your cookie preferences. Click Allow to load it.</p>`,
+			[]string{"proofs its rye for sixteen hours"},
+			[]string{"uses cookies", "consenting", "ALL the cookies", "manage your preferences", "cookie policy", "cookie preferences"}},
+		{"the controls of a banner",
+			story + `<div><a href="/prefs">Cookie Settings</a><a href="#">Accept</a></div><p><a href="/privacy">Do not sell or share my personal information</a>.</p>` +
+				`<p><a href="#">Manage consent</a></p><p><button>Reject all</button></p><p>Your Privacy Choices</p>`,
+			[]string{"proofs its rye for sixteen hours"},
+			[]string{"Cookie Settings", "Do not sell", "Manage consent", "Reject all", "Privacy Choices"}},
+		{"cookies as a subject",
+			story + `<p>Sites that use cookies for advertising must, by law, let you opt out, and most hide the setting two menus deep.</p>` +
+				`<p>We use cookies to keep sessions and Redis to store them, which halved the time a login takes.</p>` +
+				`<p>We use cookie cutters shaped like stars for the holiday shortbread, and the children choose the icing.</p>` +
+				`<p>By using a session, you agree to nothing: the server simply stores cookies across requests until they expire.</p>` +
+				`<pre><code>// By using the jar, you accept its cookies.
+jar.SetCookies(u, cookies)</code></pre>` +
+				`<p>To change what the shop stores, open its <a href="/prefs">Cookie Settings</a> page and untick the lines you refuse.</p>` +
+				`<p>Accept all applications before the deadline, then decide which ones to read first.</p>`,
+			[]string{"Sites that use cookies for advertising must", "Redis to store them", "cookie cutters shaped like stars", "stores cookies across requests",
+				"jar.SetCookies", "Accept all applications", "its [Cookie Settings](https://example.com/prefs) page"}, nil},
+		{"a notice quoted in a sentence",
+			story + `<p>The banner the regulator fined read “We use cookies. By continuing, you agree to our use of cookies.” and offered no way to refuse.</p>`,
+			[]string{"read “We use cookies. By continuing, you agree to our use of cookies.” and offered"}, nil},
+		{"what shares a box with a notice",
+			story + `<div class="about"><p>Mara bakes every morning and writes about bread at night.</p><p>We use cookies. By continuing, you agree to them.</p></div>`,
+			[]string{"Mara bakes every morning"}, []string{"We use cookies"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<!doctype html><html><head><title>Rye</title></head><body><article><h1>Rye</h1>`+tc.body+`</article></body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
