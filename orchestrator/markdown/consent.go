@@ -23,15 +23,29 @@ import (
 
 // siteCookiesRe finds a site saying that it sets cookies: "we use
 // cookies", "this website uses cookies", "our platform uses various types
-// of cookies", or a name opening the note ("iFixit uses cookies").
-var siteCookiesRe = regexp.MustCompile(`(?i)(?:\bwe(?:\s+and\s+our\s+(?:\w+\s+)?partners)?|\b(?:this|our)\s+(?:web\s?)?(?:site|platform|app|store|shop|portal|service)|^\W*[\p{L}\p{N}][\p{L}\p{N}.&'’-]*)` +
-	`\s+(?:also\s+)?(?:uses?|sets?|places?|stores?)\s+(?:(?:\w+\s+){0,3})cookies\b`)
+// of cookies", or a name opening the note ("iFixit uses cookies"); and
+// the same in German, French, Spanish, Italian, Portuguese and Dutch
+// ("Wir verwenden Cookies", "Ce site utilise des cookies", "Utilizamos
+// cookies propias").
+var siteCookiesRe = regexp.MustCompile(`(?i)(?:(?:\bwe(?:\s+and\s+our\s+(?:\w+\s+)?partners)?|\b(?:this|our)\s+(?:web\s?)?(?:site|platform|app|store|shop|portal|service)|^\W*[\p{L}\p{N}][\p{L}\p{N}.&'’-]*)` +
+	`\s+(?:also\s+)?(?:uses?|sets?|places?|stores?)|` +
+	`\bwir\s+(?:verwenden|nutzen|setzen)|\b(?:diese|unsere)\s+(?:web)?(?:seite|site|website)\s+(?:verwendet|nutzt|benutzt)|` +
+	`\bnous\s+utilisons|\bce\s+site(?:\s+web)?\s+utilise|\b(?:este|nuestro)\s+sitio(?:\s+web)?\s+(?:utiliza|usa)|\b(?:utilizamos|usamos)|` +
+	`\bquesto\s+sito(?:\s+web)?\s+(?:utilizza|usa)|\butilizziamo|\b(?:este|o\s+nosso)\s+site\s+(?:utiliza|usa)|` +
+	`\b(?:deze|onze)\s+(?:web)?site\s+gebruikt|\bwij\s+gebruiken|\bwe\s+gebruiken)` +
+	`\s+(?:(?:[\p{L}\p{N}]+\s+){0,3})cookies?\b`)
 
 // readerConsentRe finds the reader's side of the notice: agreeing by
-// going on, a setting to change, the policy it points to.
+// going on, a setting to change, the policy it points to; in the same
+// languages.
 var readerConsentRe = regexp.MustCompile(`(?i)\bby\s+(?:clicking|continuing|using|browsing|staying|closing)\b|\byou\s+(?:agree|consent|accept)\b|` +
 	`\b(?:are\s+)?consenting\b|\bcookies?\s+(?:policy|notice|statement|settings|preferences)\b|` +
-	`\bmanage\s+(?:your\s+)?(?:preferences|consent|cookies|settings)\b|\bopt[\s-]+(?:in|out)\b`)
+	`\bmanage\s+(?:your\s+)?(?:preferences|consent|cookies|settings)\b|\bopt[\s-]+(?:in|out)\b|` +
+	`\bdurch\s+die\s+(?:weitere\s+)?nutzung\b|\b(?:stimmen|erklären)\s+sie\s+sich\b|\beinverstanden\b|\bcookie-?(?:richtlinie|einstellungen|hinweis)|` +
+	`\ben\s+(?:poursuivant|continuant)\b|\bvous\s+(?:acceptez|consentez)\b|\bpolitique\s+(?:de|relative\s+aux)\s+cookies\b|` +
+	`\bal\s+(?:continuar|seguir)\s+navegando\b|\bpol[ií]tica\s+de\s+cookies\b|\b(?:usted\s+)?(?:acepta|aceptas|consiente)\b|` +
+	`\bproseguendo\b|\bacconsenti\b|\baccetti\b|\binformativa\s+(?:sui\s+)?cookie\b|\bao\s+continuar\b|\bconcorda\b|` +
+	`\bdoor\s+verder\s+te\s+gaan\b|\bga(?:at)?\s+(?:je|u)\s+akkoord\b|\bcookiebeleid\b`)
 
 // agreeToCookiesRe finds a notice that says it in one turn: "By using
 // Medium, you agree to our Privacy Policy, including cookie policy".
@@ -42,11 +56,15 @@ var agreeToCookiesRe = regexp.MustCompile(`(?i)\bby\s+(?:clicking|continuing|usi
 // cookie preferences".
 var cookieWithheldRe = regexp.MustCompile(`(?i)\bdue\s+to\s+your\s+(?:cookie|privacy|consent)\s+(?:preferences|settings|choices)\b`)
 
-// consentControlRe matches the whole line of a consent banner's control.
+// consentControlRe matches the whole line of a consent banner's control,
+// in the same languages.
 var consentControlRe = regexp.MustCompile(`(?i)^(?:(?:cookie|privacy|consent)\s+(?:settings|preferences|choices)|` +
 	`manage\s+(?:my\s+|your\s+)?(?:consent|cookies|cookie\s+(?:settings|preferences)|privacy\s+preferences)|` +
 	`(?:accept|allow|reject|decline|deny)\s+(?:all\s+cookies|all|cookies)|` +
-	`do\s+not\s+sell\s+(?:or\s+share\s+)?my\s+(?:personal\s+)?(?:information|info|data)|your\s+privacy\s+choices)` +
+	`do\s+not\s+sell\s+(?:or\s+share\s+)?my\s+(?:personal\s+)?(?:information|info|data)|your\s+privacy\s+choices|` +
+	`alle\s+(?:cookies\s+)?(?:akzeptieren|ablehnen|accepteren|weigeren)|cookie-?(?:einstellungen|instellingen)|` +
+	`tout\s+(?:accepter|refuser)|param[eè]tres\s+des\s+cookies|(?:aceptar|rechazar)\s+todas?(?:\s+las\s+cookies)?|` +
+	`configura(?:r|ci[oó]n\s+de)\s+cookies|(?:accetta|rifiuta)\s+tutti|(?:aceitar|rejeitar)\s+todos?|alles\s+accepteren)` +
 	`\W*(?:(?:accept|reject|allow|decline)(?:\s+all)?\W*)?$`)
 
 // maxConsentNote is the most text, in bytes, of a consent notice: a few

@@ -26,6 +26,15 @@ func TestConsentNoticesAreLeftOut(t *testing.T) {
 				`<p>This content isn't visible due to your cookie preferences. Click Allow to load it.</p>`,
 			[]string{"proofs its rye for sixteen hours"},
 			[]string{"uses cookies", "consenting", "ALL the cookies", "manage your preferences", "cookie policy", "cookie preferences"}},
+		{"notices and controls in other languages",
+			story + `<p>Diese Website verwendet Cookies, um Ihnen das beste Nutzererlebnis zu bieten. Durch die weitere Nutzung der Website stimmen Sie der Verwendung von Cookies zu.</p>` +
+				`<p>Ce site utilise des cookies pour améliorer votre expérience. En poursuivant votre navigation, vous acceptez leur utilisation.</p>` +
+				`<p>Utilizamos cookies propias y de terceros para mejorar nuestros servicios. Si continúa navegando, consideramos que acepta su uso.</p>` +
+				`<p>Questo sito utilizza i cookie per migliorare l'esperienza. Proseguendo la navigazione acconsenti al loro impiego.</p>` +
+				`<p>Deze website gebruikt cookies. Door verder te gaan op deze website ga je akkoord met ons cookiebeleid.</p>` +
+				`<div><button>Alle akzeptieren</button></div><div><button>Tout refuser</button></div><p><a href="#">Aceptar todas</a></p><p><a href="#">Cookie-Einstellungen</a></p>`,
+			[]string{"proofs its rye for sixteen hours"},
+			[]string{"Cookies", "cookies", "cookie", "akzeptieren", "refuser", "Aceptar", "Einstellungen"}},
 		{"the controls of a banner",
 			story + `<div><a href="/prefs">Cookie Settings</a><a href="#">Accept</a></div><p><a href="/privacy">Do not sell or share my personal information</a>.</p>` +
 				`<p><a href="#">Manage consent</a></p><p><button>Reject all</button></p><p>Your Privacy Choices</p>`,
@@ -39,9 +48,10 @@ func TestConsentNoticesAreLeftOut(t *testing.T) {
 				`<pre><code>// By using the jar, you accept its cookies.
 jar.SetCookies(u, cookies)</code></pre>` +
 				`<p>To change what the shop stores, open its <a href="/prefs">Cookie Settings</a> page and untick the lines you refuse.</p>` +
+				`<p>Wir verwenden Cookies nur für den Warenkorb; Sie können ihn jederzeit leeren.</p><p>Nous utilisons des cookies au chocolat dans cette recette.</p>` +
 				`<p>Accept all applications before the deadline, then decide which ones to read first.</p>`,
 			[]string{"Sites that use cookies for advertising must", "Redis to store them", "cookie cutters shaped like stars", "stores cookies across requests",
-				"jar.SetCookies", "Accept all applications", "its [Cookie Settings](https://example.com/prefs) page"}, nil},
+				"jar.SetCookies", "Accept all applications", "Wir verwenden Cookies nur für den Warenkorb", "Nous utilisons des cookies au chocolat", "its [Cookie Settings](https://example.com/prefs) page"}, nil},
 		{"a notice quoted in a sentence",
 			story + `<p>The banner the regulator fined read “We use cookies. By continuing, you agree to our use of cookies.” and offered no way to refuse.</p>`,
 			[]string{"read “We use cookies. By continuing, you agree to our use of cookies.” and offered"}, nil},
