@@ -38,8 +38,7 @@ func noscriptImage(n *html.Node) *html.Node {
 		if len(n.FirstChild.Data) > maxNoscriptImageMarkup || !strings.Contains(n.FirstChild.Data, "<") {
 			return nil
 		}
-		context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-		parsed, err := html.ParseFragment(strings.NewReader(n.FirstChild.Data), context)
+		parsed, err := parseNoscript(n.FirstChild.Data)
 		if err != nil {
 			return nil
 		}
@@ -66,6 +65,13 @@ func noscriptImage(n *html.Node) *html.Node {
 		}
 	}
 	return img
+}
+
+// parseNoscript parses the markup a <noscript> keeps as text, when the
+// page was parsed for a browser with script, as the children of a box.
+func parseNoscript(markup string) ([]*html.Node, error) {
+	context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	return html.ParseFragment(strings.NewReader(markup), context)
 }
 
 // soleImage returns the image n is, or the one image it wraps with no

@@ -380,8 +380,7 @@ func revealNoscript(page *html.Node) {
 		if n.FirstChild == nil || n.FirstChild.Type != html.TextNode {
 			return false
 		}
-		context := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-		nodes, err := html.ParseFragment(strings.NewReader(n.FirstChild.Data), context)
+		nodes, err := parseNoscript(n.FirstChild.Data)
 		if err != nil {
 			return false
 		}
