@@ -104,12 +104,74 @@ func dropConsentNotices(art *html.Node) {
 	dropLines(art, maxConsentNote, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Span, atom.A, atom.Button, atom.Aside, atom.Section, atom.Small:
-			// The notice's own paragraph, not a box that holds it beside
-			// other things.
-			return soleText(n) && findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) || k.DataAtom == atom.Img }) == nil
+			// The notice's own paragraph, or the banner that holds it
+			// with its controls; not a box that holds it beside other
+			// things.
+			if !soleText(n) || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
+				return false
+			}
+			return findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) }) == nil || consentBanner(n)
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
-		return consentNotice(text) || consentControlRe.MatchString(text)
+		return consentNotice(text) || consentControlRe.MatchString(text) || consentBanner(n)
 	})
+}
+
+// maxBannerLabelWords is the most words of a banner's button label
+// ("Accept", "Got it", "Learn more") beside its notice.
+const maxBannerLabelWords = 3
+
+// consentBanner reports a box whose every line belongs to a consent
+// banner: a notice, one at least, and the controls beside it, named as
+// consent controls are or as short as a button's label. The notice's
+// paragraph may hold one of the controls in a box of its own ("We use
+// cookies … <div>Do not sell my personal information.</div>"). A box
+// with a heading is a section, whose short lines are not buttons.
+func consentBanner(n *html.Node) bool {
+	if findFirst(n, func(k *html.Node) bool { return headingLevel(k) > 0 }) != nil {
+		return false
+	}
+	notices := 0
+	for _, line := range blockLines(n) {
+		switch {
+		case consentNotice(line):
+			notices++
+		case consentControlRe.MatchString(strings.TrimRight(line, ". ")) || countWords(line) <= maxBannerLabelWords:
+		default:
+			return false
+		}
+	}
+	return notices > 0
+}
+
+// blockLines is the text of n line by line: the words of each block
+// under it, each block's own apart from those of the blocks it holds.
+func blockLines(n *html.Node) []string {
+	var lines []string
+	var b strings.Builder
+	var read func(p *html.Node)
+	flush := func() {
+		if t := strings.Join(strings.Fields(b.String()), " "); t != "" {
+			lines = append(lines, t)
+		}
+		b.Reset()
+	}
+	read = func(p *html.Node) {
+		for k := p.FirstChild; k != nil; k = k.NextSibling {
+			switch {
+			case k.Type == html.TextNode:
+				b.WriteString(k.Data)
+			case k.Type == html.ElementNode && blockTag(k):
+				flush()
+				read(k)
+				flush()
+			case k.Type == html.ElementNode:
+				read(k)
+			}
+		}
+	}
+	read(n)
+	flush()
+	return lines
 }

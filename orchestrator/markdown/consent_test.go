@@ -55,6 +55,16 @@ jar.SetCookies(u, cookies)</code></pre>` +
 		{"a notice quoted in a sentence",
 			story + `<p>The banner the regulator fined read “We use cookies. By continuing, you agree to our use of cookies.” and offered no way to refuse.</p>`,
 			[]string{"read “We use cookies. By continuing, you agree to our use of cookies.” and offered"}, nil},
+		{"a banner whose notice holds its controls in boxes of their own",
+			story + `<div id="bar"><div class="message">We use cookies on our website to give you the most relevant experience. ` +
+				`By clicking “Accept”, you consent to the use of ALL the cookies.<br><div class="opt-out"><a>Do not sell my personal information</a>.</div></div>` +
+				`<div class="buttons"><span>Settings</span><span>Accept</span></div></div>`,
+			[]string{"proofs its rye for sixteen hours"},
+			[]string{"use of ALL the cookies", "Do not sell", "Settings", "Accept"}},
+		{"a banner's box beside a line of the page's, or under a heading",
+			story + `<div class="box"><div>We use cookies. By continuing, you agree to them.</div><div>Loaves are baked at dawn and sold by nine.</div></div>` +
+				`<section><h3>Opening hours</h3><div>We use cookies. By continuing, you agree to them.</div><div>Daily 7–12</div></section>`,
+			[]string{"Loaves are baked at dawn", "Opening hours", "Daily 7–12"}, []string{"We use cookies"}},
 		{"what shares a box with a notice",
 			story + `<div class="about"><p>Mara bakes every morning and writes about bread at night.</p><p>We use cookies. By continuing, you agree to them.</p></div>`,
 			[]string{"Mara bakes every morning"}, []string{"We use cookies"}},
