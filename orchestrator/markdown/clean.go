@@ -347,7 +347,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return initialsPicture(n) || iconLigature(n) || tooltip(n) || !c.forExtraction && nonContent(n)
+	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || !c.forExtraction && nonContent(n)
 }
 
 // tooltip reports an element whose role says it is a tooltip: the
@@ -850,4 +850,18 @@ func findFirst(root *html.Node, match func(*html.Node) bool) *html.Node {
 		}
 	}
 	return nil
+}
+
+// maxAnnouncement is the most text, in bytes, of an announcement.
+const maxAnnouncement = 300
+
+// announcement reports a status region (WAI-ARIA's role status): what
+// the page tells a screen reader's user of its own state ("Loaded 338
+// results", "Added to your cart", "Slide 1 of 8"). Its words come and go
+// with what the reader does; they are not the page's. An alert is an
+// author's note as often as the page's, and a region that announces its
+// changes politely may be a box of news: both stay. A status region of
+// more than a few sentences is a page's misuse of the role, and stays.
+func announcement(n *html.Node) bool {
+	return strings.EqualFold(strings.TrimSpace(attr(n, "role")), "status") && textUpTo(n, maxAnnouncement) <= maxAnnouncement
 }
