@@ -35,7 +35,7 @@ var boilerplateStems = []string{"cookie", "consent", "newsletter", "subscribe", 
 
 // boilerplateRoles are ARIA roles of blocks that are not the content.
 var boilerplateRoles = map[string]bool{
-	"navigation": true, "complementary": true, "contentinfo": true, "search": true, "dialog": true,
+	"banner": true, "navigation": true, "complementary": true, "contentinfo": true, "search": true, "dialog": true,
 	"alertdialog": true, "menu": true, "menubar": true,
 }
 

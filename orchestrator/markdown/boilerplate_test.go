@@ -117,3 +117,24 @@ func TestTheSitesFooterIsNeverTheContent(t *testing.T) {
 		})
 	}
 }
+
+// TestTheSitesBannerIsNotTheContent leaves out the block WAI-ARIA's role
+// calls the site's banner, its header of every page, whatever its tag.
+func TestTheSitesBannerIsNotTheContent(t *testing.T) {
+	story := `<p>` + strings.Repeat("The engineers sank the piers into the river bed over two dry summers. ", 20) + `</p>`
+	banner := `<div role="banner"><p>The Builders' Source Since 1973</p><p>Ask Our Experts 212-444-6615</p><p>Hello, Log In Account &amp; Orders</p></div>`
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     []string
+		unwanted []string
+	}{
+		{"the site's banner", banner + `<div class="page"><h1>How the bridge was built</h1>` + story + `</div>`,
+			[]string{"sank the piers"}, []string{"Since 1973", "Ask Our Experts", "Log In"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, `<html><head><title>Example</title></head><body>`+tc.body+`</body></html>`)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
