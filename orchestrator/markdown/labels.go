@@ -37,7 +37,14 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`go\s+to\s+(?:topic|thread|forum)\s+listing|jump\s+to|display\s+posts\s+from\s+previous|(?:un)?watch\s+this\s+(?:topic|thread)|` +
 	`(?:this\s+)?(?:topic|thread|discussion)\s+(?:was|has\s+been|is)\s+(?:automatically\s+)?(?:closed|locked|archived)[^.!]{0,60}[.!]?(?:\s+new\s+replies\s+are\s+no\s+longer\s+allowed)?|` +
 	`not\s+open\s+for\s+further\s+replies|new\s+replies\s+are\s+no\s+longer\s+allowed|` +
+	`(?:click|tap)\s+(?:here\s+)?to\s+(?:enlarge|zoom(?:\s+in)?)|(?:view|see)\s+larger(?:\s+image)?|enlarge\s+(?:this\s+)?image|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
+
+// captionToggleRe is the whole text of the control that shows or hides a
+// picture's caption ("hide caption", "toggle caption"). A news site may
+// set it inside the caption's own line, after the credit; no sentence
+// holds it as an element of its own.
+var captionToggleRe = regexp.MustCompile(`(?i)^\s*(?:hide|show|toggle)\s+captions?\s*$`)
 
 // maxErrorNotice is the most text, in bytes, of a script's error notice.
 const maxErrorNotice = 200
@@ -115,6 +122,9 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	}, func(_ *html.Node, text string) bool { return errorNotice(text) })
+	dropLines(art, maxControlLabel, nil, func(n *html.Node) bool {
+		return n.Type == html.ElementNode
+	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })
 	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd, atom.Summary:
