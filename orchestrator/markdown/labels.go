@@ -125,6 +125,15 @@ func dropInterfaceLabels(art *html.Node) {
 	dropLines(art, maxControlLabel, nil, func(n *html.Node) bool {
 		return n.Type == html.ElementNode
 	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })
+	dropLines(art, maxTickerText, []atom.Atom{atom.Table}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Section, atom.Aside:
+			return true
+		case atom.Span, atom.A, atom.Strong, atom.B:
+			return noTextBeside(n)
+		}
+		return false
+	}, func(_ *html.Node, text string) bool { return ticker(text) })
 	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd, atom.Summary:
@@ -248,4 +257,36 @@ func holdsCode(n *html.Node) bool {
 		}
 		return false
 	}) != nil
+}
+
+// A ticker (a marquee) runs one short phrase across the page over and
+// over, each copy a box of its own so that the loop has no seam: "Book
+// Now * Book Now * Book Now …", "Free shipping ✦ Free shipping ✦ …".
+// Its line is the phrase said again and again, which no writer writes:
+// a song's line says its refrain four times, not six.
+const (
+	maxTickerText    = 4000 // bytes of a ticker's line
+	maxTickerPhrase  = 8    // words of its phrase
+	minTickerRepeats = 6    // times the phrase is said
+	minTickerWord    = 10   // times a phrase of one word is said ("na na na …")
+)
+
+// ticker reports a line that is one phrase of at most maxTickerPhrase
+// words, with a letter, said minTickerRepeats times or more (a single
+// word minTickerWord times), with nothing but signs between.
+func ticker(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for period := 1; period <= maxTickerPhrase && period*minTickerRepeats <= len(words); period++ {
+		if len(words)%period != 0 || period == 1 && len(words) < minTickerWord {
+			continue
+		}
+		same := true
+		for i := period; i < len(words) && same; i++ {
+			same = words[i] == words[i-period]
+		}
+		if same {
+			return strings.ContainsFunc(strings.Join(words[:period], ""), unicode.IsLetter)
+		}
+	}
+	return false
 }

@@ -306,3 +306,19 @@ func TestArticleLeavesOutTheControlsOfAPicture(t *testing.T) {
 	checkHolds(t, md, []string{"The new kiln in the yard.", "view larger images of each pot", "show captions in three languages"},
 		[]string{"hide caption", "toggle caption", "Click to enlarge", "Show Caption"})
 }
+
+// TestArticleLeavesOutATicker drops the line of a ticker, one short
+// phrase run over and over (in one box or in a box for each copy); a
+// song's refrain said four times, a cheer of a word, and two prices
+// stay.
+func TestArticleLeavesOutATicker(t *testing.T) {
+	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
+	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+		`<main><h1>Our studio</h1><div class="marquee">` + strings.Repeat("Book Now *", 40) + `</div><p>` + body + `</p>` +
+		`<div class="loop">` + strings.Repeat(`<span>Free shipping ✦</span>`, 8) + `</div>` +
+		`<p>Let it glow, let it glow, let it glow, let it glow</p><p>Go go go go go go!</p><p>$99.99 $99.99</p><p>0 1 0 1 0 1 0 1 0 1 0 1 0 1</p><p>` + body + `</p></main>` +
+		pageFooter + `</body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"Let it glow, let it glow, let it glow, let it glow", "Go go go go go go!", "$99.99 $99.99", "0 1 0 1 0 1 0 1 0 1 0 1 0 1"},
+		[]string{"Book Now", "Free shipping"})
+}
