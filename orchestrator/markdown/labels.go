@@ -125,6 +125,13 @@ func dropInterfaceLabels(art *html.Node) {
 	dropLines(art, maxControlLabel, nil, func(n *html.Node) bool {
 		return n.Type == html.ElementNode
 	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })
+	dropLines(art, maxControlRow, []atom.Atom{atom.Table}, func(n *html.Node) bool {
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Li, atom.Section:
+			return true
+		}
+		return false
+	}, func(n *html.Node, _ string) bool { return controlRow(n) })
 	dropLines(art, maxTickerText, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Section, atom.Aside:
@@ -289,4 +296,41 @@ func ticker(text string) bool {
 		}
 	}
 	return false
+}
+
+// maxControlRow is the most text, in bytes, of a row of controls.
+const maxControlRow = 200
+
+// controlRow reports a block that is a row of controls and nothing else:
+// each of its words is in a link or a button, two at least, and each
+// link or button is a control's label ("Get started", "Contact sales",
+// "Open app") or is drawn as a button. The labels the rules drop alone
+// on a line stand side by side in it.
+func controlRow(n *html.Node) bool {
+	controls := 0
+	ok := true
+	walk(n, func(k *html.Node) bool {
+		if !ok {
+			return false
+		}
+		switch {
+		case k.Type == html.TextNode:
+			if strings.TrimFunc(k.Data, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != "" {
+				ok = false // words outside the controls
+			}
+			return false
+		case k.Type != html.ElementNode:
+			return false
+		case k.DataAtom == atom.A || k.DataAtom == atom.Button:
+			text := textBesideDrawings(k)
+			if text == "" {
+				return false // an icon's link
+			}
+			controls++
+			ok = interfaceLabelRe.MatchString(text) || buttonLabel(k, text)
+			return false
+		}
+		return true
+	})
+	return ok && controls >= 2
 }

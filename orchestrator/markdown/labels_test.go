@@ -322,3 +322,20 @@ func TestArticleLeavesOutATicker(t *testing.T) {
 	checkHolds(t, md, []string{"Let it glow, let it glow, let it glow, let it glow", "Go go go go go go!", "$99.99 $99.99", "0 1 0 1 0 1 0 1 0 1 0 1 0 1"},
 		[]string{"Book Now", "Free shipping"})
 }
+
+// TestArticleLeavesOutARowOfControls drops a block that is nothing but
+// controls side by side (a hero's "Get started" and "Contact sales", a
+// card's buttons); a row of links to the site's pages, a row holding
+// words of its own, and a sentence with a control's words stay.
+func TestArticleLeavesOutARowOfControls(t *testing.T) {
+	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
+	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+		`<main><article><h1>Our studio</h1><p>` + body + `</p><p class="ctas"><a href="/signup">Get started</a><a href="/sales">Contact sales</a>` +
+		`<a href="/app"><svg><title>Arrow</title></svg></a><a class="btn-primary" href="/reserve">Reserve a kiln slot</a></p>` +
+		`<p>` + body + `</p><p><a href="/glazes">Glazes</a> <a href="/clay">Clay bodies</a></p><p>` + body + `</p>` +
+		`<p><a href="/signup">Get started</a> or <a href="/sales">talk to sales</a></p><p>` + body + `</p>` +
+		`<p>New to the wheel? <a href="/learn">Learn more</a> about our classes.</p></article></main>` + pageFooter + `</body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"[Glazes](https://example.com/glazes) [Clay bodies](https://example.com/clay)", "[Get started](https://example.com/signup) or [talk to sales]", "[Learn more](https://example.com/learn) about our classes"},
+		[]string{"Contact sales", "Reserve a kiln slot"})
+}
