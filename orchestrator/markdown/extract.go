@@ -149,6 +149,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropDatelines(art)
 	dropAffiliateNotes(art)
 	dropConsentNotices(art)
+	dropDeviceSignatures(art)
 	dropListingControls(art, kind == kindMany || len(cardGroups(art)) > 0)
 	dropCardChrome(art)
 	dropInterfaceLabels(art)
