@@ -35,7 +35,6 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`start\s+(?:your\s+|a\s+)?free\s+trial|try\s+(?:it\s+)?(?:for\s+)?free|get\s+started(?:\s+(?:for\s+)?free)?|` +
 	`start\s+(?:a\s+)?new\s+(?:topic|thread|discussion)|(?:post|add)\s+(?:a\s+)?(?:reply|new\s+topic|new\s+thread)|reply\s+to\s+(?:this\s+)?(?:topic|thread)|` +
 	`go\s+to\s+(?:topic|thread|forum)\s+listing|jump\s+to|display\s+posts\s+from\s+previous|(?:un)?watch\s+this\s+(?:topic|thread)|` +
-	`(?:this\s+)?(?:topic|thread|discussion)\s+(?:was|has\s+been|is)\s+(?:automatically\s+)?(?:closed|locked|archived)[^.!]{0,60}[.!]?(?:\s+new\s+replies\s+are\s+no\s+longer\s+allowed)?|` +
 	`not\s+open\s+for\s+further\s+replies|new\s+replies\s+are\s+no\s+longer\s+allowed|` +
 	`(?:click|tap)\s+(?:here\s+)?to\s+(?:enlarge|zoom(?:\s+in)?)|(?:view|see)\s+larger(?:\s+image)?|enlarge\s+(?:this\s+)?image|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
@@ -46,7 +45,13 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 // holds it as an element of its own.
 var captionToggleRe = regexp.MustCompile(`(?i)^\s*(?:hide|show|toggle)\s+captions?\s*$`)
 
-// maxErrorNotice is the most text, in bytes, of a script's error notice.
+// closedTopicRe is the whole text of a forum's notice that a thread is
+// closed: "This topic was automatically closed after 30 days. New
+// replies are no longer allowed."
+var closedTopicRe = regexp.MustCompile(`(?i)^\s*(?:this\s+)?(?:topic|thread|discussion)\s+(?:was|has\s+been|is)\s+(?:automatically\s+)?(?:closed|locked|archived)[^.!]{0,60}[.!]?(?:\s+new\s+replies\s+are\s+no\s+longer\s+allowed)?\s*[.!]?\s*$`)
+
+// maxErrorNotice is the most text, in bytes, of a script's error notice
+// or a forum's notice.
 const maxErrorNotice = 200
 
 // errorNoticeRe and retryRe find the notices a page's scripts show when
@@ -121,7 +126,7 @@ func dropInterfaceLabels(art *html.Node) {
 			return n.DataAtom != atom.Span && n.DataAtom != atom.Strong && n.DataAtom != atom.B || noTextBeside(n)
 		}
 		return false
-	}, func(_ *html.Node, text string) bool { return errorNotice(text) })
+	}, func(_ *html.Node, text string) bool { return errorNotice(text) || closedTopicRe.MatchString(text) })
 	dropLines(art, maxControlLabel, nil, func(n *html.Node) bool {
 		return n.Type == html.ElementNode
 	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })

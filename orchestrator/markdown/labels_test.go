@@ -91,9 +91,10 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 				`<main><h1>Kiln wiring</h1><div class="buttons"><a href="/post?t=1">Post Reply</a> <a href="/new">Start new topic</a></div>` +
 				`<p>` + body + `</p><div class="notice">Not open for further replies.</div><p>` + body + `</p>` +
 				`<div class="jump"><span>Jump to</span></div><div><a href="/f/3">Go to topic listing</a></div>` +
-				`<div class="box"><p>Display posts from previous</p></div></main>` + pageFooter + `</body></html>`,
-			want:     []string{"The kiln fires at night"},
-			unwanted: []string{"Post Reply", "Start new topic", "further replies", "Jump to", "topic listing", "Display posts"},
+				`<div class="box"><p>Display posts from previous</p></div><div class="note"><p>This topic was automatically closed after 30 days. New replies are no longer allowed.</p></div>` +
+				`<p>The thread was closed for a week in March, when the moderators moved it, and the kiln's owner posted his wiring diagram again after.</p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "The thread was closed for a week in March"},
+			unwanted: []string{"Post Reply", "Start new topic", "further replies", "Jump to", "topic listing", "Display posts", "automatically closed"},
 		},
 		{
 			name: "lines of readers' counts go; a count inside a sentence stays",
