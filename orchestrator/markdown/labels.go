@@ -310,7 +310,8 @@ const maxControlRow = 200
 // each of its words is in a link or a button, two at least, and each
 // link or button is a control's label ("Get started", "Contact sales",
 // "Open app") or is drawn as a button. The labels the rules drop alone
-// on a line stand side by side in it.
+// on a line stand side by side in it. A block with a picture, linked or
+// not, is a card and stays.
 func controlRow(n *html.Node) bool {
 	controls := 0
 	ok := true
@@ -326,10 +327,15 @@ func controlRow(n *html.Node) bool {
 			return false
 		case k.Type != html.ElementNode:
 			return false
+		case k.DataAtom == atom.Img || k.DataAtom == atom.Picture:
+			ok = false // a card's picture is no control
+			return false
 		case k.DataAtom == atom.A || k.DataAtom == atom.Button:
 			text := textBesideDrawings(k)
 			if text == "" {
-				return false // an icon's link
+				// An icon's link, or a picture's.
+				ok = findFirst(k, func(p *html.Node) bool { return p.DataAtom == atom.Img || p.DataAtom == atom.Picture }) == nil
+				return false
 			}
 			controls++
 			ok = interfaceLabelRe.MatchString(text) || buttonLabel(k, text)

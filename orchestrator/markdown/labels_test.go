@@ -327,7 +327,8 @@ func TestArticleLeavesOutATicker(t *testing.T) {
 // TestArticleLeavesOutARowOfControls drops a block that is nothing but
 // controls side by side (a hero's "Get started" and "Contact sales", a
 // card's buttons); a row of links to the site's pages, a row holding
-// words of its own, and a sentence with a control's words stay.
+// words of its own or a picture, and a sentence with a control's words
+// stay.
 func TestArticleLeavesOutARowOfControls(t *testing.T) {
 	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
 	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
@@ -335,8 +336,11 @@ func TestArticleLeavesOutARowOfControls(t *testing.T) {
 		`<a href="/app"><svg><title>Arrow</title></svg></a><a class="btn-primary" href="/reserve">Reserve a kiln slot</a></p>` +
 		`<p>` + body + `</p><p><a href="/glazes">Glazes</a> <a href="/clay">Clay bodies</a></p><p>` + body + `</p>` +
 		`<p><a href="/signup">Get started</a> or <a href="/sales">talk to sales</a></p><p>` + body + `</p>` +
-		`<p>New to the wheel? <a href="/learn">Learn more</a> about our classes.</p></article></main>` + pageFooter + `</body></html>`
+		`<p>New to the wheel? <a href="/learn">Learn more</a> about our classes.</p><p>` + body + `</p>` +
+		`<p><a href="/kilns/k2"><img src="/k2.jpg" alt="The K2 kiln"></a><a href="/kilns/k2">View details</a><a class="btn" href="/cart">Add to cart</a></p></article></main>` +
+		pageFooter + `</body></html>`
 	md := article(t, page)
-	checkHolds(t, md, []string{"[Glazes](https://example.com/glazes) [Clay bodies](https://example.com/clay)", "[Get started](https://example.com/signup) or [talk to sales]", "[Learn more](https://example.com/learn) about our classes"},
+	checkHolds(t, md, []string{"[Glazes](https://example.com/glazes) [Clay bodies](https://example.com/clay)", "[Get started](https://example.com/signup) or [talk to sales]", "[Learn more](https://example.com/learn) about our classes",
+		"![The K2 kiln](https://example.com/k2.jpg)"},
 		[]string{"Contact sales", "Reserve a kiln slot"})
 }
