@@ -127,7 +127,7 @@ func dropInterfaceLabels(art *html.Node) {
 		}
 		return false
 	}, func(_ *html.Node, text string) bool { return errorNotice(text) || closedTopicRe.MatchString(text) })
-	dropLines(art, maxControlLabel, nil, func(n *html.Node) bool {
+	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		return n.Type == html.ElementNode
 	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })
 	dropLines(art, maxControlRow, []atom.Atom{atom.Table}, func(n *html.Node) bool {

@@ -295,16 +295,17 @@ func TestArticleLeavesOutTheSignsControlsAreDrawnWith(t *testing.T) {
 // sets by its pictures: the toggle of a caption, wherever it stands (a
 // news site sets "hide caption" inside the caption's line, after the
 // credit), and an invitation to enlarge the picture alone on its line.
-// The same words in a sentence stay.
+// The same words in a sentence or a table's cell stay.
 func TestArticleLeavesOutTheControlsOfAPicture(t *testing.T) {
 	body := strings.Repeat("The kiln fires at night so the glaze cools slowly by morning. ", 6)
 	page := `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
 		`<main><h1>Our studio</h1><figure><img src="/kiln.jpg" alt="The kiln"><figcaption><p>The new kiln in the yard. <b class="credit">Ada Lin</b> ` +
 		`<b class="hc"><b>hide caption</b></b></p><b class="tc"><b>toggle caption</b></b></figcaption></figure><p>` + body + `</p>` +
 		`<figure><img src="/glaze.jpg" alt="Glazes"><div>Click to enlarge</div><span>Show Caption</span></figure>` +
-		`<p>` + body + `</p><p>The museum lets you view larger images of each pot on request, and you may show captions in three languages.</p></main>` + pageFooter + `</body></html>`
+		`<p>` + body + `</p><p>The museum lets you view larger images of each pot on request, and you may show captions in three languages.</p>` +
+		`<table><tr><th>Setting</th><th>What it does</th></tr><tr><td>Show captions</td><td>Prints each picture's caption under it.</td></tr></table></main>` + pageFooter + `</body></html>`
 	md := article(t, page)
-	checkHolds(t, md, []string{"The new kiln in the yard.", "view larger images of each pot", "show captions in three languages"},
+	checkHolds(t, md, []string{"The new kiln in the yard.", "view larger images of each pot", "show captions in three languages", "| Show captions | Prints each picture's caption under it. |"},
 		[]string{"hide caption", "toggle caption", "Click to enlarge", "Show Caption"})
 }
 
