@@ -107,7 +107,9 @@ func dropConsentNotices(art *html.Node) {
 			// The notice's own paragraph, or the banner that holds it
 			// with its controls; not a box that holds it beside other
 			// things.
-			if !soleText(n) || findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
+			// Its size first: the walks below read the whole box.
+			if !soleText(n) || textUpTo(n, maxConsentNote) > maxConsentNote ||
+				findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
 				return false
 			}
 			return findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) }) == nil || consentBanner(n)

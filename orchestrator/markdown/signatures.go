@@ -31,6 +31,7 @@ func dropDeviceSignatures(art *html.Node) {
 		return false
 	}, func(_ *html.Node, text string) bool { return deviceSignatureRe.MatchString(text) })
 	var blocks []*html.Node
+	seen := map[*html.Node]bool{}
 	walk(art, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -39,8 +40,9 @@ func dropDeviceSignatures(art *html.Node) {
 		case atom.Pre, atom.Code, atom.Table, atom.Blockquote:
 			return false
 		case atom.Br:
-			if n.Parent != nil {
-				blocks = append(blocks, n.Parent)
+			if p := n.Parent; p != nil && !seen[p] {
+				seen[p] = true
+				blocks = append(blocks, p)
 			}
 		}
 		return true
