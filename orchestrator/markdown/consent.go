@@ -99,24 +99,24 @@ func opensSentence(text string, re *regexp.Regexp) bool {
 }
 
 // dropConsentNotices removes under art the paragraphs that are consent
-// notices and the lines that are their controls.
+// notices, the lines that are their controls, and the banners that hold
+// both and nothing else.
 func dropConsentNotices(art *html.Node) {
 	dropLines(art, maxConsentNote, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Span, atom.A, atom.Button, atom.Aside, atom.Section, atom.Small:
-			// The notice's own paragraph, or the banner that holds it
-			// with its controls; not a box that holds it beside other
-			// things.
-			// Its size first: the walks below read the whole box.
-			if !soleText(n) || textUpTo(n, maxConsentNote) > maxConsentNote ||
-				findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
-				return false
-			}
-			return findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) }) == nil || consentBanner(n)
+			// Its size first: the walk below reads the whole box.
+			return soleText(n) && textUpTo(n, maxConsentNote) <= maxConsentNote &&
+				findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) == nil
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
-		return consentNotice(text) || consentControlRe.MatchString(text) || consentBanner(n)
+		// A box of blocks is judged line by line: the banner goes, not a
+		// box that holds a notice beside other things.
+		if findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) }) != nil {
+			return consentBanner(n)
+		}
+		return consentNotice(text) || consentControlRe.MatchString(text)
 	})
 }
 
