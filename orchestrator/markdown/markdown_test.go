@@ -114,6 +114,20 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 			`<p><img src="/img/placeholder.60f9b1840c.svg" alt="a"><img src="/img/ajax-loader.gif" alt="b"><img src="/img/loading_icon.svg" alt="c">` +
 				`<img src="/photos/front-loader.jpg" alt="Front loader"><img src="/photos/fidget-spinner.jpg" alt="Spinner"></p>`,
 			"![Front loader](https://example.com/photos/front-loader.jpg)![Spinner](https://example.com/photos/fidget-spinner.jpg)\n"},
+		{"a lazy loader's address comes before the stand-in in src, whatever its name",
+			`<p><img src="/img/s_1x2.gif" data-src="/photos/cat.jpg" alt="cat"></p>` +
+				`<p><img class="lazyload" src="/up/dog-20x15.jpg" data-src="/up/dog.jpg" alt="dog"></p>` +
+				`<p><img src="/photos/shared-teaser.cms" data-lazy-src="https://cdn.example.com/fetch/w_800/https://example.com/owl.jpg" alt="owl"></p>`,
+			"![cat](https://example.com/photos/cat.jpg)\n\n![dog](https://example.com/up/dog.jpg)\n\n![owl](https://cdn.example.com/fetch/w_800/https://example.com/owl.jpg)\n"},
+		{"a loader's attribute holding no address, or two run together, leaves src as it is",
+			`<p><img src="/photos/cat.jpg" data-src="false" alt="cat"><img src="/photos/dog.jpg" data-src="{{ item.image }}" alt="dog">` +
+				`<img src="/photos/owl.png" data-src="/photos/owl.png+https://example.com/photos/owl@2x.png" alt="owl"></p>`,
+			"![cat](https://example.com/photos/cat.jpg)![dog](https://example.com/photos/dog.jpg)![owl](https://example.com/photos/owl.png)\n"},
+		{"a blank is known by the words of its name, past its numbers and hashes",
+			`<p><img src="/img/grey-pixel.gif" alt="a"><img src="/g/transparent-pixel._V192234675_.gif" alt="b"><img src="/img/clear_dot.gif" alt="c">` +
+				`<img src="/img/no-image_100_70.png" alt="d"><img src="/photos/polka-dot.jpg" alt="Dress"><img src="/photos/pixel-art-cat.png" alt="Art">` +
+				`<img src="/photos/photo-123456.jpg" alt="Photo"></p>`,
+			"![Dress](https://example.com/photos/polka-dot.jpg)![Art](https://example.com/photos/pixel-art-cat.png)![Photo](https://example.com/photos/photo-123456.jpg)\n"},
 		{"an image from a srcset when it has no src",
 			`<p><img srcset="/s.jpg 1x, /l.jpg 2x" alt="s"></p>`,
 			"![s](https://example.com/s.jpg)\n"},

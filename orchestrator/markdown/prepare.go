@@ -275,14 +275,26 @@ func webURL(raw string) bool {
 }
 
 // lazySrcAttrs are where lazy loaders keep the real picture while src holds
-// a placeholder, most used first.
+// a placeholder, most used first. The first loaderSrcAttrs of them are
+// the loaders' own: what one holds is what the loader puts in src when
+// the picture nears the view.
 var lazySrcAttrs = []string{"data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src"}
+
+const loaderSrcAttrs = 3
 
 // prepareImage settles the one address an image shows and drops images no
 // reader would miss: tracking pixels, spacers and inline data.
+//
+// A lazy loader's address comes before src, whatever src holds: until the
+// picture nears the view, src is a stand-in the loader replaces, and the
+// stand-ins are too many to know by name (a grey pixel, a blurred
+// thumbnail twenty pixels wide, a site's "no image" tile, a generic
+// picture served for every story).
 func prepareImage(n *html.Node, base *url.URL) {
 	src := resolve(base, attr(n, "src"))
-	if !webURL(src) || placeholderImage(src) {
+	if v := loaderSource(n, base); v != "" {
+		src = v
+	} else if !webURL(src) || placeholderImage(src) {
 		src = ""
 		for _, k := range lazySrcAttrs {
 			if v := resolve(base, attr(n, k)); webURL(v) {
@@ -313,6 +325,45 @@ func prepareImage(n *html.Node, base *url.URL) {
 	// than the alt text again.
 	removeAttr(n, "title")
 	setAttr(n, "alt", strings.Join(strings.Fields(attr(n, "alt")), " "))
+}
+
+// loaderSource is the address a lazy loader keeps for the picture in one
+// of its own attributes; "" when it keeps none, or a stand-in, or two
+// addresses run together.
+func loaderSource(n *html.Node, base *url.URL) string {
+	for _, k := range lazySrcAttrs[:loaderSrcAttrs] {
+		raw := strings.TrimSpace(attr(n, k))
+		if !addressLike(raw) || joinedAddresses(raw) {
+			continue
+		}
+		if v := resolve(base, raw); webURL(v) && !placeholderImage(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// addressLike reports a value that may be an address, relative or not: a
+// path or a file's name. A script's leftovers ("false", "null",
+// "{{ image }}") are none, though a page's address would resolve them.
+func addressLike(v string) bool {
+	return strings.ContainsAny(v, "/.") && !strings.ContainsAny(v, "{}<> \t\n")
+}
+
+// joinedAddresses reports a value holding a second address that does not
+// begin a path segment or a parameter's value, as an image proxy's does
+// ("/fetch/w_800/https://…", "?url=https://…"): two addresses run
+// together ("a.png+https://…/a@2x.png"), of which neither is one.
+func joinedAddresses(v string) bool {
+	lower := strings.ToLower(v)
+	for i := 1; i < len(lower); i++ {
+		if strings.HasPrefix(lower[i:], "http://") || strings.HasPrefix(lower[i:], "https://") {
+			if c := lower[i-1]; c != '/' && c != '=' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // srcsetPick is the first web URL of an element's srcset (or its lazy twin).
@@ -416,7 +467,45 @@ func placeholderImage(src string) bool {
 
 // placeholderName reports the file name of an image that stands for none.
 func placeholderName(name string) bool {
-	return placeholderNameRe.MatchString(name) || placeholderWordRe.MatchString(name) || loadingWordRe.MatchString(name)
+	return placeholderNameRe.MatchString(name) || placeholderWordRe.MatchString(name) || loadingWordRe.MatchString(name) ||
+		standInWords(name)
+}
+
+// standInWords and alsoInStandIns are the words of the names blanks are
+// given ("grey-pixel.gif", "transparent-pixel._V1922_.gif",
+// "clear_dot.gif", "no-image.png"): one of the first, the rest of either,
+// past the numbers, sizes and hashes a site adds to a name.
+var (
+	standInWordSet = map[string]bool{
+		"pixel": true, "pixels": true, "spacer": true, "blank": true, "transparent": true, "clear": true,
+		"cleardot": true, "trans": true, "empty": true, "grey": true, "gray": true, "lazy": true,
+		"shim": true, "noimage": true, "noimg": true, "nophoto": true, // also "no-image", "no_photo"
+	}
+	alsoInStandIns = map[string]bool{"dot": true, "px": true, "image": true, "img": true, "photo": true, "no": true, "default": true}
+	// nameNoiseRe matches the parts of a file name that say nothing of
+	// what it shows: numbers, sizes ("1x1", "100_70"), versions and
+	// hashes ("V192234675", "60f9b1840c").
+	nameNoiseRe = regexp.MustCompile(`^(?:\d+|\d+x\d+|[a-z]?\d{3,}[a-z]?|v\d+|[0-9a-f]{8,})$`)
+)
+
+// standInWords reports a file name whose words are a blank's.
+func standInWords(name string) bool {
+	stem := strings.ToLower(name)
+	if i := strings.LastIndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	strong, prev := false, ""
+	for w := range strings.FieldsFuncSeq(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' }) {
+		switch {
+		case standInWordSet[w], prev == "no" && standInWordSet["no"+w]:
+			strong = true
+		case alsoInStandIns[w], nameNoiseRe.MatchString(w):
+		default:
+			return false
+		}
+		prev = w
+	}
+	return strong
 }
 
 // trackingImage reports an image that exists to be counted, not seen: a
