@@ -11,7 +11,7 @@ import (
 
 // A page's controls print labels that stand on lines of their own: the
 // "Read more" under a teaser, the "Compare" box of a product card,
-// "Loading…" where a script was to fill in, the "Click to expand…" of a
+// "Loading…" or "Loading reviews…" where a script was to fill in, the "Click to expand…" of a
 // quoted post, "Reply", "Reply with quote", "Share", "Follow", "Report
 // inappropriate content", "Add to cart". They say what a click does, not
 // what the page says, and read the same on every site. Only a label alone
@@ -28,7 +28,7 @@ import (
 // a guide) is never a label.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
-	`expand(?:\s+(?:all|description|details))?|collapse\s+all|loading|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
+	`expand(?:\s+(?:all|description|details))?|collapse\s+all|loading(?:(?:\s+\pL+){1,2}\s*(?:\.\.\.|…))?|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
 	`(?:read|view|see|watch|explore|download)\s+(?:the\s+|our\s+|all\s+|this\s+|more\s+)?(?:blog|case\s+stud(?:y|ies)|reviews?|report|work|demo|video|webinar|white\s*paper|e-?book|data\s*sheet)|` +
 	`(?:book|get|request|schedule|watch)\s+(?:a\s+|your\s+|free\s+|a\s+free\s+)?(?:custom\s+)?(?:demo|quote|consultation)(?:\s+\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4})?|` +
 	`(?:book|order|reserve)\s+(?:now|today)|talk\s+to\s+(?:sales|an?\s+expert|a\s+human|us)|contact\s+(?:sales|us)|` +

@@ -26,6 +26,14 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Read More", "Compare", "Loading", "Add to cart"},
 		},
 		{
+			name: "a placeholder naming what is loading goes; a heading and a sentence that start with the word stay",
+			page: `<!doctype html><html><head><title>Studio - Example</title></head><body>` + pageHeader +
+				`<main><h1>Our studio</h1><p>` + body + `</p><div class="q">Loading Reviews...</div><div class="p">Loading paragraph…</div>` +
+				`<h2>Loading the kiln</h2><p>` + body + `</p><p>Loading takes an hour.</p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "Loading the kiln", "Loading takes an hour."},
+			unwanted: []string{"Loading Reviews", "Loading paragraph"},
+		},
+		{
 			name: "a product card's and a section's controls go",
 			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
 				`<main><h1>Kilns</h1><p>` + body + `</p><div class="card"><h3>Studio kiln</h3><p>` + body + `</p>` +
