@@ -158,8 +158,8 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 			out.Attr = append(out.Attr, html.Attribute{Key: a.Key, Val: v})
 		}
 	}
-	if hidden(n) {
-		out.Attr = shown(out.Attr) // a disclosed panel, as the page shows it opened
+	if hidden(n) || behindModal(n) {
+		out.Attr = shown(out.Attr) // a disclosed panel, as the page shows it opened; the page behind a dialog
 	}
 	c.cloneChildren(out, n, depth+1)
 	return out
@@ -570,7 +570,7 @@ func hidden(n *html.Node) bool {
 		case "hidden":
 			return true
 		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") && !behindModal(n) {
 				return true
 			}
 		case "style":
@@ -580,6 +580,27 @@ func hidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// behindModal reports an element that aria-hidden="true" marks only
+// because a modal dialog is open over the page: the page's main region,
+// or the child of <body> that holds it (an application's root). WAI-ARIA's
+// modal pattern hides everything outside the dialog from screen readers
+// while it is shown, and a page read then (a consent dialog left open) has
+// its whole content so marked; a reader still sees it behind the dialog.
+func behindModal(n *html.Node) bool {
+	if !strings.EqualFold(strings.TrimSpace(attr(n, "aria-hidden")), "true") {
+		return false
+	}
+	if mainElement(n) {
+		return true
+	}
+	return n.Parent != nil && n.Parent.DataAtom == atom.Body && findFirst(n, mainElement) != nil
+}
+
+// mainElement reports the page's main region: <main> or role="main".
+func mainElement(n *html.Node) bool {
+	return n.Type == html.ElementNode && (n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main"))
 }
 
 // texGroupMarkerRe matches a formula that draws nothing: the TeX group
