@@ -70,6 +70,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		}
 		if thread {
 			prunePosts(region, !product)
+			// Before Readability reads the page: it keeps a box's class,
+			// not the data attribute that may be all that names it.
+			dropForumSignatures(region)
+			dropForumSignatures(page)
 		}
 		if kind != kindMany {
 			pruneComments(region)

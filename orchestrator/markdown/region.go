@@ -434,7 +434,9 @@ const (
 // cards beside a featured one.
 func missesSeries(chosen *chosenText, region *html.Node) bool {
 	missed := 0
-	walk(region, func(n *html.Node) bool {
+	// The region's own children are a series too (posts straight under
+	// <main>), and walk visits only what is below region.
+	seriesIn := func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
@@ -467,7 +469,9 @@ func missesSeries(chosen *chosenText, region *html.Node) bool {
 			}
 		}
 		return true
-	})
+	}
+	seriesIn(region)
+	walk(region, seriesIn)
 	return float64(missed) >= minMissedShare*float64(proseLen(chosen.art))
 }
 

@@ -608,3 +608,16 @@ func prunedMain(t *testing.T, page string) string {
 	pruneChrome(region, textLengths(region))
 	return strings.Join(strings.Fields(flatText(region)), " ")
 }
+
+// TestASeriesStraightUnderTheMainRegionIsWeighed keeps a thread's replies
+// when its posts are the main region's own children and the opening post
+// outweighs them: the extractor takes the opening post, and the replies
+// it leaves out are a series like any nested deeper.
+func TestASeriesStraightUnderTheMainRegionIsWeighed(t *testing.T) {
+	opening := "<p>The arm hums on the left channel only, louder as the stylus nears the label, and the cartridge is new.</p>" +
+		"<p>I have tried a second cable and a second phono box, and the hum stays the same at every volume.</p>" +
+		"<p>The deck sits on a wall shelf, a metre from the amplifier, with the router on the shelf below it.</p>" +
+		"<p>Is this the arm's wiring, or something in the room that the cartridge picks up as it moves inwards?</p>"
+	page := strings.Replace(signedThread(func(int) string { return "" }), `<p>Reply 0:`, opening+opening+opening+`<p>Reply 0:`, 1)
+	checkHolds(t, article(t, page), []string{"hums on the left channel", "Reply 1:", "Reply 3:"}, nil)
+}

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // A post written on a phone ends with the line its app adds: "Sent from
@@ -99,4 +101,57 @@ func dropSignatureLine(block *html.Node) {
 		}
 		break
 	}
+}
+
+// A forum prints the lines each member wrote once for all their posts
+// under every post: their gear, a motto, links to their shop. The forum
+// software names the box for what it is, a signature (vBulletin's and
+// phpBB's "signature", XenForo's "message-signature", Invision's
+// "ipsEntry__signature", FluxBB's "postsignature"), and it says nothing of
+// the thread.
+
+// maxForumSignature is the most text, in bytes, of a signature's box: a
+// forum caps a signature at a few lines; a box holding more is a post.
+const maxForumSignature = 2000
+
+// dropForumSignatures removes under art, a thread's posts, the boxes a
+// forum names for a member's signature.
+func dropForumSignatures(art *html.Node) {
+	var boxes []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if signatureBox(n) && textUpTo(n, maxForumSignature) <= maxForumSignature {
+			boxes = append(boxes, n)
+			return false
+		}
+		return true
+	})
+	for _, b := range boxes {
+		if b.Parent != nil {
+			b.Parent.RemoveChild(b)
+		}
+	}
+}
+
+// signatureBox reports an element its class or id names a signature: the
+// word "signature" (or "postsignature", "signaturecontainer") among its class or id
+// words, or Invision's data-role. Headings and tables are never one.
+func signatureBox(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Table, atom.Body, atom.Html, atom.Main, atom.Article:
+		return false
+	}
+	if strings.EqualFold(attr(n, "data-role"), "memberSignature") {
+		return true
+	}
+	for _, raw := range []string{attr(n, "class"), attr(n, "id")} {
+		for _, w := range meta.ClassWords(raw) {
+			if w == "signature" || w == "postsignature" || w == "signaturecontainer" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,4 +58,66 @@ func TestDropDeviceSignaturesReadsTheLastLineOfABlock(t *testing.T) {
 			t.Errorf("%s\n got %s\nwant %s", tc.in, sb.String(), tc.want)
 		}
 	}
+}
+
+// signedThread is a thread that declares itself one, each post followed
+// by the box its forum names for the member's signature, sig the box's
+// markup around the signature's text.
+func signedThread(sig func(i int) string) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Tuning a turntable - Audio Forum</title>` +
+		`<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Tuning a turntable"}</script></head><body>` +
+		pageHeader + `<main><h1>Tuning a turntable</h1>`)
+	replies := []string{
+		"set the tracking force with a scale, not the dial, then the anti-skate to match, and check the arm's height with the platter turning.",
+		"a hum that grows towards the label is often the earth wire of the arm, so check it is screwed down at the phono box before anything else.",
+		"swap the left and right leads at the amplifier; if the hum moves to the other speaker, the fault is in the deck or its cable, not the amplifier.",
+		"mine did the same until I moved the phono box away from the power supply of the router, which sat right under the shelf.",
+	}
+	for i, r := range replies {
+		fmt.Fprintf(&sb, `<article class="message"><div class="message-user"><a href="/m/%d">listener%d</a></div>`+
+			`<div class="message-content"><p>Reply %d: %s</p></div>%s</article>`, i, i, i, r, sig(i))
+	}
+	sb.WriteString(`</main>` + pageFooter + `</body></html>`)
+	return sb.String()
+}
+
+// TestAForumMembersSignatureUnderEachPostGoes drops the box a forum
+// names for a member's signature under each post of a thread, whatever
+// the software's name for it; a page that is no thread keeps a section
+// its class calls a signature, and a box too long to be a signature
+// stays.
+func TestAForumMembersSignatureUnderEachPostGoes(t *testing.T) {
+	names := []string{`<aside class="message-signature">`, `<div class="ipsEntry__signature">`, `<div class="postsignature postmsg">`, `<div data-role="memberSignature" class="ipsBorder_top">`}
+	closers := []string{`</aside>`, `</div>`, `</div>`, `</div>`}
+	md := article(t, signedThread(func(i int) string {
+		return names[i] + fmt.Sprintf(`<p>Deck %d: a Rega Planar 3 with an Ortofon 2M Blue into a Pro-Ject phono box, and two small speakers on stands.</p>`, i) + closers[i]
+	}))
+	checkHolds(t, md, []string{"Reply 0:", "Reply 3:"}, []string{"Rega Planar"})
+
+	// A thread whose opening post outweighs the replies: the main region
+	// is the content, not the block Readability picks.
+	opening := "<p>The arm hums on the left channel only, louder as the stylus nears the label, and the cartridge is new.</p>" +
+		"<p>I have tried a second cable and a second phono box, and the hum stays the same at every volume.</p>" +
+		"<p>The deck sits on a wall shelf, a metre from the amplifier, with the router on the shelf below it.</p>" +
+		"<p>Is this the arm's wiring, or something in the room that the cartridge picks up as it moves inwards?</p>"
+	md = article(t, strings.Replace(signedThread(func(i int) string {
+		return `<aside class="message-signature"><p>Deck ` + fmt.Sprint(i) + `: a Rega Planar 3 with an Ortofon 2M Blue into a Pro-Ject phono box.</p></aside>`
+	}), `<p>Reply 0:`, opening+opening+opening+`<p>Reply 0:`, 1))
+	checkHolds(t, md, []string{"hums on the left channel", "Reply 3:"}, []string{"Rega Planar"})
+
+	long := strings.Repeat("A signature box this long is a post of its own, kept whatever its class says it is. ", 26)
+	md = article(t, signedThread(func(i int) string {
+		if i == 2 {
+			return `<div class="signature"><p>` + long + `</p></div>`
+		}
+		return ""
+	}))
+	checkHolds(t, md, []string{"Reply 0:", "a post of its own"}, nil)
+
+	dish := strings.Repeat("Our chef slow-roasts the lamb shoulder for nine hours over vine cuttings before it is served. ", 3)
+	md = article(t, `<!doctype html><html><head><title>The restaurant</title></head><body>`+pageHeader+
+		`<main><h1>The restaurant</h1><p>`+dish+`</p><section class="signature-dishes"><h2>Signature dishes</h2><p>`+
+		`The lamb shoulder, the smoked trout and a tart of the last quinces of the season.</p></section></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"slow-roasts the lamb", "smoked trout"}, nil)
 }
