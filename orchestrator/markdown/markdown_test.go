@@ -128,6 +128,9 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 				`<img src="/img/no-image_100_70.png" alt="d"><img src="/photos/polka-dot.jpg" alt="Dress"><img src="/photos/pixel-art-cat.png" alt="Art">` +
 				`<img src="/photos/photo-123456.jpg" alt="Photo"></p>`,
 			"![Dress](https://example.com/photos/polka-dot.jpg)![Art](https://example.com/photos/pixel-art-cat.png)![Photo](https://example.com/photos/photo-123456.jpg)\n"},
+		{"an alt text escaped twice by the page's templates is read once more",
+			`<p><img src="/a.jpg" alt="Source &amp;amp; Photography: Margot"><img src="/b.jpg" alt="the room she&amp;#039;s in"></p>`,
+			"![Source & Photography: Margot](https://example.com/a.jpg)![the room she's in](https://example.com/b.jpg)\n"},
 		{"an image from a srcset when it has no src",
 			`<p><img srcset="/s.jpg 1x, /l.jpg 2x" alt="s"></p>`,
 			"![s](https://example.com/s.jpg)\n"},

@@ -324,7 +324,19 @@ func prepareImage(n *html.Node, base *url.URL) {
 	// A title would become part of the Markdown image; it is rarely more
 	// than the alt text again.
 	removeAttr(n, "title")
-	setAttr(n, "alt", strings.Join(strings.Fields(attr(n, "alt")), " "))
+	setAttr(n, "alt", strings.Join(strings.Fields(altText(attr(n, "alt"))), " "))
+}
+
+// altText is an image's alternative text as its author wrote it. A
+// character reference left in it after the markup was read ("Source
+// &amp; Photography", "she&#039;s in") was escaped twice by the page's
+// templates: no reader is shown an alt text's markup, so it is read once
+// more.
+func altText(alt string) string {
+	if strings.Contains(alt, "&") && entityLikeRe.MatchString(alt) {
+		return html.UnescapeString(alt)
+	}
+	return alt
 }
 
 // loaderSource is the address a lazy loader keeps for the picture in one
