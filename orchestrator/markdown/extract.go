@@ -58,6 +58,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	dropChoices(page)
 	dropFieldLabels(page)
 	product := (declaresProduct(page) || sellsOne(page)) && pruneProduct(page)
+	if product {
+		pruneBeforeName(page)
+	}
 	kind, bare := declaredKind(page)
 	var region *html.Node
 	thread := false

@@ -424,3 +424,60 @@ func cartForm(n *html.Node) bool {
 	}
 	return false
 }
+
+// maxBeforeNameShare is the most of the text after a product's name that
+// the blocks before it may hold for them to go: more, and the heading is
+// not where the product's page begins.
+const maxBeforeNameShare = 0.5
+
+// pruneBeforeName removes from a product's page the blocks that come
+// before the heading naming the product: the shop's promotions, its
+// breadcrumbs and notices, a panel of reviews laid out above the name.
+// The heading is the page's first <h1>, and names the product when the
+// page's title holds its words. A block with a picture and a few words
+// (the product's gallery) stays, and so does everything when the blocks
+// before the name hold more than maxBeforeNameShare of the text after it.
+func pruneBeforeName(page *html.Node) {
+	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	if body == nil {
+		return
+	}
+	h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+	title := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Title })
+	if h1 == nil || title == nil {
+		return
+	}
+	name := strings.ToLower(flatText(h1))
+	if name == "" || !strings.Contains(strings.ToLower(flatText(title)), name) {
+		return
+	}
+	var before []*html.Node
+	beforeText, afterText := 0, 0
+	for n := h1; n != body; n = n.Parent {
+		for k := n.PrevSibling; k != nil; k = k.PrevSibling {
+			if k.Type != html.ElementNode || k.DataAtom == atom.Script || k.DataAtom == atom.Style || k.DataAtom == atom.Template {
+				continue
+			}
+			t := collapsedText(k)
+			if t == 0 || t <= maxGalleryText && findFirst(k, func(i *html.Node) bool { return i.DataAtom == atom.Img }) != nil {
+				continue
+			}
+			before = append(before, k)
+			beforeText += t
+		}
+		for k := n.NextSibling; k != nil; k = k.NextSibling {
+			afterText += collapsedText(k)
+		}
+	}
+	afterText += collapsedText(h1)
+	if len(before) == 0 || float64(beforeText) > maxBeforeNameShare*float64(afterText) {
+		return
+	}
+	for _, k := range before {
+		k.Parent.RemoveChild(k)
+	}
+}
+
+// maxGalleryText is the most text, in bytes, of a block of pictures
+// before a product's name that stays: the gallery and its captions.
+const maxGalleryText = 40

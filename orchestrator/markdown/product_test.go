@@ -219,3 +219,24 @@ induction hobs, with a whistle that sounds when the water boils and a handle tha
 	checkHolds(t, md, []string{"boils a litre and a half", "1.7 litres"},
 		[]string{"also viewed", "Enamel teapot", "$4.00 delivery"})
 }
+
+// TestAProductsPageBeginsAtItsName drops what a shop lays out before the
+// heading that names the product (a promotion, a notice of the currency,
+// a store's line), keeping the gallery; a heading that does not name the
+// product, or blocks before it that outweigh what follows, leave the page
+// as it is.
+func TestAProductsPageBeginsAtItsName(t *testing.T) {
+	declare := `<script type="application/ld+json">{"@type":"Product","name":"Stovetop Kettle 1.7 l"}</script>`
+	before := `<div class="promo"><p>Free delivery on every order over fifty dollars, this week only, while stocks last.</p></div>` +
+		`<div class="notice"><p>You are now shopping in Australian dollars.</p></div>` +
+		`<div class="gallery"><img src="/i/kettle-front.jpg" alt="The kettle from the front"><p>Front view</p></div>`
+	page := strings.Replace(productPage(declare, "", 0), `<h1>Stovetop Kettle 1.7 l</h1>`, before+`<h1>Stovetop Kettle 1.7 l</h1>`, 1)
+	checkHolds(t, article(t, page), []string{"kettle-front.jpg", "brushed steel"}, []string{"Free delivery", "Australian dollars"})
+
+	other := strings.Replace(page, `<h1>Stovetop Kettle 1.7 l</h1>`, `<h1>Our kitchen range</h1>`, 1)
+	checkHolds(t, article(t, other), []string{"Australian dollars", "brushed steel"}, nil)
+
+	story := strings.Repeat("<p>Our founder forged the first kettle in a shed behind the house, and every one since is shaped by hand.</p>", 8)
+	long := strings.Replace(productPage(declare, "", 0), `<h1>Stovetop Kettle 1.7 l</h1>`, `<div class="story">`+story+`</div><h1>Stovetop Kettle 1.7 l</h1>`, 1)
+	checkHolds(t, article(t, long), []string{"forged the first kettle", "brushed steel"}, nil)
+}
