@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -22,6 +23,22 @@ var affiliateNoteRe = regexp.MustCompile(`(?i)\bas an amazon (?:associate|affili
 	`\b(?:we|i)\s+(?:may\s+|might\s+|will\s+|can\s+)?(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+)?(?:small\s+|tiny\s+)?(?:commissions?|kickback)\b|` +
 	`\bmay\s+earn\s+(?:us\s+)?(?:a\s+)?(?:small\s+)?commissions?\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
 
+// affiliateNoteWords are the words one of which every note affiliateNoteRe
+// finds holds, looked for first: most lines hold none, and the pattern's
+// many alternatives are slow to try at each position of a line.
+var affiliateNoteWords = []string{"amazon", "qualifying", "affiliate", "commission", "kickback", "cost to you"}
+
+// affiliateNote reports the text of an affiliate note.
+func affiliateNote(text string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range affiliateNoteWords {
+		if strings.Contains(lower, w) {
+			return affiliateNoteRe.MatchString(text)
+		}
+	}
+	return false
+}
+
 // maxAffiliateNote is the most text, in bytes, of an affiliate note: a
 // few sentences, not a paragraph of the piece.
 const maxAffiliateNote = 500
@@ -34,10 +51,12 @@ func dropAffiliateNotes(art *html.Node) {
 		case atom.P, atom.Div, atom.Li, atom.Aside, atom.Section, atom.Small, atom.Em, atom.I:
 			// The note's own paragraph, not a box that holds it beside
 			// other things (an author's card, the piece's first line).
-			return soleText(n) && findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) || k.DataAtom == atom.Img }) == nil
+			// Its size first: the walks below read the whole box.
+			return textUpTo(n, maxAffiliateNote) <= maxAffiliateNote && soleText(n) &&
+				findFirst(n, func(k *html.Node) bool { return k != n && blockTag(k) || k.DataAtom == atom.Img }) == nil
 		}
 		return false
 	}, func(n *html.Node, text string) bool {
-		return affiliateNoteRe.MatchString(text)
+		return affiliateNote(text)
 	})
 }

@@ -106,7 +106,7 @@ func dropConsentNotices(art *html.Node) {
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Span, atom.A, atom.Button, atom.Aside, atom.Section, atom.Small:
 			// Its size first: the walk below reads the whole box.
-			return soleText(n) && textUpTo(n, maxConsentNote) <= maxConsentNote &&
+			return textUpTo(n, maxConsentNote) <= maxConsentNote && soleText(n) &&
 				findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) == nil
 		}
 		return false

@@ -31,6 +31,34 @@ func pictureAddress(text string) bool {
 	return pictureExts[strings.ToLower(path.Ext(u.Path))]
 }
 
+// oneWord reports whether the text under n is one word at most, as
+// strings.Fields counts them, reading it only as far as a second word.
+func oneWord(n *html.Node) bool {
+	words, space := 0, true
+	var read func(n *html.Node) bool
+	read = func(n *html.Node) bool {
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.TextNode {
+				for _, r := range k.Data {
+					switch {
+					case isFieldSpace(r):
+						space = true
+					case space:
+						if words++; words > 1 {
+							return false
+						}
+						space = false
+					}
+				}
+			} else if !read(k) {
+				return false
+			}
+		}
+		return true
+	}
+	return read(n)
+}
+
 // dropBareFields removes the blocks of art whose text is only a picture's
 // address, not a link to it, with the name of the field they are the
 // value of; and the names of fields without a value: a <dt> that ends in
@@ -47,6 +75,11 @@ func dropBareFields(art *html.Node) {
 		case atom.Pre, atom.Code, atom.A, atom.Table:
 			return false // an example's address in a reference's table is shown on purpose
 		case atom.P, atom.Div, atom.Li, atom.Dd, atom.Span:
+			// An address is one word: a block of more is read no further
+			// than its second.
+			if !oneWord(n) {
+				return true
+			}
 			linked := findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) != nil
 			if text := flatText(n); !linked && pictureAddress(text) && (n.DataAtom != atom.Span || noTextBeside(n)) {
 				gone = append(gone, n)

@@ -128,10 +128,7 @@ func holeBox(p *html.Node, inContent map[*html.Node]bool) *html.Node {
 }
 
 // heldStart is the start of n's text that chosenText.holds looks for.
-func heldStart(n *html.Node) string {
-	t := flatText(n)
-	return t[:min(len(t), heldPrefix)]
-}
+func heldStart(n *html.Node) string { return flatTextUpTo(n, heldPrefix) }
 
 // prose reports whether the paragraph p is prose: sentences, not a label
 // or a link.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -266,7 +267,66 @@ func textSkipping(root *html.Node, skip func(*html.Node) bool) string {
 }
 
 // flatText is the text under n, each run of white space one space.
-func flatText(n *html.Node) string { return strings.Join(strings.Fields(textOf(n)), " ") }
+//
+// It is strings.Join(strings.Fields(textOf(n)), " "), written in one pass:
+// the rules ask it of many elements of every page.
+func flatText(n *html.Node) string { return flatTextUpTo(n, -1) }
+
+// flatTextUpTo is flatText(n) cut to its first limit bytes (all of it
+// when limit is negative), reading no more of n than those take.
+func flatTextUpTo(n *html.Node, limit int) string {
+	var sb strings.Builder
+	space := false // white space since the last word, which a next word writes as one space
+	var read func(n *html.Node) bool
+	read = func(n *html.Node) bool {
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type != html.TextNode {
+				if !read(k) {
+					return false
+				}
+				continue
+			}
+			s := k.Data
+			start := 0 // of the run of words' bytes not yet written
+			for i := 0; i < len(s); {
+				c, size := rune(s[i]), 1
+				if c >= utf8.RuneSelf {
+					c, size = utf8.DecodeRuneInString(s[i:])
+				}
+				if isFieldSpace(c) {
+					sb.WriteString(s[start:i])
+					start, space = i+size, true
+				} else if space {
+					if sb.Len() > 0 {
+						sb.WriteByte(' ')
+					}
+					space = false
+				}
+				i += size
+			}
+			sb.WriteString(s[start:])
+			// What is written stays: a space is written only before a word.
+			if limit >= 0 && sb.Len() >= limit {
+				return false
+			}
+		}
+		return true
+	}
+	read(n)
+	if t := sb.String(); limit >= 0 && len(t) > limit {
+		return t[:limit]
+	}
+	return sb.String()
+}
+
+// isFieldSpace reports the white space strings.Fields splits at.
+func isFieldSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ':
+		return true
+	}
+	return r >= utf8.RuneSelf && unicode.IsSpace(r)
+}
 
 // webURL reports an absolute http(s) URL with a host.
 func webURL(raw string) bool {
