@@ -169,6 +169,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	} else {
 		dropRecommendations(art, base)
 	}
+	dropOrphanTitles(art)
 	dropEmptySections(art)
 	dropRepeats(art, thread)
 	if !thread {

@@ -628,3 +628,84 @@ func onlySiteLinks(nodes []*html.Node, page *url.URL) bool {
 	}
 	return ok
 }
+
+// maxOrphanTitle is the most text, in bytes, of a related box's title
+// standing alone.
+const maxOrphanTitle = 80
+
+// dropOrphanTitles removes the titles of boxes of links to other stories
+// left with no links: "You might also like", "What others are reading",
+// a heading or a line of its own whose box the rules above emptied, or
+// the page fills by script. A title with a link after it, before the next
+// heading, still heads its links and is left to the rules that weigh
+// them.
+func dropOrphanTitles(art *html.Node) {
+	var titles []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch {
+		case headingLevel(n) > 0, n.DataAtom == atom.P, n.DataAtom == atom.Div,
+			(n.DataAtom == atom.Span || n.DataAtom == atom.Strong || n.DataAtom == atom.B) && noTextBeside(n):
+		default:
+			return true
+		}
+		if textUpTo(n, maxOrphanTitle) > maxOrphanTitle {
+			return true
+		}
+		if relatedTitle(flatText(n)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+			titles = append(titles, n)
+		}
+		return false
+	})
+	for _, t := range titles {
+		if !linkBeforeHeading(t, art) {
+			t.Parent.RemoveChild(t)
+		}
+	}
+}
+
+// relatedTitle reports a text that is one of relatedPhrases and nothing
+// more, "You might also like:" but not "The most popular gadgets".
+func relatedTitle(text string) bool {
+	t, ok := boxHeading(text)
+	if !ok {
+		return false
+	}
+	for _, p := range relatedPhrases {
+		if t == strings.TrimSpace(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// linkBeforeHeading reports a link after n in root's document order, and
+// before the next heading (or in it).
+func linkBeforeHeading(n, root *html.Node) bool {
+	k := n
+	for ; k != root && k.NextSibling == nil; k = k.Parent {
+	}
+	if k == root {
+		return false
+	}
+	for k = k.NextSibling; k != nil; k = nextInTree(k, root) {
+		if k.Type != html.ElementNode {
+			continue
+		}
+		if headingLevel(k) > 0 {
+			// A card's linked headline is one of the box's links.
+			return findFirst(k, linkWithAddress) != nil
+		}
+		if linkWithAddress(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// linkWithAddress reports a link that leads somewhere.
+func linkWithAddress(n *html.Node) bool {
+	return n.DataAtom == atom.A && strings.TrimSpace(attr(n, "href")) != ""
+}

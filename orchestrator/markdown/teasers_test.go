@@ -293,3 +293,38 @@ func TestALineThatPointsToAnotherStoryGoes(t *testing.T) {
 		`<main><h1>Related</h1>` + lines.String() + `</main>` + pageFooter + `</body></html>`
 	checkHolds(t, article(t, index), []string{"The 0 story of the week", "The 5 story of the week"}, nil)
 }
+
+// TestARelatedBoxsTitleWithNoLinksGoes drops the title of a box of links
+// to other stories that holds no links (emptied by the rules, or filled
+// by script), as a heading or a line of its own; a title with links
+// after it before the next heading, or in that heading, and a heading
+// that only contains such words, stay.
+func TestARelatedBoxsTitleWithNoLinksGoes(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"a heading over nothing but a date line", `<p>The kiln fires at night.</p><h2>You might also like</h2><p>Originally posted May 2, 2024</p>`,
+			`<p>The kiln fires at night.</p><p>Originally posted May 2, 2024</p>`},
+		{"a line of its own at the end", `<p>The kiln fires at night.</p><div><p>Related</p></div>`,
+			`<p>The kiln fires at night.</p>`},
+		{"a title over links", `<p>The kiln fires at night.</p><h2>You might also like</h2><ul><li><a href="/a">Glazes for cone 6</a></li></ul>`,
+			`<p>The kiln fires at night.</p><h2>You might also like</h2><ul><li><a href="/a">Glazes for cone 6</a></li></ul>`},
+		{"a title over linked headlines", `<p>Up next</p><h3><a href="/b">Firing schedules</a></h3>`,
+			`<p>Up next</p><h3><a href="/b">Firing schedules</a></h3>`},
+		{"a heading holding the words and more", `<h2>The most popular kilns of the year</h2><p>Three of them fire at cone 10.</p>`,
+			`<h2>The most popular kilns of the year</h2><p>Three of them fire at cone 10.</p>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<html><body><article>`+tc.in+`</article></body></html>`)
+			art := doc.Find("article").Nodes[0]
+			dropOrphanTitles(art)
+			var sb strings.Builder
+			for k := art.FirstChild; k != nil; k = k.NextSibling {
+				if err := html.Render(&sb, k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if sb.String() != tc.want {
+				t.Errorf("got  %s\nwant %s", sb.String(), tc.want)
+			}
+		})
+	}
+}
