@@ -313,10 +313,11 @@ func flatTextUpTo(n *html.Node, limit int) string {
 		return true
 	}
 	read(n)
-	if t := sb.String(); limit >= 0 && len(t) > limit {
-		return t[:limit]
+	t := sb.String()
+	if limit >= 0 && len(t) > limit {
+		t = t[:limit]
 	}
-	return sb.String()
+	return t
 }
 
 // isFieldSpace reports the white space strings.Fields splits at.
@@ -340,6 +341,7 @@ func webURL(raw string) bool {
 // the picture nears the view.
 var lazySrcAttrs = []string{"data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src", "data-full-src"}
 
+// loaderSrcAttrs is how many of lazySrcAttrs, first, are the loaders' own.
 const loaderSrcAttrs = 3
 
 // prepareImage settles the one address an image shows and drops images no
