@@ -434,7 +434,7 @@ const maxBeforeNameShare = 0.5
 // before the heading naming the product: the shop's promotions, its
 // breadcrumbs and notices, a panel of reviews laid out above the name.
 // The heading is the page's first <h1>, and names the product when the
-// page's title holds its words. A block with a picture and a few words
+// page's title holds its words, eight bytes of them at least. A block with a picture and a few words
 // (the product's gallery) stays, and so does everything when the blocks
 // before the name hold more than maxBeforeNameShare of the text after it.
 func pruneBeforeName(page *html.Node) {
@@ -447,8 +447,9 @@ func pruneBeforeName(page *html.Node) {
 	if h1 == nil || title == nil {
 		return
 	}
+	// A name as short as a word ("Shop", a logo's) is found in any title.
 	name := strings.ToLower(flatText(h1))
-	if name == "" || !strings.Contains(strings.ToLower(flatText(title)), name) {
+	if len(name) < minCardTitle || !strings.Contains(strings.ToLower(flatText(title)), name) {
 		return
 	}
 	var before []*html.Node

@@ -236,6 +236,10 @@ func TestAProductsPageBeginsAtItsName(t *testing.T) {
 	other := strings.Replace(page, `<h1>Stovetop Kettle 1.7 l</h1>`, `<h1>Our kitchen range</h1>`, 1)
 	checkHolds(t, article(t, other), []string{"Australian dollars", "brushed steel"}, nil)
 
+	// A word the title holds ("Shop") is found in any title: no name.
+	word := strings.Replace(page, `<h1>Stovetop Kettle 1.7 l</h1>`, `<h1>Shop</h1>`, 1)
+	checkHolds(t, article(t, word), []string{"Australian dollars", "brushed steel"}, nil)
+
 	story := strings.Repeat("<p>Our founder forged the first kettle in a shed behind the house, and every one since is shaped by hand.</p>", 8)
 	long := strings.Replace(productPage(declare, "", 0), `<h1>Stovetop Kettle 1.7 l</h1>`, `<div class="story">`+story+`</div><h1>Stovetop Kettle 1.7 l</h1>`, 1)
 	checkHolds(t, article(t, long), []string{"forged the first kettle", "brushed steel"}, nil)
