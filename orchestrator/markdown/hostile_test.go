@@ -122,6 +122,28 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("20,000 hidden roots, each 100 boxes deep, are asked for a main region at a bounded cost", func(t *testing.T) {
+		// Each child of <body> marked aria-hidden is searched for the
+		// page's main region (the page behind a dialog): once each.
+		var kids []*html.Node
+		for i := range 20_000 {
+			inner := element("span", text(fmt.Sprintf("menu %d", i)))
+			for range 100 {
+				inner = element("div", inner)
+			}
+			inner.Attr = []html.Attribute{{Key: "aria-hidden", Val: "true"}}
+			kids = append(kids, inner)
+		}
+		kids = append(kids, element("main", element("h1", text("The story")),
+			element("p", text("The ferry to the island leaves at dawn and returns after the last light has gone, every day of the year."))))
+		doc := document(kids...)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || !strings.Contains(md, "ferry to the island") || strings.Contains(md, "menu 1") {
+				t.Errorf("got %q, %v", md, err)
+			}
+		})
+	})
 	t.Run("a heading of 20,000 buttons is read at a bounded cost", func(t *testing.T) {
 		// Each button asks whether it is all its heading says.
 		var buttons []*html.Node

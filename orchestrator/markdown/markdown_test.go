@@ -123,6 +123,9 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 			`<p><img src="/photos/cat.jpg" data-src="false" alt="cat"><img src="/photos/dog.jpg" data-src="{{ item.image }}" alt="dog">` +
 				`<img src="/photos/owl.png" data-src="/photos/owl.png+https://example.com/photos/owl@2x.png" alt="owl"></p>`,
 			"![cat](https://example.com/photos/cat.jpg)![dog](https://example.com/photos/dog.jpg)![owl](https://example.com/photos/owl.png)\n"},
+		{"a placeholder's lazy attributes are read past one holding a script's leftover",
+			`<p><img src="/img/spacer.gif" data-url="null" data-full-src="/photos/cat.jpg" alt="cat"></p>`,
+			"![cat](https://example.com/photos/cat.jpg)\n"},
 		{"a blank is known by the words of its name, past its numbers and hashes",
 			`<p><img src="/img/grey-pixel.gif" alt="a"><img src="/g/transparent-pixel._V192234675_.gif" alt="b"><img src="/img/clear_dot.gif" alt="c">` +
 				`<img src="/img/no-image_100_70.png" alt="d"><img src="/photos/polka-dot.jpg" alt="Dress"><img src="/photos/pixel-art-cat.png" alt="Art">` +

@@ -359,7 +359,7 @@ func prepareImage(n *html.Node, base *url.URL) {
 	} else if !webURL(src) || placeholderImage(src) {
 		src = ""
 		for _, k := range lazySrcAttrs {
-			if v := resolve(base, attr(n, k)); webURL(v) {
+			if v := attrAddress(n, k, base); v != "" {
 				src = v
 				break
 			}
@@ -406,13 +406,23 @@ func altText(alt string) string {
 // addresses run together.
 func loaderSource(n *html.Node, base *url.URL) string {
 	for _, k := range lazySrcAttrs[:loaderSrcAttrs] {
-		raw := strings.TrimSpace(attr(n, k))
-		if !addressLike(raw) || joinedAddresses(raw) {
-			continue
-		}
-		if v := resolve(base, raw); webURL(v) && !placeholderImage(v) {
+		if v := attrAddress(n, k, base); v != "" && !placeholderImage(v) {
 			return v
 		}
+	}
+	return ""
+}
+
+// attrAddress is the web address n's attribute k holds, resolved against
+// base; "" when it holds none, a script's leftover or two addresses run
+// together.
+func attrAddress(n *html.Node, k string, base *url.URL) string {
+	raw := strings.TrimSpace(attr(n, k))
+	if !addressLike(raw) || joinedAddresses(raw) {
+		return ""
+	}
+	if v := resolve(base, raw); webURL(v) {
+		return v
 	}
 	return ""
 }
