@@ -23,19 +23,27 @@ var authorBoxParts = map[string]bool{
 	"about": true,
 }
 
+// authorNames are the words a site calls its writer by: a student paper's
+// or a magazine's "contributor", a blog's "writer".
+var authorNames = []string{"author", "contributor", "writer"}
+
 // authorBox reports class and id words of an author box: "author-bio",
-// "about-author", "authorBox", "entry-author-profile".
+// "about-author", "authorBox", "entry-author-profile", "contributor-bio".
 func authorBox(words []string) bool {
 	author, part := false, false
 	for _, w := range words {
-		switch {
-		case w == "author":
-			author = true
-		case authorBoxParts[w]:
+		if authorBoxParts[w] {
 			part = true
-		case strings.HasPrefix(w, "author") && authorBoxParts[strings.TrimPrefix(w, "author")],
-			strings.HasPrefix(w, "about") && strings.TrimPrefix(w, "about") == "author":
-			return true
+			continue
+		}
+		for _, name := range authorNames {
+			switch {
+			case w == name:
+				author = true
+			case strings.HasPrefix(w, name) && authorBoxParts[strings.TrimPrefix(w, name)],
+				strings.HasPrefix(w, "about") && strings.TrimPrefix(w, "about") == name:
+				return true
+			}
 		}
 	}
 	return author && part

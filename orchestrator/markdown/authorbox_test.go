@@ -52,6 +52,13 @@ func TestAuthorBoxIsKnownByItsClassWords(t *testing.T) {
 		{"entry-author-profile author-profile vcard", true},
 		{"post-author__description", true},
 		{"aboutauthor", true},
+		// A contributor or a writer is the author by another name.
+		{"contributor-bio", true},
+		{"sno-story-contributor-box", true},
+		{"writerBio", true},
+		{"about-the-writer", true},
+		{"contributor-list", false},
+		{"writer", false},
 		// Bylines, testimonials' signatures and lists of a paper's
 		// authors are not the writer's biography.
 		{"quote-author-info", false},
