@@ -78,6 +78,10 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			dropForumSignatures(region)
 			dropForumSignatures(page)
 		}
+		if !thread {
+			dropPostSignatures(region)
+			dropPostSignatures(page)
+		}
 		if kind != kindMany {
 			pruneComments(region)
 		}

@@ -135,6 +135,99 @@ func dropForumSignatures(art *html.Node) {
 	}
 }
 
+// A forum the page does not declare, and whose posts the engine does not
+// see as a series (rows of a table, items of a list with a toolbar each),
+// still names its signatures. On such a page a box named a signature may
+// also be a product's feature ("Digital signature" in a comparison's row)
+// or a house speciality, so its boxes go only when they have the shape of
+// a signature under each post: two or more of one class, each a part of
+// a block of its own that holds words beside it (the post; two posts'
+// signatures never share one, a list of specialities' items do), the
+// posts saying more than the boxes, and none a row, a cell or an item
+// of a list.
+
+// dropPostSignatures removes under art, a page not known as a thread, the
+// signature boxes that have the shape of one under each post.
+func dropPostSignatures(art *html.Node) {
+	groups := map[string][]*html.Node{}
+	var order []string
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if !signatureBox(n) {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Tr, atom.Td, atom.Th, atom.Thead, atom.Tbody, atom.Tfoot, atom.Li, atom.Dt, atom.Dd:
+			return false
+		}
+		if n.Parent == nil || textUpTo(n, maxForumSignature) > maxForumSignature {
+			return false
+		}
+		class := strings.Join(strings.Fields(attr(n, "class")), " ")
+		if _, ok := groups[class]; !ok {
+			order = append(order, class)
+		}
+		groups[class] = append(groups[class], n)
+		return false
+	})
+	for _, class := range order {
+		boxes := groups[class]
+		if len(boxes) < 2 || !underPosts(boxes) {
+			continue
+		}
+		for _, b := range boxes {
+			b.Parent.RemoveChild(b)
+		}
+	}
+}
+
+// underPosts reports whether the boxes have the shape of signatures
+// under posts: each stands in a block of its own, at most postDepth
+// levels up, that holds words beside it (its post; boxes side by side
+// share the block that holds them), and the posts say more than their
+// signatures.
+func underPosts(boxes []*html.Node) bool {
+	const postDepth = 3
+	posts := map[*html.Node]bool{}
+	in, beside := 0, 0
+	for _, b := range boxes {
+		own := wordsUpTo(b, maxForumSignature)
+		var post *html.Node
+		words := 0
+		for a, up := b.Parent, 0; a != nil && up < postDepth && post == nil; a, up = a.Parent, up+1 {
+			if words = wordsUpTo(a, own+maxForumSignature); words > own {
+				post = a
+			}
+		}
+		if post == nil || posts[post] {
+			return false
+		}
+		posts[post] = true
+		in += own
+		beside += words - own
+	}
+	return beside > in
+}
+
+// wordsUpTo counts the words under n, only until they pass limit.
+func wordsUpTo(n *html.Node, limit int) int {
+	total := 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		for k := n.FirstChild; k != nil && total <= limit; k = k.NextSibling {
+			if k.Type == html.TextNode {
+				total += countWords(k.Data)
+			} else {
+				count(k)
+			}
+		}
+	}
+	count(n)
+	return total
+}
+
 // signatureBox reports an element its class or id names a signature: the
 // word "signature" (or "postsignature", "signaturecontainer") among its class or id
 // words, or Invision's data-role. Headings and tables are never one.

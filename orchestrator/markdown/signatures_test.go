@@ -121,3 +121,62 @@ func TestAForumMembersSignatureUnderEachPostGoes(t *testing.T) {
 		`The lamb shoulder, the smoked trout and a tart of the last quinces of the season.</p></section></main>`+pageFooter+`</body></html>`)
 	checkHolds(t, md, []string{"slow-roasts the lamb", "smoked trout"}, nil)
 }
+
+// TestSignaturesUnderTheRowsOfAnUndeclaredForumGo drops the signatures
+// of a board that declares no thread and lays its posts out as rows of a
+// table, as older boards do; on such a page, boxes a class calls a
+// signature that are not one under each post stay: rows of a comparison,
+// items of a list, boxes side by side, a letter's one signature, boxes
+// with nothing beside them.
+func TestSignaturesUnderTheRowsOfAnUndeclaredForumGo(t *testing.T) {
+	posts := []string{
+		"No stream this time; the recording goes up on their channel an hour after it ends.",
+		"The timing is early for them, which makes me think they want the whole news cycle today.",
+		"Anyone know whether the new handheld is shown, or only the games for the old one?",
+	}
+	sigs := []string{"Currently playing: three old racing games", "Fire Emblem Echoes is underrated", "Woof"}
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>Showcase today - Board</title></head><body>` + pageHeader +
+		`<div id="content"><h1>Showcase today</h1><p>You are reading the board as a guest. Sign up for free to post, ` +
+		`to follow the threads you like and to see the boards in the layout you choose, with fewer adverts than a guest sees.</p><table class="board">`)
+	for i, p := range posts {
+		fmt.Fprintf(&sb, `<tr><td class="author"><a href="/u/%d">player%d</a></td><td class="msg"><div class="msg_body">`+
+			`<div class="msg_text">Post %d: %s</div><div class="signature"><div class="sig_text">%s</div></div></div></td></tr>`, i, i, i, p, sigs[i])
+	}
+	sb.WriteString(`</table></div>` + pageFooter + `</body></html>`)
+	md := article(t, sb.String())
+	checkHolds(t, md, []string{"Post 0:", "Post 2:"}, []string{"Currently playing", "underrated"})
+
+	for _, tc := range []struct {
+		name, body string
+	}{
+		{"rows of two comparisons", `<table><tr class="row-signature"><td>Digital signature</td><td>yes</td></tr>` +
+			`<tr><td>Cloud storage</td><td>yes</td></tr><tr><td>Prior years' returns</td><td>five years</td></tr></table>` +
+			`<table><tr><td>Cloud storage</td><td>no</td></tr><tr><td>Prior years' returns</td><td>two years</td></tr>` +
+			`<tr class="row-signature"><td>Signature templates</td><td>no</td></tr></table>`},
+		{"items of a list", `<ul><li><div class="signature">Lamb shoulder</div></li><li><div class="signature">Smoked trout</div></li><li>Quince tart</li></ul>`},
+		{"items of two lists", `<h2>Lunch</h2><ul><li class="signature">Lamb shoulder</li><li>Quince tart with cream</li><li>Soup of the day</li></ul>` +
+			`<h2>Dinner</h2><ul><li class="signature">Smoked trout</li><li>Pear tart with cream</li><li>Cheese from the hills</li></ul>`},
+		{"cards that say less than their signatures", `<div class="card"><h3>Lamb</h3><p class="signature">Our signature dish, slow-roasted for nine hours over vine cuttings.</p></div>` +
+			`<div class="card"><h3>Trout</h3><p class="signature">Our signature starter, smoked in the yard over beech and served with rye.</p></div>`},
+		{"boxes side by side", `<div><div class="signature">Lamb shoulder, nine hours</div><div class="signature">Smoked trout</div><p>Both come with bread from our oven and a glass of the house wine.</p></div>`},
+		{"a letter's signature", `<div><p>We open again in spring, with a new kitchen and the old menu.</p><div class="signature">Mara Quell, owner</div></div>`},
+		{"nothing beside them", `<div><div class="wrap"><div class="signature">Lamb shoulder</div></div><div class="wrap"><div class="signature">Smoked trout</div></div></div>`},
+	} {
+		doc, err := html.Parse(strings.NewReader(`<html><body>` + tc.body + `</body></html>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after strings.Builder
+		if err := html.Render(&before, doc); err != nil {
+			t.Fatal(err)
+		}
+		dropPostSignatures(doc)
+		if err := html.Render(&after, doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := after.String(); got != before.String() {
+			t.Errorf("%s: changed to %s", tc.name, got)
+		}
+	}
+}
