@@ -45,19 +45,23 @@ var editedRe = regexp.MustCompile(`(?i)^(?:last\s+)?edited\b`)
 // maxDatelineText is the most text, in bytes, of a dateline.
 const maxDatelineText = 72
 
+// datelineCandidate reports an element that may be a dateline: a block,
+// or inline markup with no text beside it in its line.
+func datelineCandidate(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.P, atom.Div, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	case atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B, atom.A:
+		return noTextBeside(n)
+	}
+	return false
+}
+
 // dropDatelines removes the datelines standing as lines of their own
 // under art.
 func dropDatelines(art *html.Node) {
 	// A table's dates are its data; a quotation's, the quoted post's.
-	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, func(n *html.Node) bool {
-		switch n.DataAtom {
-		case atom.P, atom.Div, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-			return true
-		case atom.Time, atom.Small, atom.Span, atom.Em, atom.I, atom.Strong, atom.B, atom.A:
-			return noTextBeside(n)
-		}
-		return false
-	}, func(n *html.Node, text string) bool {
+	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, datelineCandidate, func(n *html.Node, text string) bool {
 		text = strings.Trim(text, "|·•—–- ")
 		if text == "" || !datelineRe.MatchString(text) && !readingTimeRe.MatchString(text) && !relativeTimeRe.MatchString(text) {
 			return false
@@ -66,4 +70,34 @@ func dropDatelines(art *html.Node) {
 		// "edited" date leads to the post's revisions, the template's.
 		return findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil || editedRe.MatchString(text)
 	})
+}
+
+// A date standing alone as a line ("March 4, 2025", "4 March 2025",
+// "2025-03-04"), without a label, is a dateline too when it is the only
+// one of the piece: the date it was published, printed by the template
+// over or under it. Several are a dated list (a changelog, a timeline, a
+// programme) and stay, as does a date in a table, a quotation or code.
+
+// bareDateRe is the whole text of a date with no label: a month written
+// out or abbreviated, its day and year, in either order, a weekday
+// perhaps, or an ISO date.
+var bareDateRe = regexp.MustCompile(`(?i)^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?` +
+	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2})$`)
+
+// dropLoneDate removes under art the one line that is a date alone, when
+// it has no other.
+func dropLoneDate(art *html.Node) {
+	var lines []*html.Node
+	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, datelineCandidate, func(n *html.Node, text string) bool {
+		if len(lines) > 0 && inside(n, lines[len(lines)-1]) {
+			return false // the same line, its inner markup
+		}
+		if bareDateRe.MatchString(strings.Trim(text, "|·•—–- ")) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+			lines = append(lines, n)
+		}
+		return false
+	})
+	if len(lines) == 1 && lines[0].Parent != nil {
+		lines[0].Parent.RemoveChild(lines[0])
+	}
 }

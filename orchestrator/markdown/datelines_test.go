@@ -59,6 +59,59 @@ func TestArticleLeavesItsDatelinesOut(t *testing.T) {
 	}
 }
 
+// TestAnArticlesLoneDateGoes drops the one line of a declared article
+// that is a date alone, the template's dateline without a label; several
+// such lines are a dated list and stay, as do a linked date, a date in a
+// table and a date in a sentence.
+func TestAnArticlesLoneDateGoes(t *testing.T) {
+	story := `<p>` + strings.Repeat("The harbour master logs the tide twice a day, as her father did, in a ledger by the window. ", 4) + `</p>`
+	page := func(body string) string {
+		return `<!doctype html><html><head><title>The tide ledger</title>` +
+			`<script type="application/ld+json">{"@type":"NewsArticle","headline":"The tide ledger"}</script></head>` +
+			`<body><main><article><h1>The tide ledger</h1>` + body + `</article></main></body></html>`
+	}
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{
+			name:     "a date alone under the title goes",
+			body:     `<div class="meta"><time datetime="2025-03-04">March 4, 2025</time></div>` + story,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"March 4"},
+		},
+		{
+			name:     "a date alone after the piece goes, day first",
+			body:     story + `<p>4 March 2025</p>`,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"4 March"},
+		},
+		{
+			name: "a dated list stays",
+			body: story + `<h2>The ledger's years</h2><p>March 4, 2021</p><p>The first entry, in pencil.</p>` +
+				`<p>June 9, 2023</p><p>The gauge arrives and the entries double.</p>`,
+			want: []string{"March 4, 2021", "June 9, 2023"},
+		},
+		{
+			name: "a linked date, a table's date and a date in a sentence stay",
+			body: `<p><a href="/2025/03/04/">March 4, 2025</a></p>` + story +
+				`<table><tr><th>Entry</th><th>Day</th></tr><tr><td>First</td><td>May 3, 2021</td></tr></table>` +
+				`<p>The ledger was given to the museum on June 9, 2024.</p>`,
+			want: []string{"March 4, 2025", "May 3, 2021", "June 9, 2024"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkHolds(t, article(t, page(tc.body)), tc.want, tc.unwanted)
+		})
+	}
+
+	// A page that declares no article may be an event's or a listing's,
+	// whose one date is what it announces.
+	md := article(t, `<!doctype html><html><head><title>Harbour open day</title></head><body><main><h1>Harbour open day</h1>`+
+		`<p>March 4, 2025</p>`+story+`</main></body></html>`)
+	checkHolds(t, md, []string{"March 4, 2025", "harbour master logs the tide"}, nil)
+}
+
 // TestSettleAtomsNamesRenamedElements covers the elements the extractor
 // renames or makes by name alone: each gets the atom of its tag, which
 // the rules after the extractor know elements by.

@@ -168,6 +168,9 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropTaxonomyLines(art, base)
 	dropTableOfContents(art, base)
 	dropPagers(art)
+	if kind == kindArticle {
+		dropLoneDate(art)
+	}
 	if kind != kindMany {
 		dropTeasers(art, base)
 	} else {
