@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -82,3 +83,71 @@ func authorCard(n *html.Node) bool {
 // its class words (a short post's three paragraphs about its writer), but
 // not the page.
 const maxAuthorCardShare = 0.3
+
+// An author box may be named for nothing ("bio-box", a page builder's
+// hashed "PersonalCard_wrapper__0FFRY") and still say what it is in its
+// first words: "Written by", "About the author", over the writer's name,
+// title and a line or two about them.
+
+// authorLabelRe is the whole text of the label that opens such a box.
+var authorLabelRe = regexp.MustCompile(`(?i)^(?:written\s+by|about\s+the\s+(?:author|writer)s?|meet\s+the\s+(?:author|writer)s?)\s*:?$`)
+
+// maxLabelledAuthorBox is the most text, in bytes, of a box its label
+// calls the writer's: a name, a title and a few lines.
+const maxLabelledAuthorBox = 1200
+
+// dropLabelledAuthorBoxes removes under art the boxes that open with the
+// label of an author box and say more than it (the name, at least): the
+// largest block whose first words are the label that holds less than half
+// of art's text (a short post under a byline of that label is no box).
+func dropLabelledAuthorBoxes(art *html.Node) {
+	var labels []*html.Node
+	walk(art, func(n *html.Node) bool {
+		switch {
+		case n.Type == html.TextNode:
+			if t := strings.TrimSpace(n.Data); len(t) <= 40 && authorLabelRe.MatchString(t) {
+				labels = append(labels, n)
+			}
+			return false
+		case n.Type != html.ElementNode:
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Pre, atom.Code, atom.Table, atom.Blockquote, atom.Script, atom.Style:
+			return false
+		}
+		return true
+	})
+	if len(labels) == 0 {
+		return
+	}
+	limit := min(maxLabelledAuthorBox, (collapsedText(art)-1)/2)
+	for _, label := range labels {
+		var box *html.Node
+		for a := label.Parent; a != nil && a != art; a = a.Parent {
+			if firstText(a) != label || textUpTo(a, limit) > limit {
+				break
+			}
+			box = a
+		}
+		if box == nil || box.Parent == nil || wordsUpTo(box, 1+countWords(label.Data)) <= countWords(label.Data) {
+			continue
+		}
+		box.Parent.RemoveChild(box)
+	}
+}
+
+// firstText is the first text under n that is not all white space.
+func firstText(n *html.Node) *html.Node {
+	var found *html.Node
+	walk(n, func(k *html.Node) bool {
+		if found != nil {
+			return false
+		}
+		if k.Type == html.TextNode && strings.TrimSpace(k.Data) != "" {
+			found = k
+		}
+		return k.Type == html.ElementNode
+	})
+	return found
+}

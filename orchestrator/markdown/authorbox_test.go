@@ -130,3 +130,43 @@ func TestAnAuthorCardSaysMoreThanAByline(t *testing.T) {
 		}
 	}
 }
+
+// TestABoxItsLabelCallsTheWritersGoes drops a box named for nothing that
+// opens with the label of an author box, "Written by" or "About the
+// author", over the writer's name: at the end of a story or over it. The
+// story under a byline of that label stays, as do the words in a
+// sentence, in a quotation or in a table, and a box of that label too
+// large to be about the writer.
+func TestABoxItsLabelCallsTheWritersGoes(t *testing.T) {
+	const story = `<p>The orchard planted its first cider apples in the spring after the frost, three hundred trees on the south slope.</p>
+<p>Five years on, the trees bear enough fruit for a small press, and the village holds its first pressing day in October.</p>
+<p>Volunteers pick, sort and wash the apples, and the juice ferments in oak barrels lent by a farm across the valley.</p>
+<p>The first year's cider was sharp and cloudy; the second, aged through the winter, won a prize at the county show in June.</p>`
+	const bio = `Mara Quill is a staff writer who covers rural life and has written for regional papers for over a decade.`
+	long := strings.Repeat("The press runs from dawn to dusk on the pressing day, and every family brings a basket of its own. ", 14)
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{name: "a box of hashed classes under the story", body: story + `<div class="Card_wrapper__0FFRY"><div class="Card_img__x1"><img src="/m.jpg" alt=""></div>` +
+			`<div class="Card_meta__9q"><span class="Card_label__aa">Written By:</span><span>Mara Quill</span><span>Staff writer</span></div><p>` + bio + `</p></div>`,
+			want: []string{"first pressing day"}, unwanted: []string{"Written By", "Mara Quill", "Staff writer"}},
+		{name: "an about-the-author section of plain divs", body: story + `<div><div><h3>About the Author</h3></div><div><p>` + bio + `</p></div></div>`,
+			want: []string{"first pressing day"}, unwanted: []string{"About the Author", "Mara Quill"}},
+		{name: "a byline of that label over the story", body: `<div class="post"><p class="byline"><span>Written by</span> <a href="/mara">Mara Quill</a></p>` + story + `<p>` + long + `</p></div>`,
+			want: []string{"first pressing day", "every family brings"}, unwanted: []string{"Written by"}},
+		{name: "a short story under a byline of that label", body: `<div class="post"><p class="byline"><span>Written by</span> <a href="/mara">Mara Quill</a></p>` + story + `</div>`,
+			want: []string{"first pressing day", "won a prize"}},
+		{name: "a sentence, a quotation and a table", body: story + `<p>The song they sing at the press was written by the first orchard keeper.</p>` +
+			`<blockquote><p>Written by</p><p>the keeper, in pencil, on the barn door.</p></blockquote>` +
+			`<table><tr><th>Written by</th><td>the keeper</td></tr><tr><th>Sung by</th><td>the village</td></tr></table>`,
+			want: []string{"written by the first orchard keeper", "on the barn door", "Sung by"}},
+		{name: "a box too large to be about the writer", body: story + `<section><h2>Written by</h2><p>` + long + `</p></section>`,
+			want: []string{"every family brings", "Written by"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, "<!doctype html><html><head><title>The orchard</title></head><body><article><h1>The orchard</h1>"+tc.body+"</article></body></html>")
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}

@@ -171,6 +171,9 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	if kind == kindArticle {
 		dropLoneDate(art)
 	}
+	if !thread {
+		dropLabelledAuthorBoxes(art)
+	}
 	if kind != kindMany {
 		dropTeasers(art, base)
 	} else {
