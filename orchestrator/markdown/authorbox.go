@@ -121,11 +121,12 @@ func dropLabelledAuthorBoxes(art *html.Node) {
 	if len(labels) == 0 {
 		return
 	}
-	limit := min(maxLabelledAuthorBox, (collapsedText(art)-1)/2)
+	lengths, first := textLengths(art), firstTexts(art)
+	limit := min(maxLabelledAuthorBox, (lengths[art]-1)/2)
 	for _, label := range labels {
 		var box *html.Node
 		for a := label.Parent; a != nil && a != art; a = a.Parent {
-			if firstText(a) != label || textUpTo(a, limit) > limit {
+			if first[a] != label || lengths[a] > limit {
 				break
 			}
 			box = a
@@ -137,17 +138,34 @@ func dropLabelledAuthorBoxes(art *html.Node) {
 	}
 }
 
-// firstText is the first text under n that is not all white space.
-func firstText(n *html.Node) *html.Node {
-	var found *html.Node
-	walk(n, func(k *html.Node) bool {
-		if found != nil {
-			return false
+// firstTexts maps every element under root to the first text under it
+// that is not all white space, of the text textLengths counts; nil for
+// none.
+func firstTexts(root *html.Node) map[*html.Node]*html.Node {
+	first := map[*html.Node]*html.Node{}
+	var find func(n *html.Node) *html.Node
+	find = func(n *html.Node) *html.Node {
+		switch {
+		case n.Type == html.TextNode:
+			if strings.TrimSpace(n.Data) != "" {
+				return n
+			}
+			return nil
+		case n.DataAtom == atom.Head || n.DataAtom == atom.Script || n.DataAtom == atom.Noscript ||
+			n.DataAtom == atom.Style || n.DataAtom == atom.Template:
+			return nil
 		}
-		if k.Type == html.TextNode && strings.TrimSpace(k.Data) != "" {
-			found = k
+		var found *html.Node
+		for k := n.FirstChild; k != nil; k = k.NextSibling {
+			if t := find(k); found == nil {
+				found = t
+			}
 		}
-		return k.Type == html.ElementNode
-	})
-	return found
+		if n.Type == html.ElementNode {
+			first[n] = found
+		}
+		return found
+	}
+	find(root)
+	return first
 }

@@ -326,6 +326,20 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			})
 		}
 	})
+	t.Run("30,000 labels of author boxes side by side are each judged at a bounded cost", func(t *testing.T) {
+		// A search for the first text of each box's ancestors from each
+		// label would read the whole list once per label.
+		var boxes []*html.Node
+		for range 30_000 {
+			boxes = append(boxes, element("div", element("span", text("Written by")), text("Mara Quill")))
+		}
+		doc := document(element("article", append([]*html.Node{element("h1", text("Posts"))}, boxes...)...))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Errorf("got %v", err)
+			}
+		})
+	})
 	t.Run("a large table within the bounds is converted whole", func(t *testing.T) {
 		table := element("table", element("tr", element("th", text("a")), element("th", text("b"))))
 		for range 20_000 {
