@@ -121,3 +121,66 @@ func TestABandGivesWayToTheRegionOnlyWhenTheOtherBandsHoldMore(t *testing.T) {
 		})
 	}
 }
+
+// TestABlockOutsideTheMarkedMainRegionGivesWayToIt reads a news site's
+// front page whose header holds a menu of featured stories, each with a
+// paragraph, and whose <main> holds sections of the latest news as linked
+// headlines with their bylines: the extractor weighs the paragraphs over
+// the links and picks the menu, outside what the page marks as its
+// content.
+func TestABlockOutsideTheMarkedMainRegionGivesWayToIt(t *testing.T) {
+	var featured, news strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&featured, `<li><h4><a href="/featured/%d">Featured talk %d on building services</a></h4><p>The speaker explains, over forty minutes, how `+
+			`a team moved its services from one language to another, what it measured before and after, and what it would do again, with numbers from `+
+			`production and the mistakes that cost them a quarter of a year.</p></li>`, i, i)
+	}
+	for s, section := range []string{"News", "Podcasts", "Articles", "Presentations"} {
+		fmt.Fprintf(&news, `<section class="%s"><h2>%s</h2><div class="list-%d">`, strings.ToLower(section), section, s)
+		for i := range 5 {
+			fmt.Fprintf(&news, `<div class="item-%d-%d"><a href="/%d/%d">%s item %d: a cloud provider previews cross-region queries</a> `+
+				`<span>by <a href="/profile/%d">Reporter %d</a> on Mar 0%d</span></div>`, s, i, s, i, section, i, i, i, i+1)
+		}
+		news.WriteString(`</div></section>`)
+	}
+	page := `<!doctype html><html><head><title>Software news</title></head><body><header><nav><a href="/">Home</a></nav>` +
+		`<div class="topics"><h3>Featured in Development</h3><ul>` + featured.String() + `</ul></div></header>` +
+		`<main>` + news.String() + `</main><footer><p>Contact us</p></footer></body></html>`
+	md := article(t, page)
+	checkHolds(t, md, []string{"News item 0: a cloud provider", "Presentations item 4: a cloud provider"}, []string{"Featured talk"})
+}
+
+// TestOutsideMainWeighsTheBlockAgainstTheWholeMainRegion: a block whose
+// words the main region does not hold lies outside it; one whose words
+// it held before its comments were left out (a story with its readers'
+// thread) does not; nor does any block on a page that marks no main
+// region, or one larger than the region.
+func TestOutsideMainWeighsTheBlockAgainstTheWholeMainRegion(t *testing.T) {
+	story := strings.Repeat("The harbour master logs the tide twice a day in a ledger by the window. ", 6)
+	replies := strings.Repeat("Grandpa kept similar records near northern quays, never missing mornings. ", 14)
+	menu := strings.Repeat("Featured talk on moving services from one language to another, with numbers. ", 3)
+	div := func(s string) *html.Node {
+		return findFirst(parseBody(t, `<div><p>`+s+`</p></div>`), func(n *html.Node) bool { return n.DataAtom == atom.Div })
+	}
+	main := func(s string) *html.Node {
+		return findFirst(parseBody(t, `<main><p>`+s+`</p></main>`), func(n *html.Node) bool { return n.DataAtom == atom.Main })
+	}
+	for _, tc := range []struct {
+		name      string
+		art       *html.Node
+		region    *html.Node
+		mainWords map[string]int
+		outside   bool
+	}{
+		{"a menu of the header", div(menu), main(story), wordBag(story), true},
+		{"the story with its comments", div(story + replies), main(strings.Repeat(story+" ", 4) + replies[:40]), wordBag(strings.Repeat(story+" ", 4) + replies), false},
+		{"a page that marks no main region", div(menu), main(story), nil, false},
+		{"a block larger than the region", div(menu + menu + menu), main(story[:100]), wordBag(story[:100]), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := outsideMain(tc.art, tc.region, tc.mainWords); got != tc.outside {
+				t.Errorf("outsideMain = %v, want %v", got, tc.outside)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime/debug"
+	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
@@ -63,6 +64,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	kind, bare := declaredKind(page)
 	var region *html.Node
+	var mainWords map[string]int
 	thread := false
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
@@ -82,6 +84,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			dropPostSignatures(region)
 			dropPostSignatures(page)
 		}
+		if marksMain(region) {
+			mainWords = wordBag(flatText(region)) // with the comments the region's choice leaves out
+		}
 		if kind != kindMany {
 			pruneComments(region)
 		}
@@ -97,7 +102,8 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		art = findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	}
 	if region != nil {
-		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) {
+		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) ||
+			outsideMain(art, region, mainWords) {
 			art = region
 		} else {
 			fillHoles(art, region, chosen, base)
@@ -247,6 +253,46 @@ func chooseRegion(chosen *chosenText, region *html.Node, kind pageKind, bare boo
 	}
 	return kind != kindArticle && missesSeries(chosen, region) || missesCards(chosen, region, kind) || missesBands(chosen, region, kind == kindArticle) ||
 		missesTables(chosen, region)
+}
+
+// maxOutsideShare is the most of the chosen block's words that the main
+// region holds for the block to be one outside it.
+const maxOutsideShare = 0.5
+
+// marksMain reports a region the page marks as its main content: <main>
+// or role="main".
+func marksMain(region *html.Node) bool {
+	return region.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(region, "role")), "main")
+}
+
+// outsideMain reports a chosen block that lies outside the region the
+// page marks as its main content, which holds more text than the block: a
+// menu of featured stories in the page's header, chosen over the listing
+// the page marks as its content. mainWords are the region's words before
+// its comments were left out (nil when the page marks no main region):
+// the block may be the story with its comments. The count is used up.
+func outsideMain(art, region *html.Node, mainWords map[string]int) bool {
+	if mainWords == nil || collapsedText(region) < collapsedText(art) {
+		return false
+	}
+	in, all := 0, 0
+	for _, w := range strings.Fields(strings.ToLower(flatText(art))) {
+		all++
+		if mainWords[w] > 0 {
+			mainWords[w]--
+			in++
+		}
+	}
+	return all > 0 && float64(in) < maxOutsideShare*float64(all)
+}
+
+// wordBag counts the words of text, in lower case.
+func wordBag(text string) map[string]int {
+	words := map[string]int{}
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		words[w]++
+	}
+	return words
 }
 
 // minMissedHeadlines is the fewest headlines of the region a short block
