@@ -218,12 +218,18 @@ func missedCards(chosen *chosenText, region *html.Node) int {
 // counted once, counted only until it passes limit: a large block is
 // not a card, and how large does not matter.
 func textUpTo(n *html.Node, limit int) int {
+	return measureUpTo(n, limit, collapsedLen)
+}
+
+// measureUpTo sums measure over the texts under n, only until the sum
+// passes limit.
+func measureUpTo(n *html.Node, limit int, measure func(string) int) int {
 	total := 0
 	var count func(n *html.Node)
 	count = func(n *html.Node) {
 		for k := n.FirstChild; k != nil && total <= limit; k = k.NextSibling {
 			if k.Type == html.TextNode {
-				total += collapsedLen(k.Data)
+				total += measure(k.Data)
 			} else {
 				count(k)
 			}

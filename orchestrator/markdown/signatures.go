@@ -213,19 +213,7 @@ func underPosts(boxes []*html.Node) bool {
 
 // wordsUpTo counts the words under n, only until they pass limit.
 func wordsUpTo(n *html.Node, limit int) int {
-	total := 0
-	var count func(n *html.Node)
-	count = func(n *html.Node) {
-		for k := n.FirstChild; k != nil && total <= limit; k = k.NextSibling {
-			if k.Type == html.TextNode {
-				total += countWords(k.Data)
-			} else {
-				count(k)
-			}
-		}
-	}
-	count(n)
-	return total
+	return measureUpTo(n, limit, countWords)
 }
 
 // signatureBox reports an element its class or id names a signature: the
