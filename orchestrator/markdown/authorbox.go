@@ -105,7 +105,9 @@ func dropLabelledAuthorBoxes(art *html.Node) {
 	walk(art, func(n *html.Node) bool {
 		switch {
 		case n.Type == html.TextNode:
-			if t := strings.TrimSpace(n.Data); len(t) <= 40 && authorLabelRe.MatchString(t) {
+			// The label stands as an element of its own: "Written by
+			// <a>Ana</a>" in a paragraph is a sentence.
+			if t := strings.Join(strings.Fields(n.Data), " "); len(t) <= 40 && authorLabelRe.MatchString(t) && flatTextUpTo(n.Parent, 2*len(t)) == t {
 				labels = append(labels, n)
 			}
 			return false

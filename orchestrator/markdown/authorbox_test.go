@@ -133,10 +133,11 @@ func TestAnAuthorCardSaysMoreThanAByline(t *testing.T) {
 
 // TestABoxItsLabelCallsTheWritersGoes drops a box named for nothing that
 // opens with the label of an author box, "Written by" or "About the
-// author", over the writer's name: at the end of a story or over it. The
-// story under a byline of that label stays, as do the words in a
-// sentence, in a quotation or in a table, and a box of that label too
-// large to be about the writer.
+// author", set apart as an element of its own, over the writer's name: at
+// the end of a story or over it. The story under a byline of that label
+// stays, as do a byline written as a sentence, the words in a sentence,
+// in a quotation or in a table, and a box of that label too large to be
+// about the writer.
 func TestABoxItsLabelCallsTheWritersGoes(t *testing.T) {
 	const story = `<p>The orchard planted its first cider apples in the spring after the frost, three hundred trees on the south slope.</p>
 <p>Five years on, the trees bear enough fruit for a small press, and the village holds its first pressing day in October.</p>
@@ -155,6 +156,8 @@ func TestABoxItsLabelCallsTheWritersGoes(t *testing.T) {
 			want: []string{"first pressing day"}, unwanted: []string{"About the Author", "Mara Quill"}},
 		{name: "a byline of that label over the story", body: `<div class="post"><p class="byline"><span>Written by</span> <a href="/mara">Mara Quill</a></p>` + story + `<p>` + long + `</p></div>`,
 			want: []string{"first pressing day", "every family brings"}, unwanted: []string{"Written by"}},
+		{name: "a byline written as a sentence", body: `<p>Written by <a href="/mara">Mara Quill</a>.</p>` + story,
+			want: []string{"first pressing day", "Written by [Mara Quill]"}},
 		{name: "a short story under a byline of that label", body: `<div class="post"><p class="byline"><span>Written by</span> <a href="/mara">Mara Quill</a></p>` + story + `</div>`,
 			want: []string{"first pressing day", "won a prize"}},
 		{name: "a sentence, a quotation and a table", body: story + `<p>The song they sing at the press was written by the first orchard keeper.</p>` +
