@@ -340,6 +340,20 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("30,000 posts with a signature each are judged at a bounded cost", func(t *testing.T) {
+		var posts []*html.Node
+		for i := range 30_000 {
+			sig := element("div", text(fmt.Sprintf("Signature %d", i)))
+			sig.Attr = []html.Attribute{{Key: "class", Val: "signature"}}
+			posts = append(posts, element("div", element("p", text("A post of a few words under its author.")), sig))
+		}
+		doc := document(element("article", append([]*html.Node{element("h1", text("Posts"))}, posts...)...))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Errorf("got %v", err)
+			}
+		})
+	})
 	t.Run("a large table within the bounds is converted whole", func(t *testing.T) {
 		table := element("table", element("tr", element("th", text("a")), element("th", text("b"))))
 		for range 20_000 {
