@@ -64,7 +64,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	kind, bare := declaredKind(page)
 	var region *html.Node
-	var mainWords map[string]int
+	var comments []*html.Node // the region's, which its choice leaves out
 	thread := false
 	if r := mainRegion(page, textLengths(page)); r != nil {
 		region = cloneTree(r)
@@ -84,11 +84,8 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			dropPostSignatures(region)
 			dropPostSignatures(page)
 		}
-		if marksMain(region) {
-			mainWords = wordBag(flatText(region)) // with the comments the region's choice leaves out
-		}
 		if kind != kindMany {
-			pruneComments(region)
+			comments = pruneComments(region)
 		}
 		dropTitle(region, page)
 	}
@@ -103,7 +100,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	if region != nil {
 		if chosen := newChosenText(art); chooseRegion(chosen, region, kind, bare) || product && missesSpecs(chosen, region) ||
-			outsideMain(art, region, mainWords) {
+			outsideMain(art, region, comments) {
 			art = region
 		} else {
 			fillHoles(art, region, chosen, base)
@@ -268,31 +265,27 @@ func marksMain(region *html.Node) bool {
 // outsideMain reports a chosen block that lies outside the region the
 // page marks as its main content, which holds more text than the block: a
 // menu of featured stories in the page's header, chosen over the listing
-// the page marks as its content. mainWords are the region's words before
-// its comments were left out (nil when the page marks no main region):
-// the block may be the story with its comments. The count is used up.
-func outsideMain(art, region *html.Node, mainWords map[string]int) bool {
-	if mainWords == nil || collapsedText(region) < collapsedText(art) {
+// the page marks as its content. The region's words are counted with the
+// comments its choice left out: the block may be the story with them.
+func outsideMain(art, region *html.Node, comments []*html.Node) bool {
+	if !marksMain(region) || collapsedText(region) < collapsedText(art) {
 		return false
+	}
+	words := map[string]int{}
+	for _, n := range append([]*html.Node{region}, comments...) {
+		for _, w := range strings.Fields(strings.ToLower(flatText(n))) {
+			words[w]++
+		}
 	}
 	in, all := 0, 0
 	for _, w := range strings.Fields(strings.ToLower(flatText(art))) {
 		all++
-		if mainWords[w] > 0 {
-			mainWords[w]--
+		if words[w] > 0 {
+			words[w]--
 			in++
 		}
 	}
 	return all > 0 && float64(in) < maxOutsideShare*float64(all)
-}
-
-// wordBag counts the words of text, in lower case.
-func wordBag(text string) map[string]int {
-	words := map[string]int{}
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		words[w]++
-	}
-	return words
 }
 
 // minMissedHeadlines is the fewest headlines of the region a short block

@@ -605,8 +605,9 @@ func dropMenus(root *html.Node) {
 
 // pruneComments removes the readers' comments under a story from the
 // region: a block named as the comments, whatever its size. A page that
-// declares itself a thread or a question keeps them, as its content.
-func pruneComments(region *html.Node) {
+// declares itself a thread or a question keeps them, as its content. It
+// returns the blocks it removed.
+func pruneComments(region *html.Node) (removed []*html.Node) {
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -618,11 +619,13 @@ func pruneComments(region *html.Node) {
 		for _, w := range words {
 			if w == "comments" || strings.HasPrefix(w, "commentlist") || w == "disqus" {
 				n.Parent.RemoveChild(n)
+				removed = append(removed, n)
 				return false
 			}
 		}
 		return true
 	})
+	return removed
 }
 
 // A page built as a stack of bands: each section of a services or landing
