@@ -58,18 +58,29 @@ func datelineCandidate(n *html.Node) bool {
 }
 
 // dropDatelines removes the datelines standing as lines of their own
-// under art.
-func dropDatelines(art *html.Node) {
+// under art, and, in a declared article, its one date alone on a line
+// (see bareDateRe).
+func dropDatelines(art *html.Node, article bool) {
+	var bare []*html.Node
 	// A table's dates are its data; a quotation's, the quoted post's.
 	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, datelineCandidate, func(n *html.Node, text string) bool {
 		text = strings.Trim(text, "|·•—–- ")
-		if text == "" || !datelineRe.MatchString(text) && !readingTimeRe.MatchString(text) && !relativeTimeRe.MatchString(text) {
+		linked := findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) != nil
+		switch {
+		case text == "":
 			return false
+		case datelineRe.MatchString(text) || readingTimeRe.MatchString(text) || relativeTimeRe.MatchString(text):
+			// A linked date is a permalink, the post's address; a linked
+			// "edited" date leads to the post's revisions, the template's.
+			return !linked || editedRe.MatchString(text)
+		case article && !linked && bareDateRe.MatchString(text) && (len(bare) == 0 || !inside(n, bare[len(bare)-1])):
+			bare = append(bare, n) // not its inner markup, the same line
 		}
-		// A linked date is a permalink, the post's address; a linked
-		// "edited" date leads to the post's revisions, the template's.
-		return findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil || editedRe.MatchString(text)
+		return false
 	})
+	if len(bare) == 1 && bare[0].Parent != nil {
+		bare[0].Parent.RemoveChild(bare[0])
+	}
 }
 
 // A date standing alone as a line ("March 4, 2025", "4 March 2025",
@@ -83,21 +94,3 @@ func dropDatelines(art *html.Node) {
 // perhaps, or an ISO date.
 var bareDateRe = regexp.MustCompile(`(?i)^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?` +
 	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2})$`)
-
-// dropLoneDate removes under art the one line that is a date alone, when
-// it has no other.
-func dropLoneDate(art *html.Node) {
-	var lines []*html.Node
-	dropLines(art, maxDatelineText, []atom.Atom{atom.Table, atom.Blockquote}, datelineCandidate, func(n *html.Node, text string) bool {
-		if len(lines) > 0 && inside(n, lines[len(lines)-1]) {
-			return false // the same line, its inner markup
-		}
-		if bareDateRe.MatchString(strings.Trim(text, "|·•—–- ")) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
-			lines = append(lines, n)
-		}
-		return false
-	})
-	if len(lines) == 1 && lines[0].Parent != nil {
-		lines[0].Parent.RemoveChild(lines[0])
-	}
-}

@@ -160,7 +160,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropReactionLists(art)
 	dropMenus(art)
 	dropAccountPrompts(art)
-	dropDatelines(art)
+	dropDatelines(art, kind == kindArticle)
 	dropAffiliateNotes(art)
 	dropConsentNotices(art)
 	dropDeviceSignatures(art)
@@ -171,9 +171,6 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropTaxonomyLines(art, base)
 	dropTableOfContents(art, base)
 	dropPagers(art)
-	if kind == kindArticle {
-		dropLoneDate(art)
-	}
 	if !thread {
 		dropLabelledAuthorBoxes(art)
 	}
