@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"encoding/json"
 	"net/url"
 	"path"
 	"strings"
@@ -30,6 +31,33 @@ func pictureAddress(text string) bool {
 	}
 	return pictureExts[strings.ToLower(path.Ext(u.Path))]
 }
+
+// storedRecord reports an element whose text, and all it holds, is a
+// record a script reads, written as JSON: an object, or a list of them
+// ({"painterId":"AsinGrid","asins":["B0CX…"]}), which a template set in
+// a box its stylesheet hides. A sentence is not valid JSON; "[1]" or
+// "{}" is no record.
+func storedRecord(n *html.Node) bool {
+	k := n.FirstChild
+	if k == nil || k.NextSibling != nil || k.Type != html.TextNode {
+		return false
+	}
+	text := strings.TrimSpace(k.Data)
+	if len(text) < minStoredRecord || !json.Valid([]byte(text)) {
+		return false
+	}
+	switch text[0] {
+	case '{':
+		return true
+	case '[':
+		return strings.HasPrefix(strings.TrimSpace(text[1:]), "{")
+	}
+	return false
+}
+
+// minStoredRecord is the least text, in bytes, of a record written as
+// JSON: a key and its value.
+const minStoredRecord = 8
 
 // oneWord reports whether the text under n is one word at most, as
 // strings.Fields counts them, reading it only as far as a second word.
@@ -75,6 +103,10 @@ func dropBareFields(art *html.Node) {
 		case atom.Pre, atom.Code, atom.A, atom.Table:
 			return false // an example's address in a reference's table is shown on purpose
 		case atom.P, atom.Div, atom.Li, atom.Dd, atom.Span:
+			if storedRecord(n) {
+				gone = append(gone, n)
+				return false
+			}
 			// An address is one word: a block of more is read no further
 			// than its second.
 			if !oneWord(n) {

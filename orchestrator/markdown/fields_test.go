@@ -43,3 +43,16 @@ func TestArticleLeavesOutFieldsPrintedAsStored(t *testing.T) {
 		})
 	}
 }
+
+func TestArticleLeavesOutARecordWrittenAsJSON(t *testing.T) {
+	body := strings.Repeat("The kettle boils a litre in under three minutes and keeps it warm for an hour. ", 6)
+	md := article(t, `<!doctype html><html><head><title>Kettle - Example</title></head><body>`+pageHeader+
+		`<main><h1>Kettle</h1><p>`+body+`</p>`+
+		`<div class="grid-state">{"painterId":"AsinGrid","hostPageType":"BROWSE","asins":["B0CXGXT6W8","B0CYNFWD2R"]}</div>`+
+		`<div class="widget-config">[{"position":"left","leadColor":"#146ff8"}]</div>`+
+		`<p>Send {"kettle": "on"} to the hub to start it.</p><p>[1]</p><p>{}</p><p>[12, 40, 85]</p>`+
+		`<p>{Braces} mark the parts of a command you may leave out.</p>`+
+		`<pre><code>{"kettle": "on", "minutes": 3}</code></pre><p>`+body+`</p></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{`Send {"kettle": "on"} to the hub`, "\\[12, 40, 85]", "{Braces} mark the parts", `{"kettle": "on", "minutes": 3}`, "The kettle boils"},
+		[]string{"painterId", "B0CXGXT6W8", "leadColor"})
+}

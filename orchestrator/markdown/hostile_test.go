@@ -354,6 +354,17 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a record of 4 MB written as JSON is read once", func(t *testing.T) {
+		record := `{"items":[` + strings.Repeat(`{"id":"B0CXGXT6W8","price":15.49},`, 120_000) + `{}]}`
+		doc := document(element("main", element("h1", text("Kettle")), element("p", text(strings.Repeat("The kettle boils fast. ", 30))),
+			element("div", text(record))))
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || strings.Contains(md, "B0CXGXT6W8") {
+				t.Errorf("got %d bytes, %v", len(md), err)
+			}
+		})
+	})
 	t.Run("a large table within the bounds is converted whole", func(t *testing.T) {
 		table := element("table", element("tr", element("th", text("a")), element("th", text("b"))))
 		for range 20_000 {
