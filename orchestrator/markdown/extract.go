@@ -170,6 +170,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropBareFields(art)
 	dropTaxonomyLines(art, base)
 	dropTableOfContents(art, base)
+	dropBareCredits(art)
 	dropPagers(art)
 	if !thread {
 		dropLabelledAuthorBoxes(art)

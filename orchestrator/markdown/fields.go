@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -148,6 +150,140 @@ func dropBareFields(art *html.Node) {
 		}
 		n.Parent.RemoveChild(n)
 	}
+}
+
+// A credit's label may outlive its name: "By", "Edited by", "Reviewed
+// by" over a name a script shows in a control (a tooltip's button, which
+// the cleaning leaves out), "Sort by:" beside a menu that was a form's.
+// With nothing after it the label says nothing; it goes. A label whose
+// name follows it, in its own element or the next block ("By:" over a
+// paragraph of authors, a card's "by" over its maker's link), stays.
+
+// bareCreditRe is the whole text of a credit's label, the name left out:
+// up to three words, then "by" (or its French, German, Spanish,
+// Portuguese or Dutch), a colon perhaps.
+var bareCreditRe = regexp.MustCompile(`(?i)^(?:\pL+(?:[\s-]+\pL+){0,2}\s+)?(?:by|par|von|por|door)\s*:?$`)
+
+// maxCreditLabel is the most text, in bytes, of a credit's label.
+const maxCreditLabel = 40
+
+// dropBareCredits removes the credits' labels under art that no name
+// follows in the nearest element holding more than the label (see
+// nameAfter). A label stands as a line of its own, not a link's words
+// nor a sentence's. Labels are weighed from the last: one whose name is
+// only another bare label ("Edited by • Reviewed by") goes when that
+// one has.
+func dropBareCredits(art *html.Node) {
+	var labels []*html.Node
+	walk(art, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Pre, atom.Code, atom.Table, atom.Blockquote, atom.A:
+			return false // a link's words name where it leads
+		}
+		text := flatTextUpTo(n, maxCreditLabel+1)
+		if len(text) > maxCreditLabel {
+			return true
+		}
+		// A label holds no picture (a block of pictures under one line of
+		// words is a box of logos) and is no heading ("Stand by", a
+		// song's title).
+		if headingLevel(n) == 0 && bareCreditRe.MatchString(text) && findFirst(n, picture) == nil {
+			labels = append(labels, n)
+			return false
+		}
+		return true
+	})
+	for i := len(labels) - 1; i >= 0; i-- {
+		n := labels[i]
+		text := flatText(n)
+		top := n
+		for top.Parent != nil && top.Parent != art && flatTextUpTo(top.Parent, len(text)+1) == text && !pictureBeside(top) {
+			top = top.Parent
+		}
+		if top.Parent == nil || inlineTags[top.DataAtom] && !noTextBeside(top) || nameAfter(top) {
+			continue
+		}
+		top.Parent.RemoveChild(top)
+	}
+}
+
+// pictureBeside reports whether n's parent holds a picture outside n: a
+// label's group with a logo or a portrait holds its name as a picture.
+func pictureBeside(n *html.Node) bool {
+	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k != n && k.Type == html.ElementNode && (picture(k) || findFirst(k, picture) != nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// picture reports an element that shows a picture.
+func picture(k *html.Node) bool {
+	switch k.DataAtom {
+	case atom.Img, atom.Picture, atom.Svg, atom.Video:
+		return true
+	}
+	return false
+}
+
+// maxCreditName is the most words of what may be the name a credit's
+// label is over: a writer, a maker, five authors with their initials.
+const maxCreditName = 15
+
+// maxNameSearch is the most nodes nameAfter reads looking for a name.
+const maxNameSearch = 2000
+
+// nameAfter reports whether what first follows n among its siblings may
+// be a name: a picture (a maker's logo), or a few words; or a list the
+// label leads into ("Make training effective by:"). The next paragraph
+// of a story or a grid of products is not one.
+func nameAfter(n *html.Node) bool {
+	seen := 0
+	// first is the first node under k, in document order, with a word
+	// or a picture; nil when k has none.
+	var first func(k *html.Node) *html.Node
+	first = func(k *html.Node) *html.Node {
+		if seen++; seen > maxNameSearch {
+			return nil
+		}
+		switch {
+		case k.Type == html.TextNode:
+			if strings.IndexFunc(k.Data, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				return k
+			}
+			return nil
+		case k.Type != html.ElementNode:
+			return nil
+		case picture(k):
+			return k
+		}
+		for c := k.FirstChild; c != nil; c = c.NextSibling {
+			if f := first(c); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	for k := n.NextSibling; k != nil; k = k.NextSibling {
+		f := first(k)
+		if seen > maxNameSearch {
+			return true // a page of empty boxes is read no further: the label stays
+		}
+		switch {
+		case f == nil:
+			continue
+		case f.Type == html.ElementNode || k.DataAtom == atom.Ul || k.DataAtom == atom.Ol:
+			return true
+		case k.Type == html.TextNode:
+			return countWords(k.Data) <= maxCreditName
+		}
+		return wordsUpTo(k, maxCreditName) <= maxCreditName
+	}
+	return false
 }
 
 // prevElement is the element before n among its siblings, or nil.

@@ -3,6 +3,9 @@ package markdown
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestArticleLeavesOutFieldsPrintedAsStored(t *testing.T) {
@@ -44,6 +47,82 @@ func TestArticleLeavesOutFieldsPrintedAsStored(t *testing.T) {
 	}
 }
 
+func TestArticleLeavesOutACreditsLabelWithoutItsName(t *testing.T) {
+	body := strings.Repeat("The trail climbs through oak and pine before it reaches the ridge above the lake. ", 6)
+	page := func(inner string) string {
+		return `<!doctype html><html><head><title>The ridge trail - Example</title></head><body>` + pageHeader +
+			`<main><article><h1>The ridge trail</h1>` + inner + `</article></main>` + pageFooter + `</body></html>`
+	}
+	for _, tc := range []struct {
+		name           string
+		page           string
+		want, unwanted []string
+		// lines are lines the answer must not hold as a whole.
+		lines []string
+	}{
+		{
+			name: "labels whose names a script showed in buttons go, one after the other",
+			page: page(`<div class="hero"><div class="byline"><span>By </span><div><button class="tip">Ana Lima</button></div></div>` +
+				`<div class="editors"><div><span>Edited by </span><button class="tip">Bo Chen</button></div><span> • </span>` +
+				`<div><span>Medically reviewed by </span><button class="tip">Cy Moss</button></div></div>` +
+				`<p class="dek">A day's walk above the lake, with the view that made the trail famous and the climb that earns it.</p></div>` +
+				`<p>` + body + `</p>`),
+			want:     []string{"A day's walk above the lake", "The trail climbs"},
+			unwanted: []string{"Edited by", "reviewed by", "•"},
+			lines:    []string{"By"},
+		},
+		{
+			name: "a logo beside a bare label stays, and so does a box of logos under one line",
+			page: page(`<div class="hero"><div class="panel"><img src="/logos/board.png" alt="Parks Board"><div><span>Supported by </span><button>Parks Board</button></div></div>` +
+				`<p class="dek">A day's walk above the lake, with the view that made the trail famous and the climb that earns it.</p></div>` +
+				`<p>` + body + `</p><div class="partners"><div class="label">Trusted by</div><div class="logo"><img src="/logos/parks.png" alt="Parks Trust">` +
+				`<p>The trust keeps the trail open all year, mends the bridges after the spring floods and runs the huts on the ridge.</p></div></div>` +
+				`<p>` + body + `</p>`),
+			want:     []string{"![Parks Board](https://example.com/logos/board.png)", "Trusted by", "![Parks Trust]"},
+			unwanted: []string{"Supported by"},
+		},
+		{
+			name: "a shop's sort label whose menu was a form's goes, before a grid",
+			page: page(`<p>` + body + `</p><div class="toolbar"><span>Showing 4 trails</span><div><label>Sort by:</label><select><option>Length</option></select></div></div>` +
+				`<div class="grid"><div class="card"><h3>Lake loop</h3><p>An easy walk around the lake shore on a wide path, with benches every mile and a café at the end.</p></div>` +
+				`<div class="card"><h3>North ridge</h3><p>A long climb to the north summit and down through the pines, for a full day out with a packed lunch.</p></div></div>`),
+			want:     []string{"Lake loop", "North ridge"},
+			unwanted: []string{"Sort by"},
+		},
+		{
+			name: "a label over its name in the next block, a maker's link, a logo, a list it leads into, or a link stays",
+			page: page(`<p>` + body + `</p><h2>Guides to the trail</h2><div class="guide"><h3>The ridge in winter</h3>` +
+				`<div class="group"><p>By:&nbsp;</p><p>Ana Lima, Bo Chen, Cy Moss</p></div>` +
+				`<p>A guide to the ridge under snow, with the safe lines down and the huts that stay open.</p></div>` +
+				`<h2>What to carry</h2><p>A light pack is enough for the day: <span class="item"><a href="/gear/pack">Day pack</a> <span class="maker">by</span> ` +
+				`<a href="/brands/alpine">Alpine</a></span>, with room for water and a jacket.</p>` +
+				`<ul class="gear"><li><a href="/gear/poles">Trekking poles</a><div class="maker">by</div><a href="/brands/peak">Peak Works</a></li>` +
+				`<li><a href="/gear/flask">Flask</a><div class="maker">by</div><a href="/brands/thermo">Thermo Co</a></li></ul>` +
+				`<div class="partners"><div class="label">Trusted by</div><div class="logos"><img src="/logos/parks.png" alt=""></div></div>` +
+				`<p>Climb safely by:</p><ul><li>starting before the heat of the day, when the path is still in shade</li>` +
+				`<li>carrying two litres of water and a layer for the wind at the top</li></ul>` +
+				`<div class="note"><div class="label">Maps drawn by</div> Dee Park</div><p>The last light on the ridge, <em>seen by</em></p>` +
+				`<h3>Stand by</h3><p>` + body + `</p><h3><a href="/stories/drive-by">Drive by</a></h3><p>` + body + `</p>` +
+				`<p>Trails are listed as sorted by <a href="/help/sorting">Sort by</a>.</p><p>` + body + `</p>`),
+			want: []string{"By:", "Ana Lima, Bo Chen, Cy Moss", "Day pack", "Alpine", "Trusted by", "Peak Works", "Thermo Co", "\n\n  by\n\n  [Peak Works]", "Climb safely by:", "Maps drawn by", "Dee Park", "The last light on the ridge, *seen by*", "### Stand by", "### [Drive by](https://example.com/stories/drive-by)",
+				"starting before the heat", "[Sort by](https://example.com/help/sorting)"},
+			lines: []string{},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			checkHolds(t, md, tc.want, tc.unwanted)
+			for _, line := range strings.Split(md, "\n") {
+				for _, l := range tc.lines {
+					if strings.TrimSpace(line) == l {
+						t.Errorf("the answer holds the line %q:\n%s", l, md)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestArticleLeavesOutARecordWrittenAsJSON(t *testing.T) {
 	body := strings.Repeat("The kettle boils a litre in under three minutes and keeps it warm for an hour. ", 6)
 	md := article(t, `<!doctype html><html><head><title>Kettle - Example</title></head><body>`+pageHeader+
@@ -55,4 +134,20 @@ func TestArticleLeavesOutARecordWrittenAsJSON(t *testing.T) {
 		`<pre><code>{"kettle": "on", "minutes": 3}</code></pre><p>`+body+`</p></main>`+pageFooter+`</body></html>`)
 	checkHolds(t, md, []string{`Send {"kettle": "on"} to the hub`, "\\[12, 40, 85]", "{Braces} mark the parts", `{"kettle": "on", "minutes": 3}`, "The kettle boils"},
 		[]string{"painterId", "B0CXGXT6W8", "leadColor"})
+}
+
+func TestABareCreditsLabelOverTextOfItsGroupStays(t *testing.T) {
+	// A name may follow its label as text of the label's group, which
+	// Readability wraps in a paragraph of its own but the page's marked
+	// main region keeps as it is.
+	doc, err := html.Parse(strings.NewReader(`<html><body><div class="note"><div class="label">Maps drawn by</div> Dee Park</div>` +
+		`<div class="panel"><div class="label">Maps drawn by</div> ` + strings.Repeat("the trail and every path off it, ", 4) + `</div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Body })
+	dropBareCredits(body)
+	if got := flatText(body); got != "Maps drawn by Dee Park the trail and every path off it, the trail and every path off it, the trail and every path off it, the trail and every path off it," {
+		t.Errorf("got %q", got)
+	}
 }

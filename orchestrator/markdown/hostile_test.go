@@ -354,6 +354,23 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("30,000 bare credits' labels before 30,000 empty boxes are each judged at a bounded cost", func(t *testing.T) {
+		// Each label, weighed from the last, would look for its name
+		// through every empty box after it.
+		kids := []*html.Node{element("h1", text("Credits")), element("p", text(strings.Repeat("A page of words. ", 40)))}
+		for range 30_000 {
+			kids = append(kids, element("div", text("Edited by")))
+		}
+		for range 30_000 {
+			kids = append(kids, element("div", element("span")))
+		}
+		doc := document(element("article", kids...))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Errorf("got %v", err)
+			}
+		})
+	})
 	t.Run("a record of 4 MB written as JSON is read once", func(t *testing.T) {
 		record := `{"items":[` + strings.Repeat(`{"id":"B0CXGXT6W8","price":15.49},`, 120_000) + `{}]}`
 		doc := document(element("main", element("h1", text("Kettle")), element("p", text(strings.Repeat("The kettle boils fast. ", 30))),
