@@ -116,6 +116,10 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 				return nil
 			}
 		}
+		// A soft hyphen is a hint where a line may break inside a word
+		// (a justified column's "appli&shy;cants"); a reader sees the word
+		// whole, and so should a reader of the Markdown.
+		data = strings.ReplaceAll(data, "\u00ad", "")
 		return &html.Node{Type: html.TextNode, Data: data}
 	case html.DocumentNode:
 		out := &html.Node{Type: html.DocumentNode}

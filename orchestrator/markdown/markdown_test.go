@@ -273,6 +273,24 @@ func TestZeroWidthParagraphsAreEmpty(t *testing.T) {
 	}
 }
 
+// TestSoftHyphensAreLeftOut converts words a justified column marks
+// where a line may break: the reader sees each word whole.
+func TestSoftHyphensAreLeftOut(t *testing.T) {
+	cases := []struct{ name, html, want string }{
+		{"in a paragraph", "<p>Appli&shy;cants must be 65 to be eli&shy;gi&shy;ble.</p>", "Applicants must be 65 to be eligible.\n"},
+		{"in a heading and a link", "<h2>Home re&#173;pair</h2><p><a href=\"https://example.com/a\">Appli\u00adcation</a></p>",
+			"## Home repair\n\n[Application](https://example.com/a)\n"},
+		{"alone between words", "<p>One <span>&shy;</span> word.</p>", "One word.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := convertBody(t, c.html); got != c.want {
+				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
+			}
+		})
+	}
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
