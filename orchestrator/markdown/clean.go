@@ -151,6 +151,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		c.err = &TooLargeError{Limit: c.maxNesting, Unit: UnitNesting}
 		return nil
 	}
+	if styledAsCode(n) {
+		return c.codeOf(n)
+	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
 	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) {
 		// The question of an FAQ, the title of a section or words of a

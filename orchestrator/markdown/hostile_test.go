@@ -382,6 +382,23 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a box of code holding 100,000 nested boxes gives its text as code", func(t *testing.T) {
+		// Built by hand, as the parser would not nest so deep; the box's
+		// text is read without recursion.
+		inner := element("div", text("x := 1"))
+		for range 100_000 {
+			inner = element("div", inner)
+		}
+		box := element("div", inner)
+		box.Attr = []html.Attribute{{Key: "style", Val: "font-family: monospace; white-space: pre"}}
+		doc := document(box)
+		within(t, "Convert", func() {
+			md, err := Convert(context.Background(), doc.Find("body"), pageURL(t), Options{})
+			if err != nil || md != "```\nx := 1\n```\n" {
+				t.Errorf("got %q, %v", md, err)
+			}
+		})
+	})
 	t.Run("a large table within the bounds is converted whole", func(t *testing.T) {
 		table := element("table", element("tr", element("th", text("a")), element("th", text("b"))))
 		for range 20_000 {
