@@ -32,9 +32,10 @@ func repairMojibake(n *html.Node) {
 }
 
 // undoLatin1 returns s with its mis-decoded runs decoded back, or s itself
-// when it holds no C1 control.
+// when it holds no C1 control and no pair of the other signature (see
+// hasLatin1Pair).
 func undoLatin1(s string) string {
-	if !hasC1(s) {
+	if !hasC1(s) && !hasLatin1Pair(s) {
 		return s
 	}
 	var b strings.Builder
@@ -66,4 +67,26 @@ func undoLatin1(s string) string {
 func hasC1(s string) bool {
 	return strings.IndexByte(s, 0xC2) >= 0 &&
 		strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && r <= 0x9F })
+}
+
+// A character of U+00A0 to U+00FF, mis-decoded, becomes two characters
+// none of which is a C1 control: "¶" becomes "Â¶", a no-break space "Â"
+// and a no-break space, "é" "Ã©". Their first is "Â" or "Ã" (the bytes
+// 0xC2 and 0xC3 that open those characters' UTF-8), their second one of
+// U+00A0 to U+00BF: no language writes such a pair, where a letter "Â" or
+// "Ã" is followed by a sign ("É»" may close a French quotation, which is
+// why other pairs are not read as the signature).
+
+// hasLatin1Pair reports whether s holds such a pair.
+func hasLatin1Pair(s string) bool {
+	i := strings.IndexAny(s, "ÂÃ")
+	for i >= 0 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		if r, _ := utf8.DecodeRuneInString(s[i+size:]); r >= 0xA0 && r <= 0xBF {
+			return true
+		}
+		s = s[i+size:]
+		i = strings.IndexAny(s, "ÂÃ")
+	}
+	return false
 }

@@ -13,6 +13,12 @@ func TestUndoLatin1(t *testing.T) {
 		{"Latin-1 letters without a C1 control are text", "Ã la carte, déjà vu", "Ã la carte, déjà vu"},
 		{"a run that is not UTF-8 is left as it is", "na\u00efve \u0085 text", "na\u00efve \u0085 text"},
 		{"text beyond Latin-1 is kept beside a repaired run", "東京 \u00e2\u0080\u0094 Tokyo", "東京 \u2014 Tokyo"},
+		{"a mis-decoded pilcrow without a C1 control", "Itertool Functions\u00c2\u00b6", "Itertool Functions\u00b6"},
+		{"mis-decoded no-break spaces", "with your forearms.\u00c2\u00a0\u00c2\u00a0 Next", "with your forearms.\u00a0\u00a0 Next"},
+		{"a mis-decoded accented letter", "a d\u00c3\u00a9tente", "a d\u00e9tente"},
+		{"a letter before a closing guillemet is text", "«L'ÉTÉ» et «PARIS»", "«L'ÉTÉ» et «PARIS»"},
+		{"Ã before a letter is text", "SÃO PAULO, NÃO", "SÃO PAULO, NÃO"},
+		{"ß before a no-break space is text", "Grüße\u00a0aus Straß\u00a0Berlin", "Grüße\u00a0aus Straß\u00a0Berlin"},
 		{"plain text", "Plain text", "Plain text"},
 	}
 	for _, tt := range tests {
