@@ -32,27 +32,36 @@ func repairMojibake(n *html.Node) {
 }
 
 // undoLatin1 returns s with its mis-decoded runs decoded back, or s itself
-// when it holds no C1 control and no pair of the other signature (see
-// hasLatin1Pair).
+// when it holds no C1 control and no pair of the other signatures (see
+// hasLatin1Pair and cp1252Lead).
 func undoLatin1(s string) string {
-	if !hasC1(s) && !hasLatin1Pair(s) {
+	cp1252 := strings.Contains(s, cp1252Lead)
+	if !cp1252 && !hasC1(s) && !hasLatin1Pair(s) {
 		return s
 	}
 	var b strings.Builder
-	run := make([]byte, 0, 8)
+	run := make([]byte, 0, 8)   // the bytes the run's characters stand for
+	runes := make([]rune, 0, 8) // the run's characters, written back when they spell no UTF-8
 	flush := func() {
 		if len(run) > 0 && utf8.Valid(run) {
 			b.Write(run) // the UTF-8 the run spelled
 		} else {
-			for _, c := range run {
-				b.WriteRune(rune(c))
+			for _, r := range runes {
+				b.WriteRune(r)
 			}
 		}
-		run = run[:0]
+		run, runes = run[:0], runes[:0]
 	}
 	for _, r := range s {
-		if r >= 0x80 && r <= 0xFF {
-			run = append(run, byte(r))
+		c, ok := byte(0), false
+		switch {
+		case r >= 0x80 && r <= 0xFF:
+			c, ok = byte(r), true
+		case cp1252:
+			c, ok = cp1252Bytes[r]
+		}
+		if ok {
+			run, runes = append(run, c), append(runes, r)
 			continue
 		}
 		flush()
@@ -60,6 +69,25 @@ func undoLatin1(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// Decoded as Windows-1252 rather than Latin-1, the bytes 0x80 to 0x9F
+// become typographic characters instead of C1 controls: "’" (E2 80 99)
+// reads "â€™", "—" reads "â€”", "“" reads "â€œ". Every one of those
+// punctuation marks opens with "â€" (the bytes E2 80), which no language
+// writes: a string holding it is decoded back through Windows-1252.
+
+// cp1252Lead is the signature of text mis-decoded through Windows-1252.
+const cp1252Lead = "\u00e2\u20ac"
+
+// cp1252Bytes maps the characters Windows-1252 gives the bytes 0x80 to
+// 0x9F back to those bytes (0x81, 0x8D, 0x8F, 0x90 and 0x9D are left
+// undefined there and read as C1 controls).
+var cp1252Bytes = map[rune]byte{
+	'\u20ac': 0x80, '\u201a': 0x82, '\u0192': 0x83, '\u201e': 0x84, '\u2026': 0x85, '\u2020': 0x86, '\u2021': 0x87,
+	'\u02c6': 0x88, '\u2030': 0x89, '\u0160': 0x8a, '\u2039': 0x8b, '\u0152': 0x8c, '\u017d': 0x8e,
+	'\u2018': 0x91, '\u2019': 0x92, '\u201c': 0x93, '\u201d': 0x94, '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97,
+	'\u02dc': 0x98, '\u2122': 0x99, '\u0161': 0x9a, '\u203a': 0x9b, '\u0153': 0x9c, '\u017e': 0x9e, '\u0178': 0x9f,
 }
 
 // hasC1 reports whether s holds a C1 control character. Its UTF-8 starts

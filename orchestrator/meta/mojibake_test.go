@@ -19,6 +19,10 @@ func TestUndoLatin1(t *testing.T) {
 		{"a letter before a closing guillemet is text", "«L'ÉTÉ» et «PARIS»", "«L'ÉTÉ» et «PARIS»"},
 		{"Ã before a letter is text", "SÃO PAULO, NÃO", "SÃO PAULO, NÃO"},
 		{"ß before a no-break space is text", "Grüße\u00a0aus Straß\u00a0Berlin", "Grüße\u00a0aus Straß\u00a0Berlin"},
+		{"quotes and dashes mis-decoded through Windows-1252", "weâ€™ve seen it â€” â€œThings Can Only Get Betterâ€\u009d",
+			"we\u2019ve seen it \u2014 \u201cThings Can Only Get Better\u201d"},
+		{"a true quotation mark beside a mis-decoded one", "isnâ€™t \u2019quoted\u2019", "isn\u2019t \u2019quoted\u2019"},
+		{"the euro sign after a letter without the signature is text", "Prix: 5 â‚¬, fête", "Prix: 5 â‚¬, fête"},
 		{"plain text", "Plain text", "Plain text"},
 	}
 	for _, tt := range tests {
