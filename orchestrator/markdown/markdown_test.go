@@ -171,6 +171,17 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 		{"a heading that is its anchor's link, and a reference to an anchor in a sentence, keep their words",
 			`<h3 id="gap"><a href="#gap">gap</a></h3><p>See <a href="#Configuration">#Configuration</a>.</p>`,
 			"### [gap](https://example.com/blog/post.html#gap)\n\nSee [#Configuration](https://example.com/blog/post.html#Configuration).\n"},
+		{"a post's number linked to the post goes, with the separator after it",
+			`<div class="meta"><a href="#post-12">#12</a> <span class="dot">·</span> <a href="#post-12"><time>Jan 4, 2024</time></a></div>` +
+				`<div class="meta"><a href="#post-13">#13</a> | <a href="#post-13">Jan 5, 2024</a></div>`,
+			"[Jan 4, 2024](https://example.com/blog/post.html#post-12)\n\n[Jan 5, 2024](https://example.com/blog/post.html#post-13)\n"},
+		{"a post cited by its number in a sentence, a number linked elsewhere and an option after an anchor keep their words",
+			`<p>As <a href="#post-12">#12</a> said, it works.</p><p><a href="https://example.com/issues/12">#12</a> · Jan 4</p>` +
+				`<dl><dt><a class="anchor" href="#opt-end"></a><code>--</code></dt><dd>No more options.</dd>` +
+				`<dt><a class="anchor" href="#opt-verbose"></a>--verbose</dt><dd>Say more.</dd>` +
+				`<dt><a class="anchor" href="#op-pipe"></a><code>|</code></dt><dd>A pipe.</dd></dl>`,
+			"As [#12](https://example.com/blog/post.html#post-12) said, it works.\n\n[#12](https://example.com/issues/12) · Jan 4\n\n`--`\n\nNo more options.\n\n" +
+				"--verbose\n\nSay more.\n\n`|`\n\nA pipe.\n"},
 		{"a link to a place on the page with words stays",
 			`<p><a href="#notes">see notes</a></p>`,
 			"[see notes](https://example.com/blog/post.html#notes)\n"},

@@ -176,7 +176,7 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		return
 	}
 	if permalink(n, href, pageURL, base) || skipLink(n, href, pageURL, base) {
-		n.Parent.RemoveChild(n)
+		dropOpeningLink(n)
 		return
 	}
 	if emptyLink(n) {
@@ -187,6 +187,36 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 	// A link's title mostly repeats its text or the target's name.
 	removeAttr(n, "title")
 }
+
+// dropOpeningLink removes the link n; when it opened its line, so does
+// the separator after it ("#12 · Jan 4, 2024" leaves "Jan 4, 2024").
+func dropOpeningLink(n *html.Node) {
+	opens := true
+	for k := n.PrevSibling; k != nil; k = k.PrevSibling {
+		if k.Type != html.TextNode || strings.TrimSpace(k.Data) != "" {
+			opens = false
+			break
+		}
+	}
+	for k := n.NextSibling; opens && k != nil; k = k.NextSibling {
+		if k.Type == html.TextNode && strings.TrimSpace(k.Data) == "" {
+			continue
+		}
+		switch {
+		case k.Type == html.TextNode:
+			k.Data = strings.TrimLeft(k.Data, lineSeparators)
+		case (k.DataAtom == atom.Span || k.DataAtom == atom.B || k.DataAtom == atom.I) && strings.Trim(textOf(k), lineSeparators) == "" &&
+			findFirst(k, picture) == nil:
+			k.Parent.RemoveChild(k) // a separator of its own: <span class="dot">·</span>
+		}
+		break
+	}
+	n.Parent.RemoveChild(n)
+}
+
+// lineSeparators are the characters that set the parts of a line apart,
+// with white space; not a hyphen, which may open an option ("--").
+const lineSeparators = " \t\n\u00a0·•|–—"
 
 // permalink reports the anchor a heading or paragraph carries to link to
 // itself ("#", "¶", "§", a link icon, or the anchor's own name): a place on
@@ -208,12 +238,35 @@ func permalink(n *html.Node, href string, pageURL, base *url.URL) bool {
 	if strings.TrimPrefix(strings.TrimSpace(textOf(n)), "#") == fragment && besideHeading(n) {
 		return true // the anchor's own name as its text: "Critics[#section4]"
 	}
+	if postNumberRe.MatchString(strings.TrimSpace(textOf(n))) && lineOfLinks(n) {
+		return true // a post's number in a thread, over or under the post: "#12 · Jan 4, 2024"
+	}
 	for _, r := range textOf(n) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// postNumberRe is the whole text of a post's number, "#12".
+var postNumberRe = regexp.MustCompile(`^#\d{1,7}$`)
+
+// maxLinkLine is the most text, in bytes, of the line lineOfLinks reads.
+const maxLinkLine = 80
+
+// lineOfLinks reports whether the block that holds the link n is a short
+// line with no words outside its links: a post's number and its date,
+// not a sentence that cites a post ("as #12 said").
+func lineOfLinks(n *html.Node) bool {
+	block := n.Parent
+	for block != nil && block.Type == html.ElementNode && inlineTags[block.DataAtom] {
+		block = block.Parent
+	}
+	if block == nil || textUpTo(block, maxLinkLine) > maxLinkLine {
+		return false
+	}
+	return !strings.ContainsFunc(textSkipping(block, func(k *html.Node) bool { return k.DataAtom == atom.A }), unicode.IsLetter)
 }
 
 // besideHeading reports a link inside a heading that has words of its own
