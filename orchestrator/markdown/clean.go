@@ -168,6 +168,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 	if hidden(n) || behindModal(n) {
 		out.Attr = shown(out.Attr) // a disclosed panel, as the page shows it opened; the page behind a dialog
 	}
+	if composer(n) {
+		out.Attr = append(out.Attr, html.Attribute{Key: composerAttr})
+	}
 	c.cloneChildren(out, n, depth+1)
 	return out
 }

@@ -160,6 +160,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropReactionLists(art)
 	dropMenus(art)
 	dropAccountPrompts(art)
+	dropComposers(art)
 	dropDatelines(art, kind == kindArticle)
 	dropAffiliateNotes(art)
 	dropConsentNotices(art)
