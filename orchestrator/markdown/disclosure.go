@@ -48,7 +48,7 @@ func disclosures(root *html.Node) *panelSet {
 			if controlled == nil {
 				controlled = map[string]bool{}
 			}
-			controlled[id] = true
+			controlled[controlledID(id)] = true
 		}
 		return true
 	})
@@ -69,6 +69,15 @@ func disclosures(root *html.Node) *panelSet {
 		return true
 	})
 	return panels
+}
+
+// controlledID is the id an aria-controls value names: the value itself,
+// or, as some templates write it, the selector of that id ("#tab-1").
+func controlledID(v string) string {
+	if id, ok := strings.CutPrefix(v, "#"); ok && id != "" {
+		return id
+	}
+	return v
 }
 
 // notPanelRoles are the roles of what opens like a panel but is not
@@ -201,7 +210,7 @@ func opener(n *html.Node, panels *panelSet) bool {
 		return false
 	}
 	for id := range strings.FieldsSeq(attr(n, "aria-controls")) {
-		if panels.ids[id] {
+		if panels.ids[controlledID(id)] {
 			// "Read more" only opens the rest: it is no part of it.
 			return !moreLabelRe.MatchString(textOf(n))
 		}

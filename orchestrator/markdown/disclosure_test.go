@@ -41,6 +41,15 @@ func TestPanelsAReaderOpensAreContent(t *testing.T) {
 			want: []string{"How do I wash it", "Wash it cold on a gentle cycle", "the cut leaves room for a mid layer"},
 		},
 		{
+			name: "an accordion whose controls name their panels as selectors",
+			body: `<section><h2>Questions</h2>
+<div class="faq-item"><button aria-expanded="false" aria-controls="#care-panel">Washing and drying</button>
+<div id="care-panel" hidden><p>` + answer + `</p></div></div>
+<div class="faq-item"><button aria-expanded="false" aria-controls="#pack-panel">Packing it away</button>
+<div id="pack-panel" hidden><p>Roll it from the hood down and zip it into its chest pocket, and it fits in a coat pocket.</p></div></div></section>`,
+			want: []string{"Washing and drying", "Wash it cold on a gentle cycle", "Packing it away", "Roll it from the hood down"},
+		},
+		{
 			name: "a hidden box that holds more than the panel stays hidden",
 			body: `<section><h2>Questions</h2>
 <button aria-expanded="false" aria-controls="panel-7">How do I wash it?</button>
