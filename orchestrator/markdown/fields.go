@@ -214,7 +214,7 @@ func dropBareCredits(art *html.Node) {
 // label's group with a logo or a portrait holds its name as a picture.
 func pictureBeside(n *html.Node) bool {
 	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
-		if k != n && k.Type == html.ElementNode && (picture(k) || findFirst(k, picture) != nil) {
+		if k != n && k.Type == html.ElementNode && findFirst(k, picture) != nil {
 			return true
 		}
 	}
