@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"context"
+	"iter"
 	"net/url"
 	"regexp"
 	"slices"
@@ -711,13 +712,9 @@ var screenReaderWords = []string{"sronly", "visuallyhidden", "screenreader", "of
 // properties that hide an element; the last declaration wins.
 func styleHides(style string) bool {
 	display, visibility := "", ""
-	for decl := range strings.SplitSeq(style, ";") {
-		k, v, ok := strings.Cut(decl, ":")
-		if !ok {
-			continue
-		}
-		v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")))
-		switch strings.ToLower(strings.TrimSpace(k)) {
+	for k, v := range styleDeclarations(style) {
+		v = strings.ToLower(v)
+		switch k {
 		case "display":
 			display = v
 		case "visibility":
@@ -725,6 +722,24 @@ func styleHides(style string) bool {
 		}
 	}
 	return display == "none" || visibility == "hidden" || visibility == "collapse"
+}
+
+// styleDeclarations yields the declarations of an inline style in their
+// order, each property lower-cased and its value trimmed of white space
+// and of "!important".
+func styleDeclarations(style string) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for decl := range strings.SplitSeq(style, ";") {
+			k, v, ok := strings.Cut(decl, ":")
+			if !ok {
+				continue
+			}
+			v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+			if !yield(strings.ToLower(strings.TrimSpace(k)), v) {
+				return
+			}
+		}
+	}
 }
 
 // urlAttrs are the attributes that hold one URL, resolved in the copy so

@@ -682,12 +682,8 @@ func trackingImage(n *html.Node, src string) bool {
 // attribute or inline style; 0 where it declares none or a relative size.
 func declaredSize(n *html.Node) (w, h int) {
 	w, h = cssPixels(attr(n, "width")), cssPixels(attr(n, "height"))
-	for decl := range strings.SplitSeq(attr(n, "style"), ";") {
-		k, v, ok := strings.Cut(decl, ":")
-		if !ok {
-			continue
-		}
-		switch strings.ToLower(strings.TrimSpace(k)) {
+	for k, v := range styleDeclarations(attr(n, "style")) {
+		switch k {
 		case "width":
 			if px := cssPixels(v); px > 0 {
 				w = px

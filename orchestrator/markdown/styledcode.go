@@ -36,13 +36,9 @@ func styledAsCode(n *html.Node) bool {
 		return false
 	}
 	mono, kept := false, false
-	for decl := range strings.SplitSeq(style, ";") {
-		k, v, ok := strings.Cut(decl, ":")
-		if !ok {
-			continue
-		}
-		v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")))
-		switch strings.ToLower(strings.TrimSpace(k)) {
+	for k, v := range styleDeclarations(style) {
+		v = strings.ToLower(v)
+		switch k {
 		case "font-family":
 			mono = false
 			for _, f := range monospaceFamilies {
