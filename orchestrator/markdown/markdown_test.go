@@ -182,6 +182,12 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 				`<dt><a class="anchor" href="#op-pipe"></a><code>|</code></dt><dd>A pipe.</dd></dl>`,
 			"As [#12](https://example.com/blog/post.html#post-12) said, it works.\n\n[#12](https://example.com/issues/12) · Jan 4\n\n`--`\n\nNo more options.\n\n" +
 				"--verbose\n\nSay more.\n\n`|`\n\nA pipe.\n"},
+		{"a link's tracking parameters are left out, its others kept in their order",
+			`<p><a href="https://shop.example/p/42?size=m&utm_source=news&UTM_Medium=mail&color=red&gclid=abc#reviews">jacket</a>, ` +
+				`<a href="https://forum.example/viewtopic.php?t=7&sid=e1852c74950c6b5cca1c90497254a5f2">thread</a>, ` +
+				`<a href="https://radio.example/play?sid=12">station</a>, <a href="https://example.com/a?fbclid=x">story</a></p>`,
+			"[jacket](https://shop.example/p/42?size=m&color=red#reviews), [thread](https://forum.example/viewtopic.php?t=7), " +
+				"[station](https://radio.example/play?sid=12), [story](https://example.com/a)\n"},
 		{"a link to a place on the page with words stays",
 			`<p><a href="#notes">see notes</a></p>`,
 			"[see notes](https://example.com/blog/post.html#notes)\n"},

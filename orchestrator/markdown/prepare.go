@@ -183,9 +183,64 @@ func prepareLink(n *html.Node, pageURL, base *url.URL) {
 		n.Parent.RemoveChild(n)
 		return
 	}
-	setAttr(n, "href", href)
+	setAttr(n, "href", withoutTracking(href))
 	// A link's title mostly repeats its text or the target's name.
 	removeAttr(n, "title")
+}
+
+// A link's address may carry what only the site's analytics read: a
+// campaign's tags (utm_source, utm_campaign…), an ad click's id (gclid,
+// fbclid, msclkid), a mailing's (mc_eid, _hsenc), a search result's
+// (srsltid), or a forum's session (phpBB's sid, 32 hex digits). They do
+// not change the page it leads to; they lengthen every link and carry the
+// visit's identity. They are left out, the other parameters kept in
+// their order.
+
+// trackingParams are the names of such parameters, lower-cased; any name
+// opening with "utm_" is one too.
+var trackingParams = map[string]bool{
+	"fbclid": true, "gclid": true, "gclsrc": true, "dclid": true, "gbraid": true, "wbraid": true, "msclkid": true,
+	"yclid": true, "twclid": true, "ttclid": true, "igshid": true, "mc_cid": true, "mc_eid": true, "_hsenc": true,
+	"_hsmi": true, "srsltid": true, "mkt_tok": true, "gad_source": true, "gad_campaignid": true,
+}
+
+// sessionIDRe is the value of a forum's session parameter.
+var sessionIDRe = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)
+
+// withoutTracking is the address href without its tracking parameters
+// (see above); href itself when it has none.
+func withoutTracking(href string) string {
+	base, query, ok := strings.Cut(href, "?")
+	if !ok {
+		return href
+	}
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	var kept []string
+	dropped := false
+	for param := range strings.SplitSeq(query, "&") {
+		name, value, _ := strings.Cut(param, "=")
+		key, err := url.QueryUnescape(name)
+		if err != nil {
+			key = name
+		}
+		key = strings.ToLower(key)
+		if trackingParams[key] || strings.HasPrefix(key, "utm_") || key == "sid" && sessionIDRe.MatchString(value) {
+			dropped = true
+			continue
+		}
+		kept = append(kept, param)
+	}
+	if !dropped {
+		return href
+	}
+	out := base
+	if len(kept) > 0 {
+		out += "?" + strings.Join(kept, "&")
+	}
+	if hasFragment {
+		out += "#" + fragment
+	}
+	return out
 }
 
 // dropOpeningLink removes the link n; when it opened its line, so does
