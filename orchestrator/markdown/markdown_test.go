@@ -188,6 +188,13 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 				`<a href="https://radio.example/play?sid=12">station</a>, <a href="https://example.com/a?fbclid=x">story</a></p>`,
 			"[jacket](https://shop.example/p/42?size=m&color=red#reviews), [thread](https://forum.example/viewtopic.php?t=7), " +
 				"[station](https://radio.example/play?sid=12), [story](https://example.com/a)\n"},
+		{"a card's picture says its title once, the title link after it says it",
+			`<div class="card"><a href="/movers/mayzlin"><img src="/logos/m.png" alt="Mayzlin  Movers"></a><h3><a href="/movers/mayzlin">Mayzlin Movers</a></h3></div>` +
+				`<div class="card"><a href="/movers/atlas"><img src="/logos/a.png" alt="Atlas logo"></a><h3><a href="/movers/atlas">Atlas</a></h3></div>` +
+				`<div class="card"><a href="/movers/bell"><img src="/logos/b.png" alt="Bell"></a><h3><a href="/movers/bell-reviews">Bell</a></h3></div>`,
+			"[![](https://example.com/logos/m.png)](https://example.com/movers/mayzlin)\n\n### [Mayzlin Movers](https://example.com/movers/mayzlin)\n\n" +
+				"[![Atlas logo](https://example.com/logos/a.png)](https://example.com/movers/atlas)\n\n### [Atlas](https://example.com/movers/atlas)\n\n" +
+				"[![Bell](https://example.com/logos/b.png)](https://example.com/movers/bell)\n\n### [Bell](https://example.com/movers/bell-reviews)\n"},
 		{"a link to a place on the page with words stays",
 			`<p><a href="#notes">see notes</a></p>`,
 			"[see notes](https://example.com/blog/post.html#notes)\n"},

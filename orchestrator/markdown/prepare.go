@@ -71,6 +71,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 			dropGallerySlides(n)
 		}
 	}
+	dropEchoedAlts(elems)
 	// A list left with nothing in it (its items were menus or controls)
 	// would come out as the converter's mark between two lists, set as
 	// an item of its own: "- <!--THE END-->".
@@ -241,6 +242,29 @@ func withoutTracking(href string) string {
 		out += "#" + fragment
 	}
 	return out
+}
+
+// dropEchoedAlts empties the alt text of a linked picture that the next
+// link, to the same address, says in words: a card's picture and its
+// title, both leading to the item ("[![Mayzlin](…)](u)" then
+// "[Mayzlin](u)"). The picture stays; its words were written twice.
+func dropEchoedAlts(elems []*html.Node) {
+	var prev *html.Node // the last link, when it holds a picture and no words
+	for _, n := range elems {
+		if n.DataAtom != atom.A || n.Parent == nil {
+			continue
+		}
+		if prev != nil && attr(n, "href") == attr(prev, "href") {
+			img := findFirst(prev, func(k *html.Node) bool { return k.DataAtom == atom.Img })
+			if strings.EqualFold(attr(img, "alt"), flatText(n)) { // the alt text's white space is collapsed (see prepareImage)
+				setAttr(img, "alt", "")
+			}
+		}
+		prev = nil
+		if strings.TrimSpace(textOf(n)) == "" && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Img }) != nil {
+			prev = n
+		}
+	}
 }
 
 // dropOpeningLink removes the link n; when it opened its line, so does
