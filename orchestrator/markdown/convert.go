@@ -176,6 +176,7 @@ func tidy(md string) string {
 			trimmed = cellBreaksRe.ReplaceAllString(trimmed, "<br>")
 		}
 		trimmed = unescapeProse(trimmed)
+		trimmed = autolinkBareURLs(trimmed)
 		if strings.HasSuffix(line, "  ") && fence == "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			trimmed += `\`
 		}
@@ -194,6 +195,34 @@ func tidy(md string) string {
 		return ""
 	}
 	return strings.ReplaceAll(strings.Join(out, "\n"), literalAmp, "&amp;") + "\n"
+}
+
+// urlLinkRe is a link whose text is a web address: [text](address).
+var urlLinkRe = regexp.MustCompile(`\[(https?://[^\s\[\]()<>\\]+)\]\((https?://[^\s()<>]+)\)`)
+
+// autolinkBareURLs writes a link whose text is its own address as
+// CommonMark's autolink, "<https://…>": the same link, its address once.
+// A picture whose alt text is its address ("![https://…](https://…)")
+// is no link, and a line with code in it is left as it is.
+func autolinkBareURLs(line string) string {
+	if !strings.Contains(line, "](http") || strings.Contains(line, "`") {
+		return line
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range urlLinkRe.FindAllStringSubmatchIndex(line, -1) {
+		if line[m[2]:m[3]] != line[m[4]:m[5]] || m[0] > 0 && line[m[0]-1] == '!' {
+			continue
+		}
+		b.WriteString(line[last:m[0]])
+		b.WriteString("<" + line[m[4]:m[5]] + ">")
+		last = m[1]
+	}
+	if last == 0 {
+		return line
+	}
+	b.WriteString(line[last:])
+	return b.String()
 }
 
 // cellBreaksRe is a run of line breaks in a table cell.

@@ -195,6 +195,13 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 			"[![](https://example.com/logos/m.png)](https://example.com/movers/mayzlin)\n\n### [Mayzlin Movers](https://example.com/movers/mayzlin)\n\n" +
 				"[![Atlas logo](https://example.com/logos/a.png)](https://example.com/movers/atlas)\n\n### [Atlas](https://example.com/movers/atlas)\n\n" +
 				"[![Bell](https://example.com/logos/b.png)](https://example.com/movers/bell)\n\n### [Bell](https://example.com/movers/bell-reviews)\n"},
+		{"a link whose text is its own address is an autolink; a picture named by its address, other links and code stay",
+			`<p>See <a href="https://example.org/docs/">https://example.org/docs/</a> and <a href="https://example.org/a">https://example.org/b</a>.</p>` +
+				`<p><a href="/post"><img src="https://example.org/p.jpg" alt="https://example.org/p.jpg"></a></p>` +
+				`<p>Run <code>curl</code> on <a href="https://example.org/api">https://example.org/api</a>.</p>`,
+			"See <https://example.org/docs/> and [https://example.org/b](https://example.org/a).\n\n" +
+				"[![https://example.org/p.jpg](https://example.org/p.jpg)](https://example.com/post)\n\n" +
+				"Run `curl` on [https://example.org/api](https://example.org/api).\n"},
 		{"a link to a place on the page with words stays",
 			`<p><a href="#notes">see notes</a></p>`,
 			"[see notes](https://example.com/blog/post.html#notes)\n"},
