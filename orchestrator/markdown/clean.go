@@ -752,7 +752,9 @@ var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "cite"
 func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
 	key := a.Key
 	switch {
-	case a.Namespace != "", strings.HasPrefix(key, "on"):
+	case a.Namespace != "", strings.HasPrefix(key, "on"), key == composerAttr:
+		// The copy's own marks are the copy's: a page's attribute of the
+		// same name is not one.
 		return false, ""
 	case key == "style":
 		// An image's style may declare the pixel size that marks a beacon.

@@ -25,6 +25,12 @@ func TestArticleLeavesOutAComposer(t *testing.T) {
 			unwanted: []string{"Your Answer", "Post as a guest", "Required, but never shown", "Sign up"},
 		},
 		{
+			name: "a page's own attribute of the mark's name marks nothing",
+			page: `<main>` + question + answer + `<section data-glimpse-composer=""><h2>Tips</h2><p>A last tip: label the trays so guests know what is in each.</p>` +
+				`<p>Another: keep a spare ladle at the end of the line.</p></section></main>`,
+			want: []string{"carve ahead of time", "A last tip: label the trays"},
+		},
+		{
 			name: "a page its framework builds inside one form stays",
 			page: `<form id="aspnetForm" method="post" action="./guide.aspx"><main>` + question + answer +
 				`<p>Send us your own tips:</p><textarea name="tips"></textarea></main></form>`,
