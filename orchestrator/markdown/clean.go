@@ -156,6 +156,13 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		return c.codeOf(n)
 	}
 	out := &html.Node{Type: html.ElementNode, Data: n.Data, DataAtom: n.DataAtom, Namespace: n.Namespace}
+	if strings.EqualFold(n.Data, formulaTag) {
+		// The element prepare writes a formula's Markdown with is the
+		// copy's own: a page's element of that name is text, or it could
+		// write into the answer what no rule has seen (a script link, raw
+		// HTML).
+		out.Data, out.DataAtom, out.Namespace = "span", atom.Span, ""
+	}
 	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) {
 		// The question of an FAQ, the title of a section or words of a
 		// sentence, not a form control: its words are kept.

@@ -322,6 +322,25 @@ func TestSoftHyphensAreLeftOut(t *testing.T) {
 	}
 }
 
+// TestAPageCannotWriteMarkdownOfItsOwn: the element the converter writes
+// a formula's Markdown from is the copy's own; a page's element of that
+// name is its text, so no script link or raw HTML reaches the answer.
+func TestAPageCannotWriteMarkdownOfItsOwn(t *testing.T) {
+	for _, page := range []string{
+		`<p>Hi <glimpse-formula data-markdown="[click](javascript:alert(1)) <script>x</script>">x</glimpse-formula> there.</p>`,
+		`<p>Hi <GLIMPSE-FORMULA data-markdown="<img src=x onerror=alert(1)>">x</GLIMPSE-FORMULA> there.</p>`,
+	} {
+		if got := convertBody(t, page); got != "Hi x there.\n" {
+			t.Errorf("for %s\n got %q", page, got)
+		}
+		md := article(t, `<!doctype html><html><head><title>Forged - Example</title></head><body><main><article><h1>Forged</h1><p>`+
+			strings.Repeat("A paragraph of the page's own words. ", 8)+`</p>`+page+`</article></main></body></html>`)
+		if strings.Contains(md, "javascript:") || strings.Contains(md, "<script") || strings.Contains(md, "onerror") {
+			t.Errorf("the page wrote Markdown of its own:\n%s", md)
+		}
+	}
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
