@@ -65,6 +65,7 @@ func (g *guard) Name() string { return "glimpse-guard" }
 func (g *guard) Init(conv *converter.Converter) error {
 	conv.Register.Renderer(g.check, converter.PriorityEarly-50)
 	conv.Register.RendererFor(formulaTag, converter.TagTypeInline, renderFormula, converter.PriorityEarly)
+	conv.Register.RendererFor("img", converter.TagTypeInline, renderImage, converter.PriorityEarly)
 	return nil
 }
 
@@ -94,6 +95,49 @@ const formulaTag = "glimpse-formula"
 func renderFormula(_ converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
 	w.WriteString(attr(n, "data-markdown"))
 	return converter.RenderSuccess
+}
+
+// renderImage writes a picture as ![alt](src), its alt text escaped as
+// text is: a bracket, a backslash and a "<" of the page's alt text are
+// characters, never markup. (The converter's own escapes only brackets,
+// so a page's alt text could open raw HTML inside the description, which
+// some renderers copy into the alt attribute as it is.) prepare has left
+// out the title.
+func renderImage(ctx converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+	src := strings.TrimSpace(attr(n, "src"))
+	if src == "" {
+		return converter.RenderTryNext
+	}
+	// As the converter does: an address is written with the characters
+	// that would end it (a space, a parenthesis) escaped.
+	src = ctx.AssembleAbsoluteURL(ctx, "img", src)
+	w.WriteString("![")
+	w.WriteString(escapeAlt(strings.ReplaceAll(attr(n, "alt"), "\n", " ")))
+	w.WriteString("](")
+	w.WriteString(src)
+	w.WriteString(")")
+	return converter.RenderSuccess
+}
+
+// escapeAlt escapes what an image's description would read as markup:
+// brackets, "<", and a backslash before a punctuation mark (elsewhere a
+// backslash is read as itself).
+func escapeAlt(alt string) string {
+	if !strings.ContainsAny(alt, `\[]<`) {
+		return alt
+	}
+	var b strings.Builder
+	for i, r := range alt {
+		switch {
+		case r == '[' || r == ']' || r == '<':
+			b.WriteByte('\\')
+		case r == '\\' && i+1 < len(alt) && unicode.IsPunct(rune(alt[i+1])) && alt[i+1] < utf8.RuneSelf,
+			r == '\\' && i+1 < len(alt) && unicode.IsSymbol(rune(alt[i+1])) && alt[i+1] < utf8.RuneSelf:
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // formulaMarkdown is how a MathML formula is written: as TeX between

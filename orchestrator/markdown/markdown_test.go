@@ -341,6 +341,21 @@ func TestAPageCannotWriteMarkdownOfItsOwn(t *testing.T) {
 	}
 }
 
+// TestAPicturesAltTextIsText: an alt text's "<", brackets and backslashes
+// are escaped as text is, so the description opens no raw HTML, and an
+// address's closing parenthesis cannot end it early.
+func TestAPicturesAltTextIsText(t *testing.T) {
+	for _, c := range []struct{ html, want string }{
+		{`<p><img alt='<b x="a" onload=alert(1)>' src="https://x.example/p.png"></p>`, "![\\<b x=\"a\" onload=alert(1)>](https://x.example/p.png)\n"},
+		{`<p><img alt="a\[b] c\d_e" src="https://x.example/p.png"></p>`, "![a\\\\\\[b\\] c\\d_e](https://x.example/p.png)\n"},
+		{`<p><img src="https://x.example/a)![x](javascript:y" alt="q"></p>`, "![q](https://x.example/a%29!%5Bx%5D%28javascript:y)\n"},
+	} {
+		if got := convertBody(t, c.html); got != c.want {
+			t.Errorf("for %s\n got %q\nwant %q", c.html, got, c.want)
+		}
+	}
+}
+
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 	cases := []struct{ name, html string }{
 		{"scripts", `<script>var secret = 1;</script>`},
