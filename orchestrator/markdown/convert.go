@@ -275,7 +275,8 @@ var cellBreaksRe = regexp.MustCompile(`(?:[ \t]*<br />)+[ \t]*`)
 // unescapeProse undoes the escapes the converter writes where Markdown
 // needs none, outside code spans: "&lt;" before what cannot start a tag
 // ("5 &lt; 6" is "5 < 6"; one that can is written "\<", as a reader of
-// Markdown expects), "&gt;" anywhere but the start of a line, and
+// Markdown expects), "&gt;" anywhere but the start of a block's line (in
+// a quotation or a list item too, where it would open a quotation), and
 // "\_" inside a word (snake\_case), where CommonMark never reads an
 // underscore as emphasis. A model reads the plain character; the
 // Markdown means the same.
@@ -314,7 +315,7 @@ func unescapeProse(line string) string {
 				sb.WriteByte('<')
 				i += 4
 				continue
-			case strings.HasPrefix(rest, "&gt;") && strings.TrimSpace(line[:i]) != "":
+			case strings.HasPrefix(rest, "&gt;") && !blockStart(line[:i]):
 				sb.WriteByte('>')
 				i += 4
 				continue

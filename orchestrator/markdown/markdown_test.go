@@ -202,6 +202,9 @@ func TestConvertWritesEachConstruct(t *testing.T) {
 			"See <https://example.org/docs/> and [https://example.org/b](https://example.org/a).\n\n" +
 				"[![https://example.org/p.jpg](https://example.org/p.jpg)](https://example.com/post)\n\n" +
 				"Run `curl` on [https://example.org/api](https://example.org/api).\n"},
+		{"a \">\" that opens a quotation's or a list item's text is no quotation of its own",
+			`<blockquote><p>&gt; not a quote</p></blockquote><ul><li>&gt; x</li><li>a &gt; b</li></ul>`,
+			"> &gt; not a quote\n\n- &gt; x\n- a > b\n"},
 		{"a link to a place on the page with words stays",
 			`<p><a href="#notes">see notes</a></p>`,
 			"[see notes](https://example.com/blog/post.html#notes)\n"},
