@@ -42,6 +42,22 @@ func convertBody(t *testing.T, body string) string {
 	return md
 }
 
+// conversion is a body of a page and the Markdown Convert writes of it.
+type conversion struct{ name, html, want string }
+
+// checkConversions converts each case's body and compares the Markdown
+// with the case's.
+func checkConversions(t *testing.T, cases []conversion) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := convertBody(t, c.html); got != c.want {
+				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
+			}
+		})
+	}
+}
+
 func TestConvertWritesEachConstruct(t *testing.T) {
 	cases := []struct {
 		name, html, want string
@@ -292,37 +308,23 @@ func TestCarouselClones(t *testing.T) {
 // leave with a zero-width character in them: they are empty, and such
 // characters within words stay.
 func TestZeroWidthParagraphsAreEmpty(t *testing.T) {
-	cases := []struct{ name, html, want string }{
+	checkConversions(t, []conversion{
 		{"a joiner alone", "<p>One.</p><p>&zwj;</p><p>Two.</p>", "One.\n\nTwo.\n"},
 		{"a space and a mark", "<p>One.</p><p> &#8203;&#xFEFF; </p><p>Two.</p>", "One.\n\nTwo.\n"},
 		{"between words", "<p>One<span>&#8203;</span>word and <b>two</b><span> &#8203; </span>words.</p>", "Oneword and **two** words.\n"},
 		{"an emoji of several", "<p>A coder: \U0001F469\u200d\U0001F4BB.</p>", "A coder: \U0001F469\u200d\U0001F4BB.\n"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := convertBody(t, c.html); got != c.want {
-				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestSoftHyphensAreLeftOut converts words a justified column marks
 // where a line may break: the reader sees each word whole.
 func TestSoftHyphensAreLeftOut(t *testing.T) {
-	cases := []struct{ name, html, want string }{
+	checkConversions(t, []conversion{
 		{"in a paragraph", "<p>Appli&shy;cants must be 65 to be eli&shy;gi&shy;ble.</p>", "Applicants must be 65 to be eligible.\n"},
 		{"in a heading and a link", "<h2>Home re&#173;pair</h2><p><a href=\"https://example.com/a\">Appli\u00adcation</a></p>",
 			"## Home repair\n\n[Application](https://example.com/a)\n"},
 		{"alone between words", "<p>One <span>&shy;</span> word.</p>", "One word.\n"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := convertBody(t, c.html); got != c.want {
-				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestAPageCannotWriteMarkdownOfItsOwn: the element the converter writes
@@ -348,15 +350,11 @@ func TestAPageCannotWriteMarkdownOfItsOwn(t *testing.T) {
 // are escaped as text is, so the description opens no raw HTML, and an
 // address's closing parenthesis cannot end it early.
 func TestAPicturesAltTextIsText(t *testing.T) {
-	for _, c := range []struct{ html, want string }{
-		{`<p><img alt='<b x="a" onload=alert(1)>' src="https://x.example/p.png"></p>`, "![\\<b x=\"a\" onload=alert(1)>](https://x.example/p.png)\n"},
-		{`<p><img alt="a\[b] c\d_e" src="https://x.example/p.png"></p>`, "![a\\\\\\[b\\] c\\d_e](https://x.example/p.png)\n"},
-		{`<p><img src="https://x.example/a)![x](javascript:y" alt="q"></p>`, "![q](https://x.example/a%29!%5Bx%5D%28javascript:y)\n"},
-	} {
-		if got := convertBody(t, c.html); got != c.want {
-			t.Errorf("for %s\n got %q\nwant %q", c.html, got, c.want)
-		}
-	}
+	checkConversions(t, []conversion{
+		{"raw HTML", `<p><img alt='<b x="a" onload=alert(1)>' src="https://x.example/p.png"></p>`, "![\\<b x=\"a\" onload=alert(1)>](https://x.example/p.png)\n"},
+		{"brackets and backslashes", `<p><img alt="a\[b] c\d_e" src="https://x.example/p.png"></p>`, "![a\\\\\\[b\\] c\\d_e](https://x.example/p.png)\n"},
+		{"an address that would end early", `<p><img src="https://x.example/a)![x](javascript:y" alt="q"></p>`, "![q](https://x.example/a%29!%5Bx%5D%28javascript:y)\n"},
+	})
 }
 
 func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
@@ -634,6 +632,14 @@ func TestBoundsGiveAClearError(t *testing.T) {
 	})
 	t.Run("a page far larger than MaxBytes is not searched", func(t *testing.T) {
 		_, err := Article(context.Background(), parse(t, articlePage), pageURL(t), Options{MaxBytes: 100})
+		var tooLarge *TooLargeError
+		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitTextBytes || tooLarge.Limit != 400 {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("a box of code far larger than MaxBytes is not searched either", func(t *testing.T) {
+		code := `<div style="font-family: monospace; white-space: pre">` + strings.Repeat("<div>x := 1 // a line of code</div>", 40) + `</div>`
+		_, err := Article(context.Background(), parse(t, "<html><body><main><h1>Code</h1>"+code+"</main></body></html>"), pageURL(t), Options{MaxBytes: 100})
 		var tooLarge *TooLargeError
 		if !errors.As(err, &tooLarge) || tooLarge.Unit != UnitTextBytes || tooLarge.Limit != 400 {
 			t.Fatalf("got %v", err)

@@ -11,7 +11,7 @@ const vscodeStyle = `color: #3b3b3b; background-color: #ffffff; font-family: Men
 	`font-weight: normal; font-size: 12px; line-height: 18px; white-space: pre;`
 
 func TestCodeSetByInlineStyleIsACodeBlock(t *testing.T) {
-	cases := []struct{ name, html, want string }{
+	checkConversions(t, []conversion{
 		{
 			name: "a code editor's copy, a line per box",
 			html: `<p>Here's my code.</p><div style="` + vscodeStyle + `"><div><span style="color: #267f99;">ollama</span>.<span>create</span>(</div>` +
@@ -39,14 +39,7 @@ func TestCodeSetByInlineStyleIsACodeBlock(t *testing.T) {
 			html: `<p>Before.</p><div style="` + vscodeStyle + `"><div><br></div></div><p>After.</p>`,
 			want: "Before.\n\nAfter.\n",
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := convertBody(t, c.html); got != c.want {
-				t.Errorf("for %q\n got %q\nwant %q", c.html, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 func TestArticleKeepsCodeSetByInlineStyle(t *testing.T) {
