@@ -284,7 +284,10 @@ func hearsScroll(ctx context.Context, sess *cdp.Session) bool {
 // false when nothing the page asked its site for is still to come, and,
 // unless changed (the page changed after the scroll), it has had nothing
 // its scripts asked its site for since scrolled: a part that has just
-// come, the page may be adding now.
+// come, the page may be adding now. The scroll's time is the page's,
+// read here a message late: a part that ends as the page pauses may look
+// asked for before it, and the page's step, told to finish, resumes when
+// it saw such a part come while it was paused (see reveal.js).
 func awaitFetches(ctx context.Context, net *netState, site string, scrolled time.Time, changed bool, bound time.Duration) (waited time.Duration, ok bool) {
 	if net == nil {
 		return 0, false

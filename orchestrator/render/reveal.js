@@ -26,7 +26,8 @@
 // slow to send, or one asked for before the scroll reached the list),
 // then resumes; it resumes too when the page has had a part it asked for
 // after the scroll and shows no change yet (it is adding it); else it
-// finishes. It pauses once for each height of the document.
+// finishes, which the step takes as a resume when such a part came while
+// it was paused. It pauses once for each height of the document.
 (async (o) => {
   const start = performance.now();
   const left = () => o.budget - (performance.now() - start);
@@ -132,7 +133,15 @@
   const mutated = (records) => {
     if (records.some((r) => Array.from(r.addedNodes).some(content) || Array.from(r.removedNodes).some(content))) touch();
   };
-  const fetched = (entries) => { if (entries.some((e) => ours(e.name))) touch(); };
+  // Paused, the step notes a fetch or XHR of the page's to its site that
+  // ends before the caller answers (see answer).
+  let asking = false, arrived = false;
+  const fetched = (entries) => {
+    const own = entries.filter((e) => ours(e.name));
+    if (own.length === 0) return;
+    touch();
+    if (asking && own.some((e) => e.initiatorType === "fetch" || e.initiatorType === "xmlhttprequest")) arrived = true;
+  };
   const watch = new MutationObserver(mutated);
   watch.observe(document.documentElement, {subtree: true, childList: true});
   let po = null;
@@ -234,8 +243,22 @@
     await frames();
     return out;
   };
-  const paused = () => ({paused: true, since: Math.round(performance.now() - scrolled), changed: changed > scrolled});
+  const paused = () => {
+    asking = true;
+    arrived = false;
+    return {paused: true, since: Math.round(performance.now() - scrolled), changed: changed > scrolled};
+  };
   const run = async () => (await scrollOn()) ? paused() : finish();
-  globalThis.revealer = {resume: run, finish};
+  // The caller's answer to a pause. Told to finish, the step resumes
+  // instead when a part the page asked its site for by script came while
+  // the caller looked: the caller saw it end, but could not tell that it
+  // was asked for after the scroll, since it reads the scroll's time off
+  // another clock, a message late.
+  const answer = (resume) => async () => {
+    takeRecords();
+    asking = false;
+    return resume || arrived ? run() : finish();
+  };
+  globalThis.revealer = {resume: answer(true), finish: answer(false)};
   return run();
 })
