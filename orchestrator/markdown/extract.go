@@ -169,6 +169,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropCardChrome(art)
 	dropInterfaceLabels(art)
 	dropBareFields(art)
+	dropTemplateSlots(art)
 	dropTaxonomyLines(art, base)
 	dropTableOfContents(art, base)
 	dropBareCredits(art)

@@ -57,6 +57,38 @@ func storedRecord(n *html.Node) bool {
 	return false
 }
 
+// templateSlotRe matches text that is only a template's placeholders or
+// tags: "{{ item.title }}", "{{{ body }}}", "{% include 'banner' %}".
+var templateSlotRe = regexp.MustCompile(`^(?:(?:\{\{\{?[^{}]{1,200}\}?\}\}|\{%[^{}]{1,200}%\})\s*)+$`)
+
+// dropTemplateSlots removes the text of art that is only a template's
+// placeholders: a script fills them in ("{{ board.errors[1179].message }}"),
+// or a content system that should have ("{{hire-crew="/banners/hire"}}"),
+// and the page was read before it did or it never did. The boxes left
+// empty go with the rest of the empty ones. Code shows the syntax on
+// purpose and is left alone, as is a sentence that names a placeholder.
+func dropTemplateSlots(art *html.Node) {
+	walk(art, func(n *html.Node) bool {
+		switch {
+		case n.Type == html.ElementNode && literalText(n):
+			return false
+		case n.Type == html.TextNode && strings.Contains(n.Data, "{") && templateSlotRe.MatchString(strings.TrimSpace(n.Data)):
+			n.Parent.RemoveChild(n)
+		}
+		return true
+	})
+}
+
+// literalText reports an element whose text is shown as written: code,
+// a program's output or input, a form's field.
+func literalText(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Var, atom.Tt, atom.Textarea, atom.Script, atom.Style:
+		return true
+	}
+	return false
+}
+
 // minStoredRecord is the least text, in bytes, of a record written as
 // JSON: a key and its value.
 const minStoredRecord = 8

@@ -151,3 +151,17 @@ func TestABareCreditsLabelOverTextOfItsGroupStays(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestArticleLeavesOutATemplatesPlaceholders(t *testing.T) {
+	body := strings.Repeat("The ferry leaves the north pier at seven and reaches the island before the morning wind rises. ", 6)
+	md := article(t, `<!doctype html><html><head><title>Ferry - Example</title></head><body>`+pageHeader+
+		`<main><h1>Ferry</h1><p>`+body+`</p>`+
+		`<div class="errors"><strong>{{ board.errors[1179].message }}</strong></div>`+
+		`<p>{{hire-crew="/banners/hire-crew"}}</p>`+
+		`<ul><li><a href="/ferry/timetable">{{ item.title }}</a></li><li>{{{ item.body }}} {% include "fares" %}</li></ul>`+
+		`<p>Write {{ name }} where the passenger's name goes.</p>`+
+		`<pre><code>&lt;h1&gt;Hello {{ name }}!&lt;/h1&gt;
+{{ form }}</code></pre><p>Set the field to <code>{{ form.crossing }}</code> in the ticket.</p><p>`+body+`</p></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"Write {{ name }} where", "{{ form }}\n```", "`{{ form.crossing }}`", "The ferry leaves"},
+		[]string{"board.errors", "hire-crew", "item.title", "item.body", "fares", "****", "[]("})
+}
