@@ -171,6 +171,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropBareFields(art)
 	dropTemplateSlots(art)
 	dropTaxonomyLines(art, base)
+	dropTrails(art, base)
 	dropTableOfContents(art, base)
 	dropBareCredits(art)
 	dropPagers(art)
