@@ -15,6 +15,7 @@ import (
 // folded to lower case, in the main European languages.
 var writtenByLabels = map[string]bool{
 	"written by": true, "author": true, "authors": true, "by": true, "posted by": true, "published by": true,
+	"words by": true, "story by": true, "article by": true, "interview by": true, "interviewed by": true, "writer": true,
 	"geschrieben von": true, "verfasst von": true, "autor": true, "autorin": true, "von": true,
 	"écrit par": true, "ecrit par": true, "rédigé par": true, "auteur": true, "par": true,
 	"escrito por": true, "scritto da": true, "autore": true, "geschreven door": true, "door": true,

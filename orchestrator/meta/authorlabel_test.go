@@ -16,6 +16,12 @@ func TestLabelledAndCreditedBylines(t *testing.T) {
 			`<meta name="twitter:label1" content="Temps de lecture"><meta name="twitter:data1" content="3 minutes">` +
 				`<meta name="twitter:label2" content="Écrit par"><meta name="twitter:data2" content="Inès Moreau"><h1>Un guide</h1>`,
 			"Inès Moreau"},
+		{"a preview pair labelled as the interviewer names the author over an organisation",
+			`<meta name="author" content="Five Shelves"><meta property="og:site_name" content="Five Shelves">` +
+				`<meta name="twitter:label1" content="Interview by"><meta name="twitter:data1" content="Mara Quint"><h1>The best sea novels</h1>`,
+			"Mara Quint"},
+		{"a preview pair labelled as the reviewer names nobody",
+			`<meta name="twitter:label1" content="Reviewed by"><meta name="twitter:data1" content="Dr. Sam Ruiz"><h1>Roof costs</h1>`, ""},
 		{"a preview pair about something else names nobody",
 			`<meta name="twitter:label1" content="Price"><meta name="twitter:data1" content="Gold Plan"><h1>Plans</h1>`, ""},
 		{"a label without its value names nobody",
