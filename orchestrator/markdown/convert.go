@@ -131,8 +131,8 @@ func escapeAlt(alt string) string {
 		switch {
 		case r == '[' || r == ']' || r == '<':
 			b.WriteByte('\\')
-		case r == '\\' && i+1 < len(alt) && unicode.IsPunct(rune(alt[i+1])) && alt[i+1] < utf8.RuneSelf,
-			r == '\\' && i+1 < len(alt) && unicode.IsSymbol(rune(alt[i+1])) && alt[i+1] < utf8.RuneSelf:
+		case r == '\\' && i+1 < len(alt) && alt[i+1] < utf8.RuneSelf &&
+			(unicode.IsPunct(rune(alt[i+1])) || unicode.IsSymbol(rune(alt[i+1]))):
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)

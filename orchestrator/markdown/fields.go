@@ -79,16 +79,6 @@ func dropTemplateSlots(art *html.Node) {
 	})
 }
 
-// literalText reports an element whose text is shown as written: code,
-// a program's output or input, a form's field.
-func literalText(n *html.Node) bool {
-	switch n.DataAtom {
-	case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Var, atom.Tt, atom.Textarea, atom.Script, atom.Style:
-		return true
-	}
-	return false
-}
-
 // minStoredRecord is the least text, in bytes, of a record written as
 // JSON: a key and its value.
 const minStoredRecord = 8

@@ -107,11 +107,7 @@ func markLiteralEntities(root *html.Node) {
 	walk(root, func(n *html.Node) bool {
 		switch {
 		case n.Type == html.ElementNode:
-			switch n.DataAtom {
-			case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Tt, atom.Script, atom.Style:
-				return false
-			}
-			return n.Data != "math"
+			return !literalText(n) && n.Data != "math"
 		case n.Type == html.TextNode:
 			if strings.Contains(n.Data, "&") || strings.Contains(n.Data, literalAmp) {
 				n.Data = entityLikeRe.ReplaceAllString(strings.ReplaceAll(n.Data, literalAmp, ""), literalAmp+"$1")
@@ -119,6 +115,16 @@ func markLiteralEntities(root *html.Node) {
 		}
 		return false
 	})
+}
+
+// literalText reports an element whose text is shown as written: code, a
+// program's output or input, a script or a style.
+func literalText(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Pre, atom.Code, atom.Kbd, atom.Samp, atom.Tt, atom.Script, atom.Style:
+		return true
+	}
+	return false
 }
 
 // walk visits the tree in document order; visit returns false to skip a

@@ -549,20 +549,27 @@ func blockTag(n *html.Node) bool {
 // otherPageOfSite reports whether href is a page of the site of page other
 // than page itself.
 func otherPageOfSite(href string, page *url.URL) bool {
+	u, ok := resolveOnSite(href, page)
+	return ok && strings.TrimRight(u.Path, "/") != strings.TrimRight(page.Path, "/")
+}
+
+// resolveOnSite resolves href against page, and reports whether it leads
+// to a page of page's site (its host, "www." or not). The markup a page
+// sends in <noscript> is read after its links were made absolute, and
+// keeps its own.
+func resolveOnSite(href string, page *url.URL) (*url.URL, bool) {
+	if page == nil {
+		return nil, false
+	}
 	u, err := url.Parse(href)
 	if err != nil {
-		return false
+		return nil, false
 	}
-	// The markup a page sends in <noscript> is read after its links were
-	// made absolute, and keeps its own.
 	if u = page.ResolveReference(u); u.Host == "" {
-		return false
+		return nil, false
 	}
 	site := func(h string) string { return strings.TrimPrefix(strings.ToLower(h), "www.") }
-	if site(u.Hostname()) != site(page.Hostname()) {
-		return false
-	}
-	return strings.TrimRight(u.Path, "/") != strings.TrimRight(page.Path, "/")
+	return u, site(u.Hostname()) == site(page.Hostname())
 }
 
 // holdsSeries reports whether the nodes hold a series of at least

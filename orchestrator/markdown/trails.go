@@ -79,7 +79,7 @@ func trail(block *html.Node, page *url.URL) bool {
 			return false
 		case k.DataAtom == atom.A:
 			name := strings.Fields(textOf(k))
-			if len(name) == 0 || len(name) > maxTrailWords || !pageOfSite(attr(k, "href"), page) {
+			if _, onSite := resolveOnSite(attr(k, "href"), page); len(name) == 0 || len(name) > maxTrailWords || !onSite {
 				ok = false
 				return false
 			}
@@ -144,21 +144,4 @@ func trailMark(gap string) (mark rune, rest string) {
 		}
 	}
 	return mark, ""
-}
-
-// pageOfSite reports whether href is a page of the site of page, page
-// itself included.
-func pageOfSite(href string, page *url.URL) bool {
-	if page == nil {
-		return false
-	}
-	u, err := url.Parse(href)
-	if err != nil {
-		return false
-	}
-	if u = page.ResolveReference(u); u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
-		return false
-	}
-	site := func(h string) string { return strings.TrimPrefix(strings.ToLower(h), "www.") }
-	return site(u.Hostname()) == site(page.Hostname())
 }
