@@ -50,6 +50,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 		}
 	}
 	dropDialogs(page)
+	closingMain, closing := closingProse(page)
 	var whole *html.Node // the page before the rules prune it, for the block model
 	if opts.Chooser == ChooseByModel {
 		whole = cloneTree(page)
@@ -66,7 +67,9 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	var region *html.Node
 	var comments []*html.Node // the region's, which its choice leaves out
 	thread := false
+	var regionMain *html.Node // the element the region was copied from
 	if r := mainRegion(page, textLengths(page)); r != nil {
+		regionMain = r
 		region = cloneTree(r)
 		pruneChrome(region, textLengths(region))
 		thread = declaresThread(page)
@@ -104,6 +107,12 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			art = region
 		} else {
 			fillHoles(art, region, chosen, base)
+		}
+	}
+	if art != nil && art == region && regionMain == closingMain && len(closing) > 0 && !thread && len(cardGroups(art)) > 0 {
+		// A category's description under its grid, outside <main>.
+		for _, b := range closing {
+			art.AppendChild(b)
 		}
 	}
 	if art != nil && art != region && thread {

@@ -122,6 +122,29 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("boxes of links nested 2,000 deep after a grid's <main> are measured once", func(t *testing.T) {
+		// Each box is mostly links, so the search for a description under
+		// the grid reads on into the box below it: from measures taken once.
+		var inner *html.Node
+		for i := range 2_000 {
+			b := element("div", element("a", text(fmt.Sprintf("Oak side table with a drawer, model %d of the range, in stock", i))),
+				element("p", text("Made to order.")))
+			if inner != nil {
+				b.AppendChild(inner)
+			}
+			inner = b
+		}
+		var cards []*html.Node
+		for i := range 24 {
+			cards = append(cards, element("li", element("a", text(fmt.Sprintf("Walnut side table model %d", i))), element("span", text("$90.00"))))
+		}
+		doc := document(element("main", element("h1", text("Side tables")), element("ul", cards...)), inner)
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("20,000 hidden roots, each 100 boxes deep, are asked for a main region at a bounded cost", func(t *testing.T) {
 		// Each child of <body> marked aria-hidden is searched for the
 		// page's main region (the page behind a dialog): once each.

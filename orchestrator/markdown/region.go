@@ -29,12 +29,21 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 	if body == nil {
 		return nil
 	}
+	if best := markedMain(body, lengths); best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]-chromeOutside(body, best, lengths)) {
+		return best
+	}
+	return body
+}
+
+// markedMain returns the longest outermost element under body marked as
+// the main content (<main>, role="main"), nil when there is none.
+func markedMain(body *html.Node, lengths map[*html.Node]int) *html.Node {
 	var best *html.Node
 	walk(body, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main") {
+		if marksMain(n) {
 			if best == nil || lengths[n] > lengths[best] {
 				best = n
 			}
@@ -42,10 +51,7 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 		}
 		return true
 	})
-	if best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]-chromeOutside(body, best, lengths)) {
-		return best
-	}
-	return body
+	return best
 }
 
 // regionChromeWords are class and id words of the parts of a page around
