@@ -365,7 +365,42 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || !c.forExtraction && nonContent(n)
+	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || scrambledLabel(n) ||
+		!c.forExtraction && nonContent(n)
+}
+
+// minScrambledSpans is the fewest spans of a scrambled label, and
+// minScrambledIDShare the least share of them that hold an identifier.
+const (
+	minScrambledSpans   = 8
+	minScrambledIDShare = 0.3
+)
+
+// identifierRe matches a UUID: the identifiers a scrambled label hides
+// among its letters.
+var identifierRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// scrambledLabel reports a label a page spells a letter at a time among
+// hidden decoys, so that a filter cannot read it: "Sponsored" over a
+// shop's carousel, written as a row of spans, some holding a letter the
+// stylesheet shows, the others a UUID it hides. Read without the
+// stylesheet, the row is a line of identifiers and stray letters that no
+// reader sees, and it breaks the heading it stands beside.
+func scrambledLabel(n *html.Node) bool {
+	spans, ids := 0, 0
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		switch {
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) == "":
+		case k.DataAtom == atom.Span && (k.FirstChild == nil || k.FirstChild == k.LastChild && k.FirstChild.Type == html.TextNode):
+			spans++
+			if k.FirstChild != nil && identifierRe.MatchString(strings.TrimSpace(k.FirstChild.Data)) {
+				ids++
+			}
+		default:
+			return false
+		}
+	}
+	return spans >= minScrambledSpans && float64(ids) >= minScrambledIDShare*float64(spans)
 }
 
 // tooltip reports an element whose role says it is a tooltip: the

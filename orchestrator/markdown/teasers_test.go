@@ -328,3 +328,52 @@ func TestARelatedBoxsTitleWithNoLinksGoes(t *testing.T) {
 		})
 	}
 }
+
+// scrambled spells label a letter a span among spans of UUIDs, the way
+// some shops hide "Sponsored" from filters: a stylesheet shows the
+// letters and hides the rest.
+func scrambled(label string) string {
+	var sb strings.Builder
+	sb.WriteString(`<div class="lbl">`)
+	for i, r := range label {
+		fmt.Fprintf(&sb, `<span class="a%d">%c</span><span class="b%d">%08x-4e5f-4a6b-8c7d-%012x</span>`, i, r, i, 0x1f2e3d4c+i, 0xa1b2c3d4e5+i)
+	}
+	sb.WriteString(`</div>`)
+	return sb.String()
+}
+
+func TestAScrambledLabelIsNoText(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"letters among identifiers", `<p>Before.</p>` + scrambled("Sponsored") + `<p>After.</p>`, "Before.\n\nAfter.\n"},
+		{"words in spans", `<div><span>Oak</span> <span>and</span> <span>walnut</span> <span>tables</span> <span>made</span> <span>to</span> <span>order</span> <span>here</span></div>`,
+			"Oak and walnut tables made to order here\n"},
+		{"identifiers a page lists beside a link", `<div><a href="/runs">Runs</a>` + strings.Repeat(`<span>1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5</span> `, 8) + `</div>`,
+			"[Runs](https://example.com/runs)" + strings.Repeat("1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5 ", 7) + "1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5\n"},
+		{"an identifier a page names", `<div><span>Order</span> <span>number</span> <span>1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5</span></div>`,
+			"Order number 1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := convertBody(t, tc.body); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// Beside a heading, the label made its box look like more than the
+	// heading's, and the carousel under it stayed.
+	var cards strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&cards, `<li class="card"><img src="/img/%d.jpg" alt=""><h3>Bearing press model %d</h3><span>$%d.00</span></li>`, i, i, 30+i)
+	}
+	var posts strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&posts, `<div class="post"><p class="who">member%d</p><p>Reply %d: I soaked the bearings overnight in light oil, `+
+			`then ran the wheel by hand for a few minutes before refitting it.</p></div>`, i, i)
+	}
+	md := article(t, `<!doctype html><html><head><title>Squeaky wheel bearings</title>`+
+		`<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Squeaky wheel bearings"}</script>`+
+		`</head><body><main><h1>Squeaky wheel bearings</h1>`+posts.String()+
+		`<div class="head"><h2>Similar items</h2>`+scrambled("Sponsored")+`</div><ul class="carousel">`+cards.String()+`</ul></main></body></html>`)
+	checkHolds(t, md, []string{"Reply 0", "Reply 3"}, []string{"Similar items", "Bearing press", "4e5f"})
+}
