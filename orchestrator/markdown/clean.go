@@ -365,7 +365,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Script:
 		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
 	}
-	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || scrambledLabel(n) ||
+	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || scrambledLabel(n) || c.echoes(n) ||
 		!c.forExtraction && nonContent(n)
 }
 
