@@ -45,6 +45,9 @@ func closingProse(page *html.Node) (main *html.Node, blocks []*html.Node) {
 	if body == nil {
 		return nil, nil
 	}
+	if findFirst(body, marksMain) == nil {
+		return nil, nil // most pages: no need to measure them
+	}
 	if main = markedMain(body, textLengths(body)); main == nil {
 		return nil, nil
 	}
