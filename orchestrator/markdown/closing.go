@@ -45,10 +45,9 @@ func closingProse(page *html.Node) (main *html.Node, blocks []*html.Node) {
 	if body == nil {
 		return nil, nil
 	}
-	if findFirst(body, marksMain) == nil {
-		return nil, nil // most pages: no need to measure them
-	}
-	if main = markedMain(body, textLengths(body)); main == nil {
+	// The first element marked main, the outermost: the region, when
+	// the page marks the content so (extract checks that it is).
+	if main = findFirst(body, marksMain); main == nil {
 		return nil, nil
 	}
 	var tail []*html.Node

@@ -45,8 +45,7 @@ func (c *cleaner) echoes(n *html.Node) bool {
 		return false // a ticker's run of copies is the ticker's rule's
 	}
 	for p := n.Parent; p != nil; p = p.Parent {
-		switch p.DataAtom {
-		case atom.Pre, atom.Code:
+		if literalText(p) {
 			return false
 		}
 	}

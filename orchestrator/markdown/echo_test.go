@@ -19,6 +19,7 @@ func TestATextWrittenTwiceSideBySideIsReadOnce(t *testing.T) {
 		{"a copy with more text before it", `<p>Price: EUR 5.00<span>EUR 5.00</span></p>`, "Price: EUR 5.00EUR 5.00\n"},
 		{"an element of another kind", `<p><b>Sold out</b><span>Sold out</span></p>`, "**Sold out**Sold out\n"},
 		{"code repeats what it repeats", `<pre><code><span>print(x)</span><span>print(x)</span></code></pre>`, "```\nprint(x)print(x)\n```\n"},
+		{"a key pressed twice", `<p>Press <kbd><span>Ctrl+C</span><span>Ctrl+C</span></kbd> to copy twice.</p>`, "Press `Ctrl+CCtrl+C` to copy twice.\n"},
 		{"a copy in a table's cell", `<table><tr><th>Model</th><th>Wi-Fi</th></tr><tr><td>A</td><td><span>Built in</span><span>Built in</span></td></tr></table>`,
 			"| Model | Wi-Fi |\n|---|---|\n| A | Built in |\n"},
 	})

@@ -29,21 +29,12 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 	if body == nil {
 		return nil
 	}
-	if best := markedMain(body, lengths); best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]-chromeOutside(body, best, lengths)) {
-		return best
-	}
-	return body
-}
-
-// markedMain returns the longest outermost element under body marked as
-// the main content (<main>, role="main"), nil when there is none.
-func markedMain(body *html.Node, lengths map[*html.Node]int) *html.Node {
 	var best *html.Node
 	walk(body, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if marksMain(n) {
+		if n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main") {
 			if best == nil || lengths[n] > lengths[best] {
 				best = n
 			}
@@ -51,7 +42,10 @@ func markedMain(body *html.Node, lengths map[*html.Node]int) *html.Node {
 		}
 		return true
 	})
-	return best
+	if best != nil && float64(lengths[best]) >= minMainShare*float64(lengths[body]-chromeOutside(body, best, lengths)) {
+		return best
+	}
+	return body
 }
 
 // regionChromeWords are class and id words of the parts of a page around
