@@ -213,10 +213,19 @@ func readable(page *html.Node, base *url.URL) (article *html.Node, ok bool) {
 	p := readability.NewParser()
 	// Classes name the language of code blocks for the converter.
 	p.KeepClasses = true
+	// It reads classes without the names that only say a state or a
+	// style (see hideStateNames), on a copy of the page.
+	hidden := hideStateNames(page)
+	defer func() {
+		for _, n := range hidden {
+			restoreClass(n)
+		}
+	}()
 	art, err := p.ParseDocument(page, base)
 	if err != nil {
 		return nil, true
 	}
+	restoreClasses(art.Node)
 	settleAtoms(art.Node)
 	return art.Node, true
 }

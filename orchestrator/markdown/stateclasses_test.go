@@ -1,0 +1,150 @@
+package markdown
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
+	for _, tc := range []struct {
+		class, id string
+		want      bool
+	}{
+		{class: "kt-accordion-wrap kt-pane-header-alignment-left kt-accordion-block", want: true},
+		{class: "wikitable sortable sticky-header", want: true},
+		{class: "has-banner page", want: true},
+		{class: "section-departments with-subnav no-sidebar", want: true},
+		{class: "layout is-menuOpen", want: true},
+		{class: "layout hasRightSidebar", want: true},
+		{class: "layout isMenuOpen", want: true},
+		{class: "issues-sidebar", want: false},
+		{class: "notes-header", want: false},
+		{class: "history-menu", want: false},
+		{class: "latest latest--related-posts-false", want: true},
+		// The element is furniture, or a part of it.
+		{class: "site-header masthead", want: false},
+		{class: "header-left", want: false},
+		{class: "footer-top", want: false},
+		{class: "related-posts", want: false},
+		{class: "sidebar sticky", want: false},
+		{class: "comments has-avatars", want: false},
+		{class: "menu-drawer__menu has-submenu", want: false},
+		{class: "box", id: "sidebar-has-ads", want: false},
+		{class: "has-banner", id: "no-footer", want: false}, // the class comes back whole; the id cannot be hidden
+		// No furniture word, or one the extractor already keeps.
+		{class: "entry has-sidebar-content", want: false},
+		{class: "post-body", want: false},
+	} {
+		n := &html.Node{Type: html.ElementNode, Data: "div"}
+		if tc.class != "" {
+			setAttr(n, "class", tc.class)
+		}
+		if tc.id != "" {
+			setAttr(n, "id", tc.id)
+		}
+		if got := len(stateNames(n)) > 0; got != tc.want {
+			t.Errorf("stateNames(class=%q id=%q) = %q, want some: %v", tc.class, tc.id, stateNames(n), tc.want)
+		}
+	}
+}
+
+func TestContentWhoseClassSaysAStateOrAStyleStays(t *testing.T) {
+	intro := `<p>` + strings.Repeat("We tested eleven accounting tools over three months with the books of a small bakery. ", 6) + `</p>`
+	outro := `<p>` + strings.Repeat("Whichever tool you choose, export your books once a month and keep the file somewhere safe. ", 6) + `</p>`
+	page := func(body string) string {
+		return `<!doctype html><html><head><title>The best accounting tools - Example</title></head><body>` + pageHeader +
+			`<div class="wrap"><article><h1>The best accounting tools</h1>` + intro + body + outro + `</article></div>` + pageFooter + `</body></html>`
+	}
+	method := `<div class="kt-accordion-wrap kt-accordion-has-4-panes kt-pane-header-alignment-left"><div class="kt-accordion-pane">` +
+		`<button class="kt-accordion-header" type="button">How we tested</button><div class="kt-accordion-panel"><p>` +
+		strings.Repeat("Each tool kept the bakery's invoices, bills and bank feed for a month, and we timed every task. ", 5) +
+		`</p><ul><li>Invoicing (20%): how quickly an invoice is made, sent and chased.</li>` +
+		`<li>Banking (18%): how well the bank feed matches what was paid.</li></ul></div></div></div>`
+	table := `<table class="wikitable sortable sticky-header"><tr><th>Tool</th><th>Price</th><th>Score</th></tr>` +
+		`<tr><td>Ledgerly</td><td>$12 a month</td><td>4.7</td></tr><tr><td>Bookwise</td><td>$20 a month</td><td>4.3</td></tr>` +
+		`<tr><td>Tallyman</td><td>free</td><td>3.9</td></tr></table>`
+	related := `<div class="related-posts"><h2>Related posts</h2><ul>` +
+		`<li><a href="/payroll">The best payroll tools for a team of five</a></li>` +
+		`<li><a href="/tax">How to file a quarterly tax return without tears</a></li>` +
+		`<li><a href="/invoices">Seven invoice templates that get paid</a></li></ul></div>`
+	for _, tc := range []struct {
+		name     string
+		page     string
+		want     []string
+		unwanted []string
+	}{
+		{
+			name: "an accordion styled by its headers' alignment",
+			page: page(method),
+			want: []string{"We tested eleven", "timed every task", "Invoicing (20%)", "export your books"},
+		},
+		{
+			name: "a table whose header row stays in view",
+			page: page(table),
+			want: []string{"| Ledgerly | $12 a month | 4.7 |", "export your books"},
+		},
+		{
+			name:     "a box of related posts still goes",
+			page:     page(related),
+			want:     []string{"We tested eleven", "export your books"},
+			unwanted: []string{"quarterly tax return"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, tc.page)
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestTheExtractorKeepsASectionWhoseClassSaysAState(t *testing.T) {
+	intro := `<p>` + strings.Repeat("We tested eleven accounting tools over three months with the books of a small bakery. ", 6) + `</p>`
+	outro := `<p>` + strings.Repeat("Whichever tool you choose, export your books once a month and keep the file somewhere safe. ", 6) + `</p>`
+	for _, class := range []string{"section with-header is-menu-open", "section no-sidebar", "sticky-header"} {
+		page := `<!doctype html><html><head><title>The best accounting tools - Example</title></head><body>` +
+			`<article><h1>The best accounting tools</h1>` + intro + outro + `<div class="` + class + `"><h2>How we tested</h2><p>` +
+			strings.Repeat("Each tool kept the bakery's invoices, bills and bank feed for a month, and we timed every task. ", 5) +
+			`</p></div></article></body></html>`
+		base, _ := url.Parse("https://example.com/tools")
+		root := parse(t, page).Nodes[0]
+		art, ok := readable(root, base)
+		if !ok || art == nil {
+			t.Fatalf("class %q: the extractor found nothing", class)
+		}
+		if text := flatText(art); !strings.Contains(text, "timed every task") || !strings.Contains(text, "export your books") {
+			t.Errorf("class %q: the extractor left the section out:\n%s", class, text)
+		}
+		if div := findFirst(root, func(n *html.Node) bool { return n.Type == html.ElementNode && n.Data == "div" }); attr(div, "class") != class || hasAttr(div, shownClassAttr) {
+			t.Errorf("class %q: the page's class became %q", class, attr(div, "class"))
+		}
+		if h2 := findFirst(art, func(n *html.Node) bool { return n.Type == html.ElementNode && n.Data == "h2" }); h2 == nil || attr(h2.Parent, "class") != class {
+			t.Errorf("class %q: the answer lost the section's class", class)
+		}
+	}
+}
+
+func TestTheClassesComeBack(t *testing.T) {
+	doc := parse(t, `<!doctype html><html><body><div class="has-banner wide" id="top"><p>Text.</p></div>`+
+		`<div class="sticky-header"><p>More text.</p></div><div class="sidebar"><p>Links.</p></div></body></html>`)
+	root := doc.Nodes[0]
+	var before strings.Builder
+	if err := html.Render(&before, root); err != nil {
+		t.Fatal(err)
+	}
+	hidden := hideStateNames(root)
+	if len(hidden) != 2 || attr(hidden[0], "class") != "wide" || hasAttr(hidden[1], "class") {
+		t.Fatalf("hideStateNames changed %d elements, the first's class to %q", len(hidden), attr(hidden[0], "class"))
+	}
+	restoreClasses(root)
+	var after strings.Builder
+	if err := html.Render(&after, root); err != nil {
+		t.Fatal(err)
+	}
+	if before.String() != after.String() {
+		t.Errorf("the page changed:\n%s\nbecame\n%s", before.String(), after.String())
+	}
+	restoreClasses(nil) // the extractor may find nothing
+}
