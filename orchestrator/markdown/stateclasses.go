@@ -19,10 +19,12 @@ import (
 // furniture: it may say the state of the element or of the page around
 // it ("has-banner", "no-sidebar", "sticky-header", "is-menuOpen") or a
 // style set on a part of it ("kt-pane-header-alignment-left", the
-// alignment of an accordion's headers; "latest--related-posts-false"). An
-// accordion of a review's methods, a table whose header row stays in view
-// while it scrolls, and the section of a page that "has a banner" went
-// with the furniture.
+// alignment of an accordion's headers; "latest--related-posts-false"), or
+// call a heading its section's header ("header-anchor-post", a blog
+// platform's heading one may link to). An accordion of a review's
+// methods, a table whose header row stays in view while it scrolls, the
+// section of a page that "has a banner" and every heading of a
+// newsletter's posts went with the furniture.
 //
 // The rules before the extractor have already removed what glimpse takes
 // for furniture, by its own measures. The extractor reads the class of an
@@ -59,11 +61,12 @@ var styleWords = map[string]bool{
 	"false": true, "none": true, "off": true,
 }
 
-// stateNames returns the names of the class of n that hold the
-// extractor's furniture words only to say a state or a style, when these
-// are all the names of its class and id that hold such words; nil when
-// there are none or another name calls n furniture or content.
-func stateNames(n *html.Node) []string {
+// misreadNames returns the names of the class of n that hold the
+// extractor's furniture words only to say a state or a style, or, on a
+// heading that opens a section of text, to call it the section's header,
+// when these are all the names of its class and id that hold such words;
+// nil when there are none or another name calls n furniture or content.
+func misreadNames(n *html.Node) []string {
 	class, id := attr(n, "class"), attr(n, "id")
 	names := class + " " + id
 	if !extractorFurnitureRe.MatchString(names) || extractorCandidateRe.MatchString(names) || extractorFurnitureRe.MatchString(id) {
@@ -73,7 +76,7 @@ func stateNames(n *html.Node) []string {
 	for name := range strings.FieldsSeq(class) {
 		found := extractorFurnitureRe.FindAllStringIndex(name, -1)
 		for _, at := range found {
-			if !stateOrStyleName(name, at[1]) {
+			if !stateOrStyleName(name, at[1]) && !(strings.EqualFold(name[at[0]:at[1]], "header") && opensSection(n)) {
 				return nil
 			}
 		}
@@ -99,7 +102,7 @@ func stateOrStyleName(name string, end int) bool {
 }
 
 // hideStateNames takes off the class of each element under root, but its
-// root and body, the names stateNames returns, keeping the class in
+// root and body, the names misreadNames returns, keeping the class in
 // shownClassAttr, and returns the elements.
 func hideStateNames(root *html.Node) []*html.Node {
 	var changed []*html.Node
@@ -110,7 +113,7 @@ func hideStateNames(root *html.Node) []*html.Node {
 		if n.DataAtom == atom.Html || n.DataAtom == atom.Body || hasAttr(n, shownClassAttr) {
 			return true
 		}
-		state := stateNames(n)
+		state := misreadNames(n)
 		if len(state) == 0 {
 			return true
 		}
@@ -158,4 +161,28 @@ func restoreClasses(root *html.Node) {
 		restoreClass(n)
 		return true
 	})
+}
+
+// minSectionStart is the least text, in bytes, of the block after a
+// heading that makes the heading a section's: a sentence or a list.
+const minSectionStart = 20
+
+// opensSection reports a heading whose next element is a paragraph, a
+// list, a quotation or code with some text: the title of a section of the
+// text ("header-anchor-post", a heading one may link to), not of a box of
+// cards or links.
+func opensSection(n *html.Node) bool {
+	if headingLevel(n) == 0 {
+		return false
+	}
+	for k := n.NextSibling; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode {
+			switch k.DataAtom {
+			case atom.P, atom.Ul, atom.Ol, atom.Blockquote, atom.Pre:
+				return len(strings.TrimSpace(flatText(k))) >= minSectionStart
+			}
+			return false
+		}
+	}
+	return false
 }

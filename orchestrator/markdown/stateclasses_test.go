@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
@@ -45,8 +46,8 @@ func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
 		if tc.id != "" {
 			setAttr(n, "id", tc.id)
 		}
-		if got := len(stateNames(n)) > 0; got != tc.want {
-			t.Errorf("stateNames(class=%q id=%q) = %q, want some: %v", tc.class, tc.id, stateNames(n), tc.want)
+		if got := len(misreadNames(n)) > 0; got != tc.want {
+			t.Errorf("misreadNames(class=%q id=%q) = %q, want some: %v", tc.class, tc.id, misreadNames(n), tc.want)
 		}
 	}
 }
@@ -98,6 +99,41 @@ func TestContentWhoseClassSaysAStateOrAStyleStays(t *testing.T) {
 			checkHolds(t, md, tc.want, tc.unwanted)
 		})
 	}
+}
+
+func TestAHeadingThatOpensASectionIsNoPageHeader(t *testing.T) {
+	prose := `<p>` + strings.Repeat("The edge runs the application where its users are, and the cloud keeps a copy. ", 4) + `</p>`
+	for _, tc := range []struct {
+		name, after string
+		want        bool
+	}{
+		{"a paragraph", prose, true},
+		{"a list", `<ul><li>The cloud is optional.</li><li>The edge is mandatory.</li></ul>`, true},
+		{"code", `<pre><code>sqlite3 app.db .dump</code></pre>`, true},
+		{"a box of cards", `<div class="cards"><a href="/a">One</a><a href="/b">Two</a></div>`, false},
+		{"a short line", `<p>By Ana</p>`, false},
+		{"nothing", ``, false},
+	} {
+		root := parse(t, `<!doctype html><html><body><div><h2 class="header-anchor-post">The cloud is not the computer</h2>`+tc.after+`</div></body></html>`).Nodes[0]
+		h2 := findFirst(root, func(n *html.Node) bool { return n.Type == html.ElementNode && n.Data == "h2" })
+		if got := len(misreadNames(h2)) > 0; got != tc.want {
+			t.Errorf("a heading whose class says header, before %s: misread %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	setAttr(div, "class", "header-anchor-post")
+	if len(misreadNames(div)) > 0 {
+		t.Errorf("a box whose class says header is the extractor's to judge")
+	}
+
+	// A newsletter's post: every heading has the platform's class.
+	var body strings.Builder
+	for _, title := range []string{"The cloud is not the computer", "Software must survive reality", "Determinism over magic"} {
+		body.WriteString(`<h2 class="header-anchor-post">` + title + `</h2>` + prose)
+	}
+	md := article(t, `<!doctype html><html><head><title>Edge first - A newsletter</title></head><body><article>`+
+		`<h1>Edge first</h1>`+body.String()+`</article></body></html>`)
+	checkHolds(t, md, []string{"## The cloud is not the computer", "## Software must survive reality", "## Determinism over magic"}, nil)
 }
 
 func TestTheExtractorKeepsASectionWhoseClassSaysAState(t *testing.T) {
