@@ -145,6 +145,29 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("headings that call themselves headers, over lists nested 3,000 deep, are read at a bounded cost", func(t *testing.T) {
+		// Each heading's class says "header" and the list after it holds
+		// the next level: whether the heading opens a section reads the
+		// start of the list, not all of it.
+		var inner *html.Node
+		for i := range 3_000 {
+			h := element("h2", text(fmt.Sprintf("Heading %d of the outline", i)))
+			h.Attr = []html.Attribute{{Key: "class", Val: "header-anchor-post"}}
+			item := element("li", text(fmt.Sprintf("Point %d of the outline, said in a sentence.", i)))
+			if inner != nil {
+				item.AppendChild(inner)
+			}
+			box := element("div", h, element("ul", item))
+			box.Attr = []html.Attribute{{Key: "class", Val: "section with-header is-menu-open"}}
+			inner = box
+		}
+		doc := document(element("article", element("h1", text("Outline")), inner))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("20,000 hidden roots, each 100 boxes deep, are asked for a main region at a bounded cost", func(t *testing.T) {
 		// Each child of <body> marked aria-hidden is searched for the
 		// page's main region (the page behind a dialog): once each.

@@ -179,7 +179,7 @@ func opensSection(n *html.Node) bool {
 		if k.Type == html.ElementNode {
 			switch k.DataAtom {
 			case atom.P, atom.Ul, atom.Ol, atom.Blockquote, atom.Pre:
-				return len(strings.TrimSpace(flatText(k))) >= minSectionStart
+				return len(flatTextUpTo(k, minSectionStart)) >= minSectionStart
 			}
 			return false
 		}
