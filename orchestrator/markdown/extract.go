@@ -147,7 +147,40 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	if art != nil && desc != "" {
 		addDescription(art, described, desc)
 	}
+	if art != nil && linksOnly(art) {
+		return nil, nil
+	}
 	return art, nil
+}
+
+// maxLinksOnlyWords is the most words of content made of links alone that
+// is no content: a shell's few links to the site's other parts (its
+// logo, "Stories", "Help") left when the rules have removed its menus and
+// a script was to load the page.
+const maxLinksOnlyWords = 20
+
+// linksOnly reports content all of whose words are links' and that has
+// fewer than maxLinksOnlyWords of them: no sentence, heading or label of
+// its own, and no picture or film outside a link. A listing of links is
+// longer.
+func linksOnly(art *html.Node) bool {
+	words, prose := 0, false
+	walk(art, func(k *html.Node) bool {
+		switch {
+		case prose || words >= maxLinksOnlyWords:
+			return false
+		case k.Type == html.TextNode:
+			n := countWords(k.Data)
+			words += n
+			prose = n > 0 && !insideTag(k, atom.A)
+		case k.DataAtom == atom.Img || k.DataAtom == atom.Picture || k.DataAtom == atom.Video || k.DataAtom == atom.Audio || k.DataAtom == atom.Iframe:
+			prose = !insideTag(k, atom.A) // a picture or a film is content of its own
+		case k.DataAtom == atom.Script || k.DataAtom == atom.Style:
+			return false
+		}
+		return true
+	})
+	return !prose && words < maxLinksOnlyWords
 }
 
 // maxGuttedBlock is the most text, in bytes, of a chosen block that
