@@ -16,15 +16,15 @@ import (
 // another name says it may be the content, and weighs down those whose
 // names hold "sidebar", "banner", "footer" and the like when it cleans its
 // choice. A name may hold such a word and still not call the element
-// furniture: it may say the state of the element or of the page around
-// it ("has-banner", "no-sidebar", "sticky-header", "is-menuOpen") or a
-// style set on a part of it ("kt-pane-header-alignment-left", the
-// alignment of an accordion's headers; "latest--related-posts-false"), or
-// call a heading its section's header ("header-anchor-post", a blog
-// platform's heading one may link to). An accordion of a review's
-// methods, a table whose header row stays in view while it scrolls, the
-// section of a page that "has a banner" and every heading of a
-// newsletter's posts went with the furniture.
+// furniture: it may say that the element, or the page around it, has or
+// lacks such a part ("has-banner", "no-sidebar", "with-subnav"), set a
+// style on a part of it ("kt-pane-header-alignment-left", the alignment of
+// an accordion's headers; "latest--related-posts-false"), speak of a
+// table's header row ("sticky-header"), or call a heading its section's
+// header ("header-anchor-post", a blog platform's heading one may link
+// to). An accordion of a review's method, a table whose header row stays
+// in view while it scrolls, the section of a page that "has a banner" and
+// every heading of a newsletter's posts went with the furniture.
 //
 // The rules before the extractor have already removed what glimpse takes
 // for furniture, by its own measures. The extractor reads the class of an
@@ -46,10 +46,13 @@ var extractorCandidateRe = regexp.MustCompile(`(?i)and|article|body|column|conte
 // an element it reads without its names of state and style.
 const shownClassAttr = "data-glimpse-class"
 
-// stateNameRe is a name that opens with a word of state: "has-banner",
-// "no-sidebar", "with-sidebar-left", "is-menu-open", "hasRightSidebar",
-// "sticky-header", "fixed-header".
-var stateNameRe = regexp.MustCompile(`(?i:^(?:has|no|with|without|is|show|hide|fixed|sticky|transparent)(?:[-_]|$))|^(?:[hH]as|[nN]o|[wW]ith|[wW]ithout|[iI]s)[A-Z]`)
+// stateNameRe is a name that opens with a word saying that the element,
+// or the page, has or lacks the part its furniture word names:
+// "has-banner", "no-sidebar", "with-sidebar-left", "without-header",
+// "hasRightSidebar". A name that opens with "is", "sticky", "fixed" or
+// "show" ("is-menu", "sticky-sidebar", "fixed-header") says what the
+// element is, and the extractor reads it right.
+var stateNameRe = regexp.MustCompile(`(?i:^(?:has|no|with|without)(?:[-_]|$))|^(?:[hH]as|[nN]o|[wW]ith|[wW]ithout)[A-Z]`)
 
 // styleWords are the words that, after a furniture word in a name, say
 // that the name sets a style or a value ("pane-header-alignment-left",
@@ -64,8 +67,10 @@ var styleWords = map[string]bool{
 // misreadNames returns the names of the class of n that hold the
 // extractor's furniture words only to say a state or a style, or, on a
 // heading that opens a section of text, to call it the section's header,
-// when these are all the names of its class and id that hold such words;
-// nil when there are none or another name calls n furniture or content.
+// or, on a table, to speak of its header or footer rows ("sticky-header",
+// a table whose header row stays in view), when these are all the names
+// of its class and id that hold such words; nil when there are none or
+// another name calls n furniture or content.
 func misreadNames(n *html.Node) []string {
 	class, id := attr(n, "class"), attr(n, "id")
 	names := class + " " + id
@@ -76,7 +81,8 @@ func misreadNames(n *html.Node) []string {
 	for name := range strings.FieldsSeq(class) {
 		found := extractorFurnitureRe.FindAllStringIndex(name, -1)
 		for _, at := range found {
-			if !stateOrStyleName(name, at[1]) && !(strings.EqualFold(name[at[0]:at[1]], "header") && opensSection(n)) {
+			word := strings.ToLower(name[at[0]:at[1]])
+			if !stateOrStyleName(name, at[1]) && !(word == "header" && opensSection(n)) && !(n.DataAtom == atom.Table && (word == "header" || word == "footer")) {
 				return nil
 			}
 		}
@@ -110,7 +116,8 @@ func hideStateNames(root *html.Node) []*html.Node {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if n.DataAtom == atom.Html || n.DataAtom == atom.Body || hasAttr(n, shownClassAttr) {
+		removeAttr(n, shownClassAttr) // the page's own, which is not a class to give back
+		if n.DataAtom == atom.Html || n.DataAtom == atom.Body {
 			return true
 		}
 		state := misreadNames(n)

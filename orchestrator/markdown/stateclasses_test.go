@@ -11,16 +11,20 @@ import (
 
 func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
 	for _, tc := range []struct {
-		class, id string
-		want      bool
+		tag, class, id string
+		want           bool
 	}{
 		{class: "kt-accordion-wrap kt-pane-header-alignment-left kt-accordion-block", want: true},
-		{class: "wikitable sortable sticky-header", want: true},
+		{tag: "table", class: "wikitable sortable sticky-header", want: true},
+		{class: "sticky-header", want: false}, // a box: the page's header, made to stay in view
 		{class: "has-banner page", want: true},
 		{class: "section-departments with-subnav no-sidebar", want: true},
-		{class: "layout is-menuOpen", want: true},
+		{class: "layout is-menuOpen", want: false}, // "is-menu" says what the element is
+		{class: "sticky-sidebar", want: false},
+		{class: "fixed-header", want: false},
 		{class: "layout hasRightSidebar", want: true},
-		{class: "layout isMenuOpen", want: true},
+		{class: "layout isMenuOpen", want: false},
+		{class: "layout withSidebar", want: true},
 		{class: "issues-sidebar", want: false},
 		{class: "notes-header", want: false},
 		{class: "history-menu", want: false},
@@ -39,7 +43,10 @@ func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
 		{class: "entry has-sidebar-content", want: false},
 		{class: "post-body", want: false},
 	} {
-		n := &html.Node{Type: html.ElementNode, Data: "div"}
+		n := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+		if tc.tag != "" {
+			n.Data, n.DataAtom = tc.tag, atom.Lookup([]byte(tc.tag))
+		}
 		if tc.class != "" {
 			setAttr(n, "class", tc.class)
 		}
@@ -47,7 +54,7 @@ func TestAFurnitureWordThatSaysAStateOrAStyleNamesNoFurniture(t *testing.T) {
 			setAttr(n, "id", tc.id)
 		}
 		if got := len(misreadNames(n)) > 0; got != tc.want {
-			t.Errorf("misreadNames(class=%q id=%q) = %q, want some: %v", tc.class, tc.id, misreadNames(n), tc.want)
+			t.Errorf("misreadNames(<%s class=%q id=%q>) = %q, want some: %v", n.Data, tc.class, tc.id, misreadNames(n), tc.want)
 		}
 	}
 }
@@ -139,7 +146,7 @@ func TestAHeadingThatOpensASectionIsNoPageHeader(t *testing.T) {
 func TestTheExtractorKeepsASectionWhoseClassSaysAState(t *testing.T) {
 	intro := `<p>` + strings.Repeat("We tested eleven accounting tools over three months with the books of a small bakery. ", 6) + `</p>`
 	outro := `<p>` + strings.Repeat("Whichever tool you choose, export your books once a month and keep the file somewhere safe. ", 6) + `</p>`
-	for _, class := range []string{"section with-header is-menu-open", "section no-sidebar", "sticky-header"} {
+	for _, class := range []string{"section with-header no-menu", "section no-sidebar", "section hasRightSidebar"} {
 		page := `<!doctype html><html><head><title>The best accounting tools - Example</title></head><body>` +
 			`<article><h1>The best accounting tools</h1>` + intro + outro + `<div class="` + class + `"><h2>How we tested</h2><p>` +
 			strings.Repeat("Each tool kept the bakery's invoices, bills and bank feed for a month, and we timed every task. ", 5) +
@@ -163,24 +170,26 @@ func TestTheExtractorKeepsASectionWhoseClassSaysAState(t *testing.T) {
 }
 
 func TestTheClassesComeBack(t *testing.T) {
-	doc := parse(t, `<!doctype html><html><body><div class="has-banner wide" id="top"><p>Text.</p></div>`+
-		`<div class="sticky-header"><p>More text.</p></div><div class="sidebar"><p>Links.</p></div></body></html>`)
-	root := doc.Nodes[0]
-	var before strings.Builder
-	if err := html.Render(&before, root); err != nil {
-		t.Fatal(err)
-	}
+	const body = `<div class="has-banner wide" id="top"><p>Text.</p></div>` +
+		`<table class="sticky-header"><tbody><tr><td>More text.</td></tr></tbody></table><div class="sidebar"><p>Links.</p></div>`
+	// A page's own attribute of the name the step uses is no class to give
+	// back: it goes, and the element's class stays its own.
+	const own = `<div class="note" data-glimpse-class="sidebar"><p>A note.</p></div>`
+	root := parse(t, `<!doctype html><html><body>`+body+own+`</body></html>`).Nodes[0]
 	hidden := hideStateNames(root)
 	if len(hidden) != 2 || attr(hidden[0], "class") != "wide" || hasAttr(hidden[1], "class") {
 		t.Fatalf("hideStateNames changed %d elements, the first's class to %q", len(hidden), attr(hidden[0], "class"))
 	}
 	restoreClasses(root)
-	var after strings.Builder
-	if err := html.Render(&after, root); err != nil {
+	var got, want strings.Builder
+	if err := html.Render(&got, root); err != nil {
 		t.Fatal(err)
 	}
-	if before.String() != after.String() {
-		t.Errorf("the page changed:\n%s\nbecame\n%s", before.String(), after.String())
+	if err := html.Render(&want, parse(t, `<!doctype html><html><body>`+body+`<div class="note"><p>A note.</p></div></body></html>`).Nodes[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("the page became\n%s\nwant\n%s", got.String(), want.String())
 	}
 	restoreClasses(nil) // the extractor may find nothing
 }
