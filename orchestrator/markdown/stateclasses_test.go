@@ -173,9 +173,10 @@ func TestTheClassesComeBack(t *testing.T) {
 	const body = `<div class="has-banner wide" id="top"><p>Text.</p></div>` +
 		`<table class="sticky-header"><tbody><tr><td>More text.</td></tr></tbody></table><div class="sidebar"><p>Links.</p></div>`
 	// A page's own attribute of the name the step uses is no class to give
-	// back: it goes, and the element's class stays its own.
+	// back: it goes, and the element's class stays its own. The root and
+	// the body keep their classes.
 	const own = `<div class="note" data-glimpse-class="sidebar"><p>A note.</p></div>`
-	root := parse(t, `<!doctype html><html><body>`+body+own+`</body></html>`).Nodes[0]
+	root := parse(t, `<!doctype html><html class="no-sidebar"><body class="has-banner">`+body+own+`</body></html>`).Nodes[0]
 	hidden := hideStateNames(root)
 	if len(hidden) != 2 || attr(hidden[0], "class") != "wide" || hasAttr(hidden[1], "class") {
 		t.Fatalf("hideStateNames changed %d elements, the first's class to %q", len(hidden), attr(hidden[0], "class"))
@@ -185,7 +186,7 @@ func TestTheClassesComeBack(t *testing.T) {
 	if err := html.Render(&got, root); err != nil {
 		t.Fatal(err)
 	}
-	if err := html.Render(&want, parse(t, `<!doctype html><html><body>`+body+`<div class="note"><p>A note.</p></div></body></html>`).Nodes[0]); err != nil {
+	if err := html.Render(&want, parse(t, `<!doctype html><html class="no-sidebar"><body class="has-banner">`+body+`<div class="note"><p>A note.</p></div></body></html>`).Nodes[0]); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {
