@@ -73,7 +73,10 @@ func checkReadBack(t *testing.T, text string) {
 		t.Fatalf("reading back %q: %v", md, err)
 	}
 	shown := shownText(out.String())
-	if want := spacesRe.ReplaceAllString(text, " "); shown != want {
+	// A soft hyphen only says where a line may break inside a word: the
+	// converter leaves it out (see cleaner.clone), as a reader sees the
+	// word whole, and the space it stood beside may then end the line.
+	if want := strings.TrimSpace(spacesRe.ReplaceAllString(strings.ReplaceAll(text, "\u00ad", ""), " ")); shown != want {
 		t.Fatalf("the Markdown %q reads back as %q, not %q", md, shown, want)
 	}
 }
