@@ -645,15 +645,10 @@ func behindModal(n *html.Node) bool {
 	if !strings.EqualFold(strings.TrimSpace(attr(n, "aria-hidden")), "true") {
 		return false
 	}
-	if mainElement(n) {
+	if marksMain(n) {
 		return true
 	}
-	return n.Parent != nil && n.Parent.DataAtom == atom.Body && findFirst(n, mainElement) != nil
-}
-
-// mainElement reports the page's main region: <main> or role="main".
-func mainElement(n *html.Node) bool {
-	return n.Type == html.ElementNode && (n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main"))
+	return n.Parent != nil && n.Parent.DataAtom == atom.Body && findFirst(n, marksMain) != nil
 }
 
 // texGroupMarkerRe matches a formula that draws nothing: the TeX group

@@ -34,7 +34,7 @@ func mainRegion(page *html.Node, lengths map[*html.Node]int) *html.Node {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if n.DataAtom == atom.Main || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main") {
+		if marksMain(n) {
 			if best == nil || lengths[n] > lengths[best] {
 				best = n
 			}
