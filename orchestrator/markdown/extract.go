@@ -49,6 +49,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			described = cloneTree(page)
 		}
 	}
+	bios := declaredBios(page)
 	dropDialogs(page)
 	closingMain, closing := closingProse(page)
 	var whole *html.Node // the page before the rules prune it, for the block model
@@ -123,7 +124,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	if art != nil {
 		before := collapsedText(art)
-		dropFurniture(art, base, kind, thread, product)
+		dropFurniture(art, base, kind, thread, product, bios)
 		after := collapsedText(art)
 		// The region is a tree of its own, left as it was when the block
 		// was chosen; the block model reads it so, from a copy.
@@ -132,7 +133,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			if whole != nil {
 				r = cloneTree(region)
 			}
-			dropFurniture(r, base, kind, thread, product)
+			dropFurniture(r, base, kind, thread, product, bios)
 			if float64(after) < minBlockShare[kind]*float64(collapsedText(r)) {
 				art = r
 			}
@@ -195,7 +196,7 @@ const (
 )
 
 // dropFurniture removes from the content the furniture the rules know.
-func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product bool) {
+func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product bool, bios [][]string) {
 	if !product {
 		dropMemberCards(art, thread)
 	}
@@ -219,6 +220,7 @@ func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product
 	dropPagers(art)
 	if !thread {
 		dropLabelledAuthorBoxes(art)
+		dropDeclaredBios(art, bios)
 	}
 	if kind != kindMany {
 		dropTeasers(art, base)
