@@ -103,6 +103,10 @@ func pruneBoilerplate(root *html.Node) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
+		if consentCentre(n, lengths[n]) {
+			n.Parent.RemoveChild(n)
+			return false
+		}
 		return true
 	})
 }

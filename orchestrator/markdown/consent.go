@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/glimpse/glimpse/orchestrator/meta"
 )
 
 // Consent notices: the banner a site shows over every page to say that it
@@ -176,4 +178,61 @@ func blockLines(n *html.Node) []string {
 	read(n)
 	flush()
 	return lines
+}
+
+// A site's cookie preference centre (the dialog behind "Manage
+// preferences": a notice, then a heading and a paragraph for each kind of
+// cookie the site sets, and "Accept all") is furniture its class or id
+// names, but its paragraphs may hold more than the share of the page that
+// furniture may (see maxBoilerplateShare) on a short page: a shop's
+// category page brought in five paragraphs on cookies. A box named for
+// cookies or consent that opens with, or holds, the site's own notice of
+// its cookies is that centre, whatever its share.
+
+// maxConsentCentre is the most text, in bytes, of a preference centre: a
+// notice and a paragraph for each of a few kinds of cookies.
+const maxConsentCentre = 8000
+
+// consentCentre reports a box whose class or id words name cookies or
+// consent, of at most maxConsentCentre bytes of text (length), one of
+// whose lines is the site's notice of its cookies (see consentNotice) and
+// that speaks of cookies throughout. A section of a guide named for its
+// subject ("cookies", "cookie-sessions") speaks of cookies but gives no
+// site's notice.
+func consentCentre(n *html.Node, length int) bool {
+	if length > maxConsentCentre || !namesConsent(n) {
+		return false
+	}
+	lines, notice, cookies, words := blockLines(n), false, 0, 0
+	for _, line := range lines {
+		notice = notice || len(line) <= maxConsentNote && consentNotice(line)
+		cookies += strings.Count(strings.ToLower(line), "cookie")
+		words += countWords(line)
+	}
+	return notice && words <= maxWordsPerCookie*cookies
+}
+
+// maxWordsPerCookie is the most words a preference centre has for each
+// time it says "cookie": its every paragraph is about them. A wrapper
+// that holds a story beside the banner says it far less often.
+const maxWordsPerCookie = 40
+
+// namesConsent reports an element, not the page's root, body or main part,
+// whose class or id words name cookies or consent ("cookie-consent",
+// "modal_cookie-consent", "gdpr", "cookieBanner").
+func namesConsent(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article, atom.Head:
+		return false
+	}
+	words := meta.ClassWords(attr(n, "class"))
+	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
+		words = append(words, id...)
+	}
+	for _, w := range words {
+		if w == "gdpr" || strings.Contains(w, "cookie") || strings.Contains(w, "consent") {
+			return true
+		}
+	}
+	return false
 }

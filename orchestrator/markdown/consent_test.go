@@ -75,3 +75,52 @@ jar.SetCookies(u, cookies)</code></pre>` +
 		})
 	}
 }
+
+// TestACookiePreferenceCentreIsLeftOutWhateverItsShare drops the dialog
+// behind "Manage preferences" that a short page ships in its markup, a
+// paragraph for each kind of cookie: on a category page of a few lines
+// its text outweighs the share of the page furniture may hold. A guide's
+// section on cookies, a wrapper whose class speaks of the banner, and a
+// box too large to be a dialog stay.
+func TestACookiePreferenceCentreIsLeftOutWhateverItsShare(t *testing.T) {
+	kinds := ""
+	for _, k := range []string{"Technical", "Functionality", "Analytical", "Advertising"} {
+		kinds += `<h4>` + k + ` Cookies</h4><p>These cookies are set by the platform and its partners for ` + strings.ToLower(k) +
+			` purposes; the platform could not offer some of its services without these cookies, which expire after a year.</p>`
+	}
+	centre := func(attrs string) string {
+		return `<div ` + attrs + `><div class="modal_frame"><button>Close window</button><h3>Your Privacy</h3>` +
+			`<p>Our Platform uses various types of cookies, each of which has a specific function. Below you can manage your preferences.</p>` +
+			kinds + `<p>By clicking “Accept all” you declare that you consent to the use of all cookies stated above.</p>` +
+			`<button>Accept All</button><button>Save And Close</button></div></div>`
+	}
+	const intro = `<h1>Automatic watches</h1><p>Pre-owned automatic watches from prestigious houses, each checked by our workshop before it is sold.</p>` +
+		`<p>Every watch is serviced in our workshop and comes with a two-year warranty, its box and its papers.</p>` +
+		`<p>Part-exchange is welcome: bring your watch to the showroom for a valuation while you wait.</p>`
+	guide := `<section id="cookies"><h2>Cookies</h2><p>` + strings.Repeat(`A session cookie lives until the browser closes; a cookie with an expiry date survives a restart. `, 4) +
+		`</p><p>This example keeps the user signed in: set the cookie on login and read the cookie on each request; logging out clears it.</p></section>`
+	story := `<p>` + strings.Repeat("The workshop regulates each movement over five days in six positions before the watch goes on sale. ", 8) + `</p>`
+	for _, tc := range []struct {
+		name, body     string
+		want, unwanted []string
+	}{
+		{name: "a centre named for consent by its id, on a short page", body: intro + centre(`id="modal_cookie-consent" class="modal_ modal-fixed-head-foot"`),
+			want: []string{"prestigious houses", "valuation while you wait"}, unwanted: []string{"Technical Cookies", "Accept All", "for advertising purposes"}},
+		{name: "a centre named by a compound class", body: intro + centre(`class="cookiebar-panel"`),
+			want: []string{"prestigious houses"}, unwanted: []string{"Functionality Cookies"}},
+		{name: "a box too large to be a dialog", body: intro + strings.Replace(centre(`class="cookie-consent"`), kinds, strings.Repeat(kinds, 12), 1),
+			want: []string{"prestigious houses", "Technical Cookies"}},
+		{name: "a guide's section named for its subject", body: `<h1>Sessions</h1>` + guide,
+			want: []string{"A session cookie lives", "set the cookie on login"}},
+		{name: "a centre of a name that says nothing of consent", body: intro + centre(`class="modal_frame-x"`),
+			want: []string{"prestigious houses", "Technical Cookies"}},
+		{name: "a wrapper named for the banner it holds beside a story", body: `<div class="cookie-banner-visible"><h1>The workshop</h1>` + story +
+			`<div class="banner"><p>This site uses cookies. By continuing to browse you agree to our cookie policy.</p></div></div>`,
+			want: []string{"regulates each movement"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := article(t, "<!doctype html><html><head><title>Watches</title></head><body><main>"+tc.body+"</main></body></html>")
+			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}

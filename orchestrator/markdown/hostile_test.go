@@ -122,6 +122,27 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
+		// Each box's class names consent and each holds a paragraph on
+		// cookies and every box below it: the check for a preference
+		// centre reads only boxes of a centre's size.
+		var inner *html.Node
+		for i := range 3_000 {
+			b := element("div", element("p", text(fmt.Sprintf("Box %d keeps its cookie for a year, as the cookie notes of the boxes below it say.", i))))
+			b.Attr = []html.Attribute{{Key: "class", Val: "cookie-consent"}}
+			if inner != nil {
+				b.AppendChild(inner)
+			}
+			inner = b
+		}
+		notice := element("p", text("We use cookies to improve the site. By continuing to browse you agree to our cookie policy."))
+		doc := document(element("main", element("h1", text("Cookies")), inner, notice))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("boxes of links nested 2,000 deep after a grid's <main> are measured once", func(t *testing.T) {
 		// Each box is mostly links, so the search for a description under
 		// the grid reads on into the box below it: from measures taken once.
