@@ -195,7 +195,9 @@ const (
 	maxGuttedShare = 0.5
 )
 
-// dropFurniture removes from the content the furniture the rules know.
+// dropFurniture removes from the content the furniture the rules know;
+// bios are the page's declared descriptions of its writers (see
+// declaredBios).
 func dropFurniture(art *html.Node, base *url.URL, kind pageKind, thread, product bool, bios [][]string) {
 	if !product {
 		dropMemberCards(art, thread)
