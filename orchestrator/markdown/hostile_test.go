@@ -33,6 +33,20 @@ func text(s string) *html.Node { return &html.Node{Type: html.TextNode, Data: s}
 // document wraps a body's children in a document, built node by node:
 // parsing tens of megabytes under the race detector would test the parser,
 // not this package.
+// nestedBoxes is n boxes made by box, each holding its own content and
+// then the box made after it: box(0) holds all the others.
+func nestedBoxes(n int, box func(i int) *html.Node) *html.Node {
+	var inner *html.Node
+	for i := n - 1; i >= 0; i-- {
+		b := box(i)
+		if inner != nil {
+			b.AppendChild(inner)
+		}
+		inner = b
+	}
+	return inner
+}
+
 func document(body ...*html.Node) *goquery.Document {
 	root := &html.Node{Type: html.DocumentNode}
 	root.AppendChild(element("html", element("head"), element("body", body...)))
@@ -106,15 +120,11 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 	t.Run("menus of sentences nested 3,000 deep are judged at a bounded cost", func(t *testing.T) {
 		// Each box its class calls a menu holds a sentence and every box
 		// below it: the check for prose reads each box's text.
-		var inner *html.Node
-		for i := range 3_000 {
+		inner := nestedBoxes(3_000, func(i int) *html.Node {
 			m := element("div", element("p", text(fmt.Sprintf("Line %d of the menu is a sentence of eight words.", i))))
 			m.Attr = []html.Attribute{{Key: "class", Val: "faq-menu-item"}}
-			if inner != nil {
-				m.AppendChild(inner)
-			}
-			inner = m
-		}
+			return m
+		})
 		doc := document(element("main", element("h1", text("Questions")), inner))
 		within(t, "Article", func() {
 			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
@@ -126,15 +136,11 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference
 		// centre reads only boxes of a centre's size.
-		var inner *html.Node
-		for i := range 3_000 {
+		inner := nestedBoxes(3_000, func(i int) *html.Node {
 			b := element("div", element("p", text(fmt.Sprintf("Box %d keeps its cookie for a year, as the cookie notes of the boxes below it say.", i))))
 			b.Attr = []html.Attribute{{Key: "class", Val: "cookie-consent"}}
-			if inner != nil {
-				b.AppendChild(inner)
-			}
-			inner = b
-		}
+			return b
+		})
 		notice := element("p", text("We use cookies to improve the site. By continuing to browse you agree to our cookie policy."))
 		doc := document(element("main", element("h1", text("Cookies")), inner, notice))
 		within(t, "Article", func() {
@@ -146,15 +152,10 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 	t.Run("boxes of links nested 2,000 deep after a grid's <main> are measured once", func(t *testing.T) {
 		// Each box is mostly links, so the search for a description under
 		// the grid reads on into the box below it: from measures taken once.
-		var inner *html.Node
-		for i := range 2_000 {
-			b := element("div", element("a", text(fmt.Sprintf("Oak side table with a drawer, model %d of the range, in stock", i))),
+		inner := nestedBoxes(2_000, func(i int) *html.Node {
+			return element("div", element("a", text(fmt.Sprintf("Oak side table with a drawer, model %d of the range, in stock", i))),
 				element("p", text("Made to order.")))
-			if inner != nil {
-				b.AppendChild(inner)
-			}
-			inner = b
-		}
+		})
 		var cards []*html.Node
 		for i := range 24 {
 			cards = append(cards, element("li", element("a", text(fmt.Sprintf("Walnut side table model %d", i))), element("span", text("$90.00"))))
