@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -87,21 +86,7 @@ func declaredBios(page *html.Node) [][]string {
 			}
 		}
 	}
-	walk(page, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		if n.DataAtom != atom.Script {
-			return true
-		}
-		if strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
-			var v any
-			if json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
-				visit(v, 0, false)
-			}
-		}
-		return false
-	})
+	eachJSONLD(page, func(doc any) { visit(doc, 0, false) })
 	if profile {
 		return nil
 	}

@@ -51,6 +51,9 @@ func TestTheBoxThatSaysWhatThePageDeclaresOfItsWriterGoes(t *testing.T) {
 			body: story + `<div class="css-q1">` + box(bio) + `<p>Correction: an earlier version of this story gave the wrong year for the flood that washed the bridge away; ` +
 				`it was the spring flood of the year the mill closed, and the ferry has run every day since then except on the three days of the great freeze.</p></div>`,
 			want: []string{"ford was paved", "the three days of the great freeze"}, unwanted: []string{"Tomas Reyes is a staff writer"}},
+		{name: "broken JSON-LD, and a description that is no text", head: ld(`{"@type":"Article","author":{"@type":"Person","description":"`+bio) +
+			ld(`{"@type":"Article","author":{"@type":"Person","description":{"@value":"`+bio+`"}}}`) + ld(`null`) + ld(``),
+			body: story + box(bio), want: []string{"ford was paved", "Tomas Reyes is a staff writer"}},
 		{name: "a page without JSON-LD", body: story + box(bio),
 			want: []string{"ford was paved", "Tomas Reyes is a staff writer"}},
 		{name: "the article's own description, its opening lines", head: ld(`{"@type":"NewsArticle","headline":"The last ferry",` +

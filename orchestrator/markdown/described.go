@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"unicode"
@@ -48,28 +47,14 @@ const (
 // declares none of minDescribedWords words.
 func declaredDescription(page *html.Node) string {
 	best := ""
-	walk(page, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return false
-		}
-		if n.DataAtom != atom.Script {
-			return true
-		}
-		if !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") || n.FirstChild == nil {
-			return false
-		}
-		var v any
-		if json.Unmarshal([]byte(n.FirstChild.Data), &v) != nil {
-			return false
-		}
-		topLevelNodes(v, 0, func(node map[string]any) {
+	eachJSONLD(page, func(doc any) {
+		topLevelNodes(doc, 0, func(node map[string]any) {
 			product := false
 			nodeTypes(node, func(t string) { product = product || productTypes[schemaType(t)] })
 			if d, ok := node["description"].(string); ok && product && len(d) > len(best) {
 				best = d
 			}
 		})
-		return false
 	})
 	text := plainDescription(best)
 	// Prose has spaces between its words; a description without them is

@@ -51,17 +51,15 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		switch {
-		case n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json"):
-			var v any
-			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
-				ldTypes(v, 0, func(t string) {
-					t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
-					many = many || manyTypes[t]
-					ldArticle = ldArticle || articleTypes[t]
-				})
-			}
+		if doc, ok := jsonLD(n); ok {
+			ldTypes(doc, 0, func(t string) {
+				t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
+				many = many || manyTypes[t]
+				ldArticle = ldArticle || articleTypes[t]
+			})
 			return false
+		}
+		switch {
 		case hasClass(n, "type-page"):
 			wpPage = true
 			return true
@@ -84,6 +82,33 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 		return kindArticle, !ldArticle && !dated
 	}
 	return kindUnknown, false
+}
+
+// jsonLD reports whether n is a script of JSON-LD, and gives its
+// document: nil when the script is empty or does not parse.
+func jsonLD(n *html.Node) (doc any, ok bool) {
+	if n.DataAtom != atom.Script || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+		return nil, false
+	}
+	if n.FirstChild == nil || json.Unmarshal([]byte(n.FirstChild.Data), &doc) != nil {
+		return nil, true
+	}
+	return doc, true
+}
+
+// eachJSONLD calls found with each JSON-LD document under root that
+// parses.
+func eachJSONLD(root *html.Node, found func(doc any)) {
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		doc, ok := jsonLD(n)
+		if ok && doc != nil {
+			found(doc)
+		}
+		return n.DataAtom != atom.Script
+	})
 }
 
 // maxLDDepth bounds the walk through a JSON-LD document.

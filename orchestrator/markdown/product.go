@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"strings"
@@ -37,20 +36,18 @@ func declaresProduct(page *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		switch {
-		case n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json"):
-			var v any
-			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
-				topLevelTypes(v, 0, func(t string) {
-					switch {
-					case productTypes[t]:
-						ld++
-					case articleTypes[t]:
-						article = true
-					}
-				})
-			}
+		if doc, ok := jsonLD(n); ok {
+			topLevelTypes(doc, 0, func(t string) {
+				switch {
+				case productTypes[t]:
+					ld++
+				case articleTypes[t]:
+					article = true
+				}
+			})
 			return false
+		}
+		switch {
 		case n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type"):
 			t := strings.ToLower(strings.TrimSpace(attr(n, "content")))
 			og = og || t == "product" || strings.HasPrefix(t, "product.") || t == "og:product"

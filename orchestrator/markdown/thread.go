@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -359,12 +358,9 @@ func declaresThread(page *html.Node) bool {
 		if found || n.Type != html.ElementNode {
 			return false
 		}
-		if n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
-			var v any
-			if n.FirstChild != nil && json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
-				ldTypes(v, 0, func(t string) { found = found || threadTypes[schemaType(t)] })
-				topLevelTypes(v, 0, func(t string) { found = found || t == "question" })
-			}
+		if doc, ok := jsonLD(n); ok {
+			ldTypes(doc, 0, func(t string) { found = found || threadTypes[schemaType(t)] })
+			topLevelTypes(doc, 0, func(t string) { found = found || t == "question" })
 			return false
 		}
 		if hasAttr(n, "itemscope") {
