@@ -55,6 +55,10 @@ type cleaner struct {
 	// revealedShells): hidden, they are still the page.
 	shells map[*html.Node]bool
 
+	// streams says where the segments of a streamed page go (see
+	// streamedPlacements).
+	streams *streamPlan
+
 	// hosts are the shadow hosts whose shadow tree the copy is in, the
 	// innermost last (see shadowTree).
 	hosts []*shadowHost
@@ -130,6 +134,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 	default: // comments, doctypes, raw nodes
 		return nil
 	}
+	if c.streams.placedElsewhere(n) {
+		return nil // copied where its call moves it
+	}
 	if c.drop(n) {
 		if hidden(n) && n.DataAtom != atom.Script {
 			return c.formulasOf(n, depth)
@@ -173,8 +180,10 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 			out.Attr = append(out.Attr, html.Attribute{Key: a.Key, Val: v})
 		}
 	}
-	if hidden(n) || behindModal(n) {
-		out.Attr = shown(out.Attr) // a disclosed panel, as the page shows it opened; the page behind a dialog
+	if hidden(n) || behindModal(n) || streamedSegment(n) {
+		// A disclosed panel, as the page shows it opened; the page behind
+		// a dialog; a streamed part no call moves, where it is.
+		out.Attr = shown(out.Attr)
 	}
 	if composer(n) {
 		out.Attr = append(out.Attr, html.Attribute{Key: composerAttr})
@@ -195,6 +204,16 @@ func (c *cleaner) cloneChildren(dst, src *html.Node, depth int) {
 		}
 	}
 	for k := src.FirstChild; k != nil; k = k.NextSibling {
+		if seg := c.streams.segmentFor(k); seg != nil {
+			c.cloneChildren(dst, seg, depth)
+			if c.streams.boundary[k] {
+				// The segment replaces the boundary's fallback.
+				if k = fallbackEnd(k); k == nil {
+					return
+				}
+			}
+			continue
+		}
 		if k.Type == html.ElementNode && k.Data == "slot" && k.Namespace == "" && len(c.hosts) > 0 {
 			c.fillSlot(dst, k, depth)
 			continue

@@ -30,7 +30,7 @@ var minBlockShare = map[pageKind]float64{kindArticle: 0.15, kindUnknown: 0.4, ki
 // extract finds the main content of the document under root, in a copy the
 // package owns; nil when the page has no text.
 func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) (*html.Node, error) {
-	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), shells: revealedShells(root), forExtraction: true, maxElements: opts.maxElements(), maxNesting: opts.maxNesting(),
+	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), shells: revealedShells(root), streams: streamedPlacements(root), forExtraction: true, maxElements: opts.maxElements(), maxNesting: opts.maxNesting(),
 		maxText: maxPageTextFactor * opts.maxBytes(), textUnit: UnitTextBytes}
 	page := c.clone(root, 0)
 	if c.err != nil {

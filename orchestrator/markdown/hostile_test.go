@@ -132,6 +132,32 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("4,000 streamed parts, each moved into the one before it, are placed at a bounded cost", func(t *testing.T) {
+		// Each part holds the placeholder of the next, and the script
+		// also names 100,000 parts the page does not have.
+		withID := func(n *html.Node, id string, attrs ...html.Attribute) *html.Node {
+			n.Attr = append([]html.Attribute{{Key: "id", Val: id}}, attrs...)
+			return n
+		}
+		var parts []*html.Node
+		var calls strings.Builder
+		for i := range 4_000 {
+			parts = append(parts, withID(element("div", element("p", text(fmt.Sprintf("Part %d of the streamed story.", i))),
+				withID(element("template"), fmt.Sprintf("P:%x", i+1))), fmt.Sprintf("S:%x", i), html.Attribute{Key: "hidden"}))
+			fmt.Fprintf(&calls, `$RS("S:%x","P:%x");`, i, i)
+		}
+		for i := range 100_000 {
+			fmt.Fprintf(&calls, `$RC("B:%x","S:%x");`, i, i+4_000)
+		}
+		main := element("main", element("h1", text("Story")), withID(element("template"), "P:0"))
+		doc := document(append(append([]*html.Node{main}, parts...), element("script", text(calls.String())))...)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || !strings.Contains(md, "Part 0 of") || !strings.Contains(md, "Part 3999 of") {
+				t.Errorf("got %d bytes, %v", len(md), err)
+			}
+		})
+	})
 	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference

@@ -154,7 +154,7 @@ func Convert(ctx context.Context, sel *goquery.Selection, pageURL *url.URL, opts
 		root = root.Parent
 	}
 	base := baseURL(root, pageURL)
-	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), shells: revealedShells(root), maxElements: opts.maxElements(), maxNesting: opts.maxNesting(),
+	c := &cleaner{ctx: ctx, base: base, panels: disclosures(root), shells: revealedShells(root), streams: streamedPlacements(root), maxElements: opts.maxElements(), maxNesting: opts.maxNesting(),
 		maxText: opts.maxBytes(), textUnit: UnitMarkdownBytes}
 	box := &html.Node{Type: html.ElementNode, Data: "div"}
 	for _, n := range sel.Nodes {
