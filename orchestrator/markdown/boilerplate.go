@@ -197,47 +197,12 @@ func furniture(n *html.Node) bool {
 // them (an archive's or a section's cards). A heading inside a list item
 // is the item, as a writer marks a list of names in heading type.
 func dropEmptySections(root *html.Node) {
-	const maxSectionTitle = 120
-	type event struct {
-		heading *html.Node
-		level   int
-	}
-	var events []event
-	walk(root, func(n *html.Node) bool {
-		switch n.Type {
-		case html.TextNode:
-			if strings.TrimSpace(n.Data) != "" {
-				events = append(events, event{})
-			}
-		case html.ElementNode:
-			if l := headingLevel(n); l > 0 {
-				if insideTag(n, atom.A) || insideTag(n, atom.Li) {
-					// A headline inside its link is the card's title: what it
-					// names is on the page it leads to. A heading inside a
-					// list item is the item.
-					events = append(events, event{})
-					return false
-				}
-				events = append(events, event{heading: n, level: l})
-				return false
-			}
-			if n.DataAtom == atom.Img || n.DataAtom == atom.Picture || n.Namespace == "math" {
-				events = append(events, event{})
-				return false
-			}
-		}
-		return true
-	})
-	// headline reports whether events[i] is a heading of level whose
-	// words are all a link's.
-	headline := func(i, level int) bool {
-		return i >= 0 && i < len(events) && events[i].heading != nil && events[i].level == level && allLinked(events[i].heading)
-	}
+	events := headingEvents(root)
 	for i, e := range events {
 		if e.heading == nil {
 			continue
 		}
-		if headline(i, e.level) && (headline(i-1, e.level) || headline(i+1, e.level)) {
+		if events.headline(i, e.level) && (events.headline(i-1, e.level) || events.headline(i+1, e.level)) {
 			continue
 		}
 		next := i + 1
@@ -247,6 +212,76 @@ func dropEmptySections(root *html.Node) {
 			}
 		}
 	}
+}
+
+// dropClosingHeadings removes the headings that end the content, with
+// nothing after them, once the converter's own removals (a carousel's
+// "See more", the page's repeated controls, icons) have emptied the
+// sections they headed. It leaves a long heading, as dropEmptySections
+// does, and a headline all of whose words are a link: a card's title,
+// whose details the page it leads to gives.
+func dropClosingHeadings(root *html.Node) {
+	events := headingEvents(root)
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i]
+		if e.heading == nil || allLinked(e.heading) || collapsedText(e.heading) > maxSectionTitle {
+			return
+		}
+		e.heading.Parent.RemoveChild(e.heading)
+	}
+}
+
+// maxSectionTitle is the most text, in bytes, of a heading that heads a
+// section; a longer one is prose a page builder set in a heading's type
+// ("For more than 40 years, we have offered …").
+const maxSectionTitle = 120
+
+// sectionEvent is a heading of the content, with its level, or (heading
+// nil) something a section may hold: text, a picture, a formula, a card's
+// title.
+type sectionEvent struct {
+	heading *html.Node
+	level   int
+}
+
+type sectionEvents []sectionEvent
+
+// headingEvents lists, in document order, the headings under root and
+// what lies between them.
+func headingEvents(root *html.Node) sectionEvents {
+	var events sectionEvents
+	walk(root, func(n *html.Node) bool {
+		switch n.Type {
+		case html.TextNode:
+			if strings.TrimSpace(n.Data) != "" {
+				events = append(events, sectionEvent{})
+			}
+		case html.ElementNode:
+			if l := headingLevel(n); l > 0 {
+				if insideTag(n, atom.A) || insideTag(n, atom.Li) {
+					// A headline inside its link is the card's title: what it
+					// names is on the page it leads to. A heading inside a
+					// list item is the item.
+					events = append(events, sectionEvent{})
+					return false
+				}
+				events = append(events, sectionEvent{heading: n, level: l})
+				return false
+			}
+			if n.DataAtom == atom.Img || n.DataAtom == atom.Picture || n.Namespace == "math" {
+				events = append(events, sectionEvent{})
+				return false
+			}
+		}
+		return true
+	})
+	return events
+}
+
+// headline reports whether events[i] is a heading of level whose words
+// are all a link's.
+func (events sectionEvents) headline(i, level int) bool {
+	return i >= 0 && i < len(events) && events[i].heading != nil && events[i].level == level && allLinked(events[i].heading)
 }
 
 // allLinked reports whether the words of h are all inside one link of

@@ -18,9 +18,14 @@ import (
 
 // render converts a tree the package owns to Markdown: prepare rewrites
 // it, html-to-markdown writes CommonMark with GitHub tables and
-// strikethrough, and tidy settles the white space.
-func render(ctx context.Context, root *html.Node, pageURL, base *url.URL, opts Options) (string, error) {
+// strikethrough, and tidy settles the white space. For a page's main
+// content (mainContent), the headings left at its end go too (see
+// dropClosingHeadings).
+func render(ctx context.Context, root *html.Node, pageURL, base *url.URL, opts Options, mainContent bool) (string, error) {
 	prepare(root, pageURL, base)
+	if mainContent {
+		dropClosingHeadings(root)
+	}
 	conv := converter.NewConverter(converter.WithPlugins(
 		h2mbase.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),

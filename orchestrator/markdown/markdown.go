@@ -129,7 +129,7 @@ func Article(ctx context.Context, doc *goquery.Document, pageURL *url.URL, opts 
 	if collapsedText(content) > opts.maxBytes() {
 		return "", &TooLargeError{Limit: opts.maxBytes(), Unit: UnitMarkdownBytes}
 	}
-	return render(ctx, content, pageURL, base, opts)
+	return render(ctx, content, pageURL, base, opts, true)
 }
 
 // Convert returns the elements of sel as Markdown, as they are: for a data
@@ -177,7 +177,7 @@ func Convert(ctx context.Context, sel *goquery.Selection, pageURL *url.URL, opts
 		}
 		box.AppendChild(cp)
 	}
-	return render(ctx, box, pageURL, base, opts)
+	return render(ctx, box, pageURL, base, opts, false)
 }
 
 // collapsedText is the length of the text under n, each run of white
