@@ -262,7 +262,8 @@ const maxNameSearch = 2000
 // nameAfter reports whether what first follows n among its siblings may
 // be a name: a picture (a maker's logo), or a few words; or a list the
 // label leads into ("Make training effective by:"). The next paragraph
-// of a story or a grid of products is not one.
+// of a story or a grid of products is not one, nor a control's text (a
+// tooltip's button), which the converter leaves out.
 func nameAfter(n *html.Node) bool {
 	seen := 0
 	// first is the first node under k, in document order, with a word
@@ -282,6 +283,8 @@ func nameAfter(n *html.Node) bool {
 			return nil
 		case picture(k):
 			return k
+		case nonContent(k):
+			return nil // a control's label, which the converter leaves out
 		}
 		for c := k.FirstChild; c != nil; c = c.NextSibling {
 			if f := first(c); f != nil {

@@ -165,3 +165,25 @@ func TestArticleLeavesOutATemplatesPlaceholders(t *testing.T) {
 	checkHolds(t, md, []string{"Write {{ name }} where", "{{ form }}\n```", "`{{ form.crossing }}`", "The ferry leaves"},
 		[]string{"board.errors", "hire-crew", "item.title", "item.body", "fares", "****", "[]("})
 }
+
+// The content as the region gives it keeps the page's controls until the
+// converter leaves them out: a label whose name is only a control's text
+// is bare already.
+func TestACreditsLabelOverAControlsTextIsBare(t *testing.T) {
+	doc := parse(t, `<!doctype html><html><body><article><h1>The ridge trail</h1>`+
+		`<div class="byline"><div class="line"><span>By </span><div><div class="xs-tip"><button class="xs-tip-label">Ana Lima</button></div><span class="role"></span></div></div>`+
+		`<div class="line"><span>Edited by </span><div><div class="xs-tip"><button class="xs-tip-label">Bo Chen</button></div></div></div></div>`+
+		`<div class="credit"><span>Maps by </span><div><span class="name">Dee Park</span></div></div>`+
+		`<p>The trail climbs through oak and pine before it reaches the ridge above the lake.</p></article></body></html>`)
+	art := doc.Find("article").Nodes[0]
+	dropBareCredits(art)
+	got := flatText(art)
+	for _, gone := range []string{"By Ana", "Edited by Bo"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("the label of %q stayed: %q", gone, got)
+		}
+	}
+	if !strings.Contains(got, "Maps by") || !strings.Contains(got, "Dee Park") {
+		t.Errorf("a label over a name lost it: %q", got)
+	}
+}
