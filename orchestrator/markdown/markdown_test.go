@@ -354,6 +354,10 @@ func TestAPicturesAltTextIsText(t *testing.T) {
 		{"raw HTML", `<p><img alt='<b x="a" onload=alert(1)>' src="https://x.example/p.png"></p>`, "![\\<b x=\"a\" onload=alert(1)>](https://x.example/p.png)\n"},
 		{"brackets and backslashes", `<p><img alt="a\[b] c\d_e" src="https://x.example/p.png"></p>`, "![a\\\\\\[b\\] c\\d_e](https://x.example/p.png)\n"},
 		{"an address that would end early", `<p><img src="https://x.example/a)![x](javascript:y" alt="q"></p>`, "![q](https://x.example/a%29!%5Bx%5D%28javascript:y)\n"},
+		{"a script's missing value", `<p><img alt="null" src="https://x.example/a.png"> <img alt=" undefined " src="https://x.example/b.png"> ` +
+			`<img alt="[object Object]" src="https://x.example/c.png"> <img alt="NaN" src="https://x.example/d.png"></p>`,
+			"![](https://x.example/a.png) ![](https://x.example/b.png) ![](https://x.example/c.png) ![](https://x.example/d.png)\n"},
+		{"a word that only starts like one", `<p><img alt="null hypothesis" src="https://x.example/p.png"></p>`, "![null hypothesis](https://x.example/p.png)\n"},
 	})
 }
 

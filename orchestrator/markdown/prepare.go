@@ -531,12 +531,28 @@ func prepareImage(n *html.Node, base *url.URL) {
 // character reference left in it after the markup was read ("Source
 // &amp; Photography", "she&#039;s in") was escaped twice by the page's
 // templates: no reader is shown an alt text's markup, so it is read once
-// more.
+// more. A script's empty value written out as text (alt="null",
+// "undefined", "[object Object]") describes nothing: the picture has no
+// alternative text.
 func altText(alt string) string {
+	if scriptEmptyValue(alt) {
+		return ""
+	}
 	if strings.Contains(alt, "&") && entityLikeRe.MatchString(alt) {
 		return html.UnescapeString(alt)
 	}
 	return alt
+}
+
+// scriptEmptyValue reports text that is only what a script writes for a
+// value it does not have: null, undefined, NaN or an object's default
+// string.
+func scriptEmptyValue(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "null", "undefined", "NaN", "[object Object]":
+		return true
+	}
+	return false
 }
 
 // loaderSource is the address a lazy loader keeps for the picture in one
