@@ -76,7 +76,7 @@ func dropCredits(root *html.Node) {
 		}) != nil {
 			return true // a credit holds no picture and no heading; a caption may be inside
 		}
-		if credit(n, insideCaption(n)) {
+		if credit(n, insideCaption(n)) || agencyLineUnderPicture(n) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -143,7 +143,13 @@ func blockOrCaptionPart(n *html.Node, inCaption bool) bool {
 // form of a photographer's credit ("A. Photographer / Agency", "Magazine /
 // A. Photographer"): every word capitalised, no sentence.
 func agencyLine(text string) bool {
-	if !strings.Contains(text, "/") || countWords(text) > 8 || strings.Contains(text, "://") {
+	return strings.Contains(text, "/") && capitalisedNames(text)
+}
+
+// capitalisedNames reports a short line of names: at most 8 words, each
+// capitalised, no address.
+func capitalisedNames(text string) bool {
+	if countWords(text) > 8 || strings.Contains(text, "://") {
 		return false
 	}
 	for f := range strings.FieldsFuncSeq(text, func(r rune) bool { return unicode.IsSpace(r) || r == '/' }) {
@@ -180,6 +186,75 @@ func trimTrailingCredit(caption *html.Node) {
 	}
 	last.Data = last.Data[:cut]
 }
+
+// agencyLineUnderPicture reports the credit a site sets in small type
+// right under a picture, with no <figcaption> to say it is a caption: a
+// short line of capitalised names that names a picture agency ("Getty
+// Images", "Getty Images / A. Photographer", "A. Photographer/AFP"), no
+// link, and none of a name card's commas or brackets. Without the
+// agency, a name and a role under a portrait ("A. Name / Architect") or
+// a variant under its swatch ("Blue / Large") read the same, and stay.
+func agencyLineUnderPicture(n *html.Node) bool {
+	if !blockOrCaptionPart(n, n.DataAtom == atom.Span) {
+		return false
+	}
+	text := flatTextUpTo(n, maxCreditChars)
+	if strings.ContainsAny(text, ",()[]") || !capitalisedNames(text) || !namesPictureAgency(text) {
+		return false
+	}
+	return findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil && underPicture(n)
+}
+
+// pictureAgencies are the names of the picture agencies and libraries
+// that credits name, lower-cased, as words.
+var pictureAgencies = []string{"getty images", "gettyimages", "shutterstock", "istock", "istockphoto", "alamy", "reuters", "afp",
+	"ap photo", "associated press", "epa", "unsplash", "pexels", "pixabay", "adobe stock", "dreamstime", "depositphotos",
+	"corbis", "bloomberg", "wikimedia commons", "stocksy", "nurphoto", "sipa", "imago", "dpa"}
+
+// namesPictureAgency reports text one of whose parts between slashes is
+// a picture agency, with perhaps its photographer's words ("Getty Images
+// via AFP", "iStock/Getty").
+func namesPictureAgency(text string) bool {
+	for part := range strings.SplitSeq(strings.ToLower(text), "/") {
+		words := " " + strings.Join(strings.FieldsFunc(part, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ") + " "
+		for _, a := range pictureAgencies {
+			if strings.Contains(words, " "+a+" ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underPicture reports an element that is the line right under a picture
+// without a <figcaption>: the next element after it (or after a box
+// holding only pictures), with no words between them, that ends its
+// parent's text.
+func underPicture(n *html.Node) bool {
+	prev := n.PrevSibling
+	for ; prev != nil && prev.Type != html.ElementNode; prev = prev.PrevSibling {
+		if prev.Type == html.TextNode && countWords(prev.Data) > 0 {
+			return false
+		}
+	}
+	if prev == nil || !picture(prev) && (wordsUpTo(prev, 0) > 0 || findFirst(prev, picture) == nil) {
+		return false
+	}
+	read := 0
+	for k := n.NextSibling; k != nil; k = k.NextSibling {
+		if read++; read > maxSiblingsAfterCredit {
+			return false
+		}
+		if k.Type == html.TextNode && countWords(k.Data) > 0 || k.Type == html.ElementNode && wordsUpTo(k, 0) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxSiblingsAfterCredit is how many of the nodes after a line under a
+// picture are read to see that no words follow it in its box.
+const maxSiblingsAfterCredit = 8
 
 // insideCaption reports a <figcaption> or an element within one.
 func insideCaption(n *html.Node) bool {

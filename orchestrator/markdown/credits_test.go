@@ -1,7 +1,10 @@
 package markdown
 
 import (
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 func TestArticleLeavesPictureCreditsOut(t *testing.T) {
@@ -56,6 +59,21 @@ func TestArticleLeavesPictureCreditsOut(t *testing.T) {
 			unwanted: []string{"Ann Boatman", "|"},
 		},
 		{
+			name: "an agency's credit in small type right under a picture, with no caption marked, leaves",
+			body: `<div class="media"><img src="/ferry.jpg" alt="Ferry"><span class="type-xs right">Getty Images / Ann Boatman</span></div>` + story +
+				`<div class="media"><img src="/slip.jpg" alt="Slipway"> <span class="small">Ann Boatman/AFP</span></div>` +
+				`<div class="media"><div class="frame"><img src="/deck.jpg" alt="Deck"></div><div class="note">Shutterstock</div></div>`,
+			want:     []string{"three times its usual load", "ferry.jpg", "slip.jpg", "deck.jpg"},
+			unwanted: []string{"Getty", "Boatman", "Shutterstock"},
+		},
+		{
+			name: "a name and a role, a variant or a line beside words under a picture stay",
+			body: story + `<div class="card"><img src="/people/ann.jpg" alt="Ann"><span>Ann Boatman / Harbour Master</span></div>` +
+				`<div class="swatch"><img src="/blue.png" alt="Blue"><span>Blue / Large</span></div>` +
+				`<div class="media"><img src="/stock.jpg" alt="Stock"><span>Getty Images</span><p>The library lent the harbour its old prints for the exhibition.</p></div>`,
+			want: []string{"Ann Boatman / Harbour Master", "Blue / Large", "Getty Images", "lent the harbour"},
+		},
+		{
 			name: "a caption's own words before a colon stay",
 			body: `<figure><img src="/ferry.jpg" alt="Ferry"><figcaption>The second image: a fox at the gate</figcaption></figure>` + story,
 			want: []string{"The second image: a fox at the gate"},
@@ -95,6 +113,36 @@ func TestArticleLeavesPictureCreditsOut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, "<!doctype html><html><head><title>The ferry</title></head><body><article><h1>The ferry</h1>"+tc.body+"</article></body></html>")
 			checkHolds(t, md, tc.want, tc.unwanted)
+		})
+	}
+}
+
+func TestAnAgencysLineUnderAPictureIsACredit(t *testing.T) {
+	for _, tc := range []struct {
+		name, box string
+		want      bool
+	}{
+		{"an agency and a photographer", `<img src="/a.jpg"><span id="x">Getty Images / Ann Boatman</span>`, true},
+		{"a photographer and an agency without spaces", `<img src="/a.jpg"> <div id="x">Ann Boatman/AFP</div>`, true},
+		{"under a picture's frame", `<div><picture><img src="/a.jpg"></picture></div><p id="x">Shutterstock</p>`, true},
+		{"a linked line", `<img src="/a.jpg"><div id="x"><a href="/prints">Getty Images / Harbour Print</a></div>`, false},
+		{"a line with words after it", `<img src="/a.jpg"><span id="x">Getty Images</span><p>The library lent its prints.</p>`, false},
+		{"a line with words before it", `<img src="/a.jpg"> Printed by <span id="x">Getty Images</span>`, false},
+		{"a line after a box of words", `<div>Harbour</div><span id="x">Getty Images</span>`, false},
+		{"a line with no agency", `<img src="/a.jpg"><span id="x">Ann Boatman / Harbour Master</span>`, false},
+		{"an agency's name inside a word", `<img src="/a.jpg"><span id="x">Dpath Epagoge</span>`, false},
+		{"a name card's comma", `<img src="/a.jpg"><span id="x">Ann Boatman, Getty Images</span>`, false},
+		{"a sentence", `<img src="/a.jpg"><span id="x">a picture from Getty Images</span>`, false},
+		{"inline markup that is not a line of its own", `<img src="/a.jpg"><em id="x">Getty Images</em>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parse(t, `<!doctype html><html><body><div class="media">`+tc.box+`</div></body></html>`)
+			n := doc.Find("#x").Nodes[0]
+			if got := agencyLineUnderPicture(n); got != tc.want {
+				var b strings.Builder
+				_ = html.Render(&b, n.Parent)
+				t.Errorf("agencyLineUnderPicture = %v, want %v for %s", got, tc.want, b.String())
+			}
 		})
 	}
 }

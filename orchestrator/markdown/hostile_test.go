@@ -158,6 +158,21 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("pictures with an agency's line under them, nested 3,000 deep, are judged at a bounded cost", func(t *testing.T) {
+		// Each box holds a picture, the line under it and every box
+		// below it: whether the line ends its box reads a few siblings.
+		inner := nestedBoxes(3_000, func(i int) *html.Node {
+			img := element("img")
+			img.Attr = []html.Attribute{{Key: "src", Val: fmt.Sprintf("/p/%d.jpg", i)}}
+			return element("div", element("div", img), element("span", text("Getty Images / Ann Boatman")))
+		})
+		doc := document(element("article", element("h1", text("Pictures")), element("p", text("The harbour in pictures, from the archive of the society.")), inner))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference
