@@ -43,8 +43,10 @@ var creditPrefixRe = regexp.MustCompile(`(?i)^[(\[]?\s*(?:` +
 // the same way, so these are credits only when very short.
 var creditByRe = regexp.MustCompile(`(?i)^[(\[]?\s*(?:(?:photo(?:graph)?|image|picture|illustration)s?\s+(?:by|courtesy of)|courtesy(?:\s+of)?)\b`)
 
-// maxCreditByWords is the most words a credit opened by "by" may have.
-const maxCreditByWords = 8
+// maxCreditByWords is the most words a credit opened by "by" may have:
+// a photographer's studio and the magazine it came through ("Image by
+// A. Photographer Studio via The Weekly").
+const maxCreditByWords = 10
 
 // captionSourceRe matches a source line, a credit only inside a caption:
 // elsewhere "Source:" may open a quotation the article cites.
@@ -110,7 +112,7 @@ func credit(n *html.Node, inCaption bool) bool {
 	if n.DataAtom == atom.Cite || captionSourceRe.MatchString(text) {
 		return true
 	}
-	return agencyLine(text)
+	return agencyLine(text) || agencyCredit(text) && endsCaption(n)
 }
 
 // creditByName reports an element whose class or id words call it a
@@ -188,18 +190,10 @@ func trimTrailingCredit(caption *html.Node) {
 }
 
 // agencyLineUnderPicture reports the credit a site sets in small type
-// right under a picture, with no <figcaption> to say it is a caption: a
-// short line of capitalised names that names a picture agency ("Getty
-// Images", "Getty Images / A. Photographer", "A. Photographer/AFP"), no
-// link, and none of a name card's commas or brackets. Without the
-// agency, a name and a role under a portrait ("A. Name / Architect") or
-// a variant under its swatch ("Blue / Large") read the same, and stay.
+// right under a picture, with no <figcaption> to say it is a caption
+// (see agencyCredit), no link and nothing with words after it in its box.
 func agencyLineUnderPicture(n *html.Node) bool {
-	if !blockOrCaptionPart(n, n.DataAtom == atom.Span) {
-		return false
-	}
-	text := flatTextUpTo(n, maxCreditChars)
-	if strings.ContainsAny(text, ",()[]") || !capitalisedNames(text) || !namesPictureAgency(text) {
+	if !blockOrCaptionPart(n, n.DataAtom == atom.Span) || !agencyCredit(flatTextUpTo(n, maxCreditChars)) {
 		return false
 	}
 	return findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil && underPicture(n)
@@ -207,23 +201,43 @@ func agencyLineUnderPicture(n *html.Node) bool {
 
 // pictureAgencies are the names of the picture agencies and libraries
 // that credits name, lower-cased, as words.
-var pictureAgencies = []string{"getty images", "gettyimages", "shutterstock", "istock", "istockphoto", "alamy", "reuters", "afp",
-	"ap photo", "associated press", "epa", "unsplash", "pexels", "pixabay", "adobe stock", "dreamstime", "depositphotos",
-	"corbis", "bloomberg", "wikimedia commons", "stocksy", "nurphoto", "sipa", "imago", "dpa"}
+var pictureAgencies = map[string]bool{"getty images": true, "getty": true, "shutterstock": true, "istock": true, "istockphoto": true,
+	"alamy": true, "reuters": true, "afp": true, "ap": true, "ap photo": true, "associated press": true, "epa": true, "unsplash": true,
+	"pexels": true, "pixabay": true, "adobe stock": true, "dreamstime": true, "depositphotos": true, "corbis": true, "bloomberg": true,
+	"wikimedia commons": true, "stocksy": true, "nurphoto": true, "sipa": true, "imago": true, "dpa": true}
 
-// namesPictureAgency reports text one of whose parts between slashes is
-// a picture agency, with perhaps its photographer's words ("Getty Images
-// via AFP", "iStock/Getty").
-func namesPictureAgency(text string) bool {
-	for part := range strings.SplitSeq(strings.ToLower(text), "/") {
-		words := " " + strings.Join(strings.FieldsFunc(part, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ") + " "
-		for _, a := range pictureAgencies {
-			if strings.Contains(words, " "+a+" ") {
-				return true
-			}
+// agencyPartsRe parts a credit's names: a slash, a bar or "via".
+var agencyPartsRe = regexp.MustCompile(`(?i)\s*(?:[/|]|\bvia\b)\s*`)
+
+// maxCreditNameWords is the most words of a name beside an agency in a
+// credit: a photographer, a studio, a handle.
+const maxCreditNameWords = 4
+
+// agencyCredit reports the whole text of a picture's credit that names
+// an agency: the agency alone ("Getty Images"), or with the names of a
+// photographer or a studio, parted from it by a slash, a bar or "via"
+// ("Getty Images / A. Photographer", "a.handle | Getty Images", "Studio
+// Name via Getty Images"). A sentence that mentions an agency ("a picture
+// from Getty Images") names it as no part of its own; a name and a role
+// under a portrait ("A. Name / Architect") or a variant under its swatch
+// ("Blue / Large") name none.
+func agencyCredit(text string) bool {
+	if countWords(text) > maxCreditWords/2 || strings.ContainsAny(text, ",;()[]") || strings.Contains(text, "://") {
+		return false
+	}
+	agency := false
+	for _, part := range agencyPartsRe.Split(strings.TrimSpace(text), -1) {
+		words := strings.Fields(strings.ToLower(strings.Trim(part, ".")))
+		switch {
+		case len(words) == 0:
+			return false
+		case pictureAgencies[strings.Join(words, " ")]:
+			agency = true
+		case len(words) > maxCreditNameWords:
+			return false
 		}
 	}
-	return false
+	return agency
 }
 
 // underPicture reports an element that is the line right under a picture
@@ -255,6 +269,34 @@ func underPicture(n *html.Node) bool {
 // maxSiblingsAfterCredit is how many of the nodes after a line under a
 // picture are read to see that no words follow it in its box.
 const maxSiblingsAfterCredit = 8
+
+// endsCaption reports an element of a caption that is a line of its own,
+// or that closes the caption after a sentence ("Dawn over the estuary.
+// <a>A. Photographer via Agency</a>"): not a word of a sentence ("Image
+// via <a>Agency</a>", "Photo by A. Photographer on <a>Agency</a>"),
+// whose removal would leave the sentence broken.
+func endsCaption(n *html.Node) bool {
+	if !inlineTags[n.DataAtom] || noTextBeside(n) {
+		return true
+	}
+	for k := n.NextSibling; k != nil; k = k.NextSibling {
+		if k.Type == html.TextNode && countWords(k.Data) > 0 || k.Type == html.ElementNode && wordsUpTo(k, 0) > 0 {
+			return false
+		}
+	}
+	prev := n.PrevSibling
+	for prev != nil && prev.Type == html.TextNode && strings.TrimSpace(prev.Data) == "" {
+		prev = prev.PrevSibling
+	}
+	if prev == nil {
+		return true
+	}
+	before := strings.TrimSpace(flatText(prev))
+	if prev.Type == html.TextNode {
+		before = strings.TrimSpace(prev.Data)
+	}
+	return strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, "!")
+}
 
 // insideCaption reports a <figcaption> or an element within one.
 func insideCaption(n *html.Node) bool {

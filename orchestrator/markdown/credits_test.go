@@ -74,6 +74,31 @@ func TestArticleLeavesPictureCreditsOut(t *testing.T) {
 			want: []string{"Ann Boatman / Harbour Master", "Blue / Large", "Getty Images", "lent the harbour"},
 		},
 		{
+			name: "a caption that is a handle and an agency parted by a bar leaves",
+			body: `<figure><img src="/ferry.jpg" alt="Ferry"><figcaption><span class="caption-owner"><p>ann.boatman | Getty Images</p></span></figcaption></figure>` + story +
+				`<figure><img src="/slip.jpg" alt="Slip"><figcaption>Harbour Studio via Getty Images</figcaption></figure>`,
+			want:     []string{"three times its usual load", "ferry.jpg", "slip.jpg"},
+			unwanted: []string{"boatman", "Getty", "Harbour Studio"},
+		},
+		{
+			name:     "an agency's linked credit after a caption's sentence leaves, the sentence stays",
+			body:     `<figure><img src="/ferry.jpg" alt="Ferry"><figcaption>Cyclists wait on the deck. <a href="https://agency.example/p/1">Ann Boatman/Moment via Getty Images</a></figcaption></figure>` + story,
+			want:     []string{"Cyclists wait on the deck."},
+			unwanted: []string{"Boatman", "Getty"},
+		},
+		{
+			name: "an agency named as a word of a caption's sentence stays",
+			body: `<figure><img src="/ferry.jpg" alt="Ferry"><figcaption>The ferry at dawn (image via <a href="https://pictures.example/">Unsplash</a>)</figcaption></figure>` + story +
+				`<figure><img src="/slip.jpg" alt="Slip"><figcaption>Cyclists on the deck, in a picture shared on <a href="https://pictures.example/">Unsplash</a></figcaption></figure>`,
+			want: []string{"(image via [Unsplash](https://pictures.example/))", "shared on [Unsplash](https://pictures.example/)"},
+		},
+		{
+			name:     "a credit naming a studio and the magazine it came through leaves",
+			body:     story + `<p><img src="/ferry.jpg" alt="Ferry"></p><p>Image by Ann Boatman Photography Studio via The Estuary Weekly</p>`,
+			want:     []string{"three times its usual load", "ferry.jpg"},
+			unwanted: []string{"Estuary Weekly"},
+		},
+		{
 			name: "a caption's own words before a colon stay",
 			body: `<figure><img src="/ferry.jpg" alt="Ferry"><figcaption>The second image: a fox at the gate</figcaption></figure>` + story,
 			want: []string{"The second image: a fox at the gate"},
@@ -133,6 +158,7 @@ func TestAnAgencysLineUnderAPictureIsACredit(t *testing.T) {
 		{"an agency's name inside a word", `<img src="/a.jpg"><span id="x">Dpath Epagoge</span>`, false},
 		{"a name card's comma", `<img src="/a.jpg"><span id="x">Ann Boatman, Getty Images</span>`, false},
 		{"a sentence", `<img src="/a.jpg"><span id="x">a picture from Getty Images</span>`, false},
+		{"a sentence beside an agency", `<img src="/a.jpg"><span id="x">The ferry at first light / Getty Images</span>`, false},
 		{"inline markup that is not a line of its own", `<img src="/a.jpg"><em id="x">Getty Images</em>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
