@@ -244,6 +244,7 @@ type sectionEvent struct {
 	level   int
 }
 
+// sectionEvents are the events of a content, in document order.
 type sectionEvents []sectionEvent
 
 // headingEvents lists, in document order, the headings under root and

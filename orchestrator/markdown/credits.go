@@ -210,8 +210,12 @@ var pictureAgencies = map[string]bool{"getty images": true, "getty": true, "shut
 var agencyPartsRe = regexp.MustCompile(`(?i)\s*(?:[/|]|\bvia\b)\s*`)
 
 // maxCreditNameWords is the most words of a name beside an agency in a
-// credit: a photographer, a studio, a handle.
-const maxCreditNameWords = 4
+// credit: a photographer, a studio, a handle; maxAgencyCreditWords the
+// most of the whole credit.
+const (
+	maxCreditNameWords   = 4
+	maxAgencyCreditWords = 10
+)
 
 // agencyCredit reports the whole text of a picture's credit that names
 // an agency: the agency alone ("Getty Images"), or with the names of a
@@ -222,7 +226,7 @@ const maxCreditNameWords = 4
 // under a portrait ("A. Name / Architect") or a variant under its swatch
 // ("Blue / Large") name none.
 func agencyCredit(text string) bool {
-	if countWords(text) > maxCreditWords/2 || strings.ContainsAny(text, ",;()[]") || strings.Contains(text, "://") {
+	if countWords(text) > maxAgencyCreditWords || strings.ContainsAny(text, ",;()[]") || strings.Contains(text, "://") {
 		return false
 	}
 	agency := false
