@@ -197,9 +197,35 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 // "Latest posts" or "Most popular" heading may head the listing itself.
 // Under such a heading a series of cards goes wherever it stands: shops
 // put "Customers also viewed" above the product's description as often
-// as below it, and draw its cards with scripts rather than links.
+// as below it, and draw its cards with scripts rather than links. The
+// related stories an article leaves out go as they do after it (see
+// dropRelatedSection), under a heading that names no list of the page's
+// own (see relatedBesideHeading).
 func dropRecommendations(art *html.Node, page *url.URL) {
 	dropLabeledSections(art, page, recommendationHeading, true)
+	dropLabeledSections(art, page, relatedBesideHeading, false)
+}
+
+// listingWords name, in a heading, the lists a page of many items may be
+// made of: its latest, most popular or recent stories are the listing.
+var listingWords = []string{"latest", "recent", "popular", "most ", "trending", "top ", "new "}
+
+// relatedBesideHeading reports a heading over links to other stories
+// that a page of many items (a list, a product, a thread) holds beside
+// its own ("Related articles", "You might also like", "More in Sauces"),
+// not one over the lists such a page is made of ("Latest news", "Most
+// popular").
+func relatedBesideHeading(text string) bool {
+	if !relatedHeading(text) {
+		return false
+	}
+	t, _ := boxHeading(text)
+	for _, w := range listingWords {
+		if strings.Contains(" "+t+" ", " "+w) {
+			return false
+		}
+	}
+	return true
 }
 
 // dropLabeledSections removes the sections under the labels of art that

@@ -164,6 +164,29 @@ func TestRelatedHeadingsAreKnownInManyLanguages(t *testing.T) {
 	}
 }
 
+func TestAPageOfManyItemsTellsStoriesBesideItFromItsOwnLists(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		beside bool
+	}{
+		{"Related articles", true},
+		{"Related articles that may interest you", true},
+		{"You might also like", true},
+		{"More in Condiments & Sauces", true},
+		{"Latest news", false},
+		{"Most popular", false},
+		{"Recent posts", false},
+		{"Trending now", false},
+		{"Top stories", false},
+		{"Popular posts", false},
+		{"Bearing care", false},
+	} {
+		if got := relatedBesideHeading(tc.text); got != tc.beside {
+			t.Errorf("%q: beside %v, want %v", tc.text, got, tc.beside)
+		}
+	}
+}
+
 func TestPagesOfManyBlocksLeaveTheItemsTheSiteRecommendsOut(t *testing.T) {
 	var posts strings.Builder
 	for i := range 4 {
@@ -190,6 +213,26 @@ func TestPagesOfManyBlocksLeaveTheItemsTheSiteRecommendsOut(t *testing.T) {
 				`<li><a href="/p/2">Bearing press</a> $30</li><li><a href="/p/3">Spoke key</a> $8</li></ul>`,
 			want:     []string{"Reply A", "Reply D"},
 			unwanted: []string{"also bought", "Bearing press", "Spoke key"},
+		},
+		{
+			name: "its related stories go too, a list of links or cards at its end",
+			tail: `<h3>Related articles</h3><ul><li><a href="/guides/1">How to grease a hub</a></li><li><a href="/guides/2">Bearings explained</a></li>` +
+				`<li><a href="/guides/3">Winter bike care</a></li></ul><section><h2>Related guides that may interest you</h2><div>` +
+				`<div class="card"><img src="/img/g1.jpg" alt="Truing"><h3>Truing a wheel at home without a stand</h3>` +
+				`<p>A guide to truing a wheel with a zip tie and a steady hand, for riders without a workshop.</p><p>by <a href="/contributors/ada">Ada Brine</a></p></div>` +
+				`<div class="card"><img src="/img/g2.jpg" alt="Chains"><h3>When to change a chain</h3>` +
+				`<p>How to measure a chain's wear with a ruler, and why a worn chain wears the cassette with it.</p><p>by <a href="/contributors/bo">Bo Chen</a></p></div>` +
+				`<div class="card"><img src="/img/g3.jpg" alt="Brakes"><h3>Bleeding hydraulic brakes</h3>` +
+				`<p>The tools, the fluid and the order of the steps for a firm lever, on the two common systems.</p><p>by <a href="/contributors/cy">Cy Moss</a></p></div>` +
+				`</div></section>`,
+			want:     []string{"Reply A", "Reply D"},
+			unwanted: []string{"Related articles", "Bearings explained", "may interest you", "Truing a wheel", "hydraulic"},
+		},
+		{
+			name: "a box of the site's most popular threads is of the page's own lists and stays",
+			tail: `<h3>Most popular this week</h3><ul><li><a href="/t/1">Bearing grease for winter rides</a></li>` +
+				`<li><a href="/t/2">Which bearings for a cargo bike</a></li><li><a href="/t/3">Wheel truing at home</a></li></ul>`,
+			want: []string{"Reply A", "Reply D", "Bearing grease", "Most popular"},
 		},
 		{
 			name: "a box under a heading of the page's own stays",
