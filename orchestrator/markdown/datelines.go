@@ -19,11 +19,11 @@ import (
 
 // datelineRe is the whole text of a dateline: a label, then a written
 // date, with a time perhaps.
-var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified|reviewed|edited|asked|answered|first published|originally published|` +
+var datelineRe = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified|reviewed|edited|asked|answered|first published|originally published|first posted|originally posted|` +
 	`aktualisiert|veröffentlicht|publié|mis à jour|publicado|actualizado|atualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt)` +
 	`(?:\s+(?:on|at|am|le|el|em|il|op))?\s*:?\s*` +
 	`(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?` +
-	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})` +
+	`(?:\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+\p{L}{3,9}\.?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\p{L}{3,9},?\s+\d{4})` +
 	`(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4})?)?\.?$`)
 
 // readingTimeRe is the whole text of the line that estimates a piece's

@@ -22,6 +22,12 @@ func TestArticleLeavesItsDatelinesOut(t *testing.T) {
 			unwanted: []string{"Updated on", "January 30", "Last updated", "20 February", "Veröffentlicht", "Posted"},
 		},
 		{
+			name:     "a line that says when a post first went up, or gives its month alone, goes",
+			body:     `<p>Originally Posted November 12, 2024</p>` + story + `<div class="meta">Last Posted December, 2025</div><p>First posted on March 2, 2023</p>`,
+			want:     []string{"harbour master logs the tide"},
+			unwanted: []string{"Originally Posted", "Last Posted", "First posted"},
+		},
+		{
 			name:     "a reading time standing alone goes, in English or another language",
 			body:     `<div class="meta"><span>5 min read</span></div>` + story + `<p>Reading time: 7 minutes</p><p>Lesezeit: 4 Min.</p><p>3 min de lecture</p>`,
 			want:     []string{"harbour master logs the tide"},
