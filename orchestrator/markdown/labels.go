@@ -23,7 +23,8 @@ import (
 // action ("Read the report", "Talk to sales", "Book a demo", "Get a quote
 // (212) 555-0100", "Book now", "Start your free trial"), a forum's
 // controls and notices ("Post reply", "Jump to", "Not open for further
-// replies"). Labels that pages also print as content ("Shop now" in a
+// replies"), the links to the story before or after ("Previous article",
+// "« Previous Thread Next Thread »"). Labels that pages also print as content ("Shop now" in a
 // campaign's copy, "Print") are not in it; a heading ("Get started" over
 // a guide) is never a label.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
@@ -36,8 +37,16 @@ var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:mor
 	`start\s+(?:a\s+)?new\s+(?:topic|thread|discussion)|(?:post|add)\s+(?:a\s+)?(?:reply|new\s+topic|new\s+thread)|reply\s+to\s+(?:this\s+)?(?:topic|thread)|` +
 	`go\s+to\s+(?:topic|thread|forum)\s+listing|jump\s+to|display\s+posts\s+from\s+previous|(?:un)?watch\s+this\s+(?:topic|thread)|` +
 	`not\s+open\s+for\s+further\s+replies|new\s+replies\s+are\s+no\s+longer\s+allowed|` +
+	postNavigation + `(?:\s*[-–—|·•/]?\s*` + postNavigation + `)?|` +
 	`(?:click|tap)\s+(?:here\s+)?to\s+(?:enlarge|zoom(?:\s+in)?)|(?:view|see)\s+larger(?:\s+image)?|enlarge\s+(?:this\s+)?image|` +
 	`weiterlesen|mehr\s+lesen|lire\s+la\s+suite|leer\s+más|leggi\s+(?:di\s+)?(?:più|tutto)|lees\s+meer)\s*[.…›»+→]*\s*$`)
+
+// postNavigation is the label of a link to the story or the thread
+// before or after this one, an arrow perhaps before or after it:
+// "Previous article", "« Previous Thread", "Next Post ›", a forum's "Next
+// Oldest". A title after it ("Next post: A walk on the ridge") is the
+// link's words, and the line stays.
+const postNavigation = `(?:[«‹<←]\s*)?(?:previous|prev|next|older|newer)\s+(?:post|article|story|entry|thread|topic|oldest|newest)(?:\s*[»›>→])?`
 
 // captionToggleRe is the whole text of the control that shows or hides a
 // picture's caption ("hide caption", "toggle caption"). A news site may

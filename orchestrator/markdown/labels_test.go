@@ -55,6 +55,15 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Home", "Blog", "Advertisement", "continues below", "Subscribe", "Sign in", "Back to top"},
 		},
 		{
+			name: "the labels of links to the story or thread before and after go; one with its title stays",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kilns</h1><p>` + body + `</p><div class="nav"><div><a href="/p/1"><span>Previous article</span></a></div>` +
+				`<div><a href="/p/3"><span>Next Post ›</span></a></div></div><div class="threads">« Previous Thread | Next Thread »</div>` +
+				`<p><a href="/p/4">Next post: A night at the kiln with the glaze still warm</a></p></main>` + pageFooter + `</body></html>`,
+			want:     []string{"The kiln fires at night", "Next post: A night at the kiln"},
+			unwanted: []string{"Previous article", "Next Post ›", "Previous Thread"},
+		},
+		{
 			name: "a quoted post's expand control goes, the quote stays",
 			page: `<!doctype html><html><head><title>Glazes - Forum</title></head><body>` + pageHeader +
 				`<main><h1>Cone 6 glazes</h1><p>` + body + `</p><blockquote><div>Anyone tried a satin matte at cone 6?</div>` +
