@@ -24,9 +24,9 @@ import (
 // (212) 555-0100", "Book now", "Start your free trial"), a forum's
 // controls and notices ("Post reply", "Jump to", "Not open for further
 // replies"), the links to the story before or after ("Previous article",
-// "« Previous Thread Next Thread »"). Labels that pages also print as content ("Shop now" in a
-// campaign's copy, "Print") are not in it; a heading ("Get started" over
-// a guide) is never a label.
+// "« Previous Thread Next Thread »"). Labels that pages also print as
+// content ("Shop now" in a campaign's copy, "Print") are not in it; a
+// heading ("Get started" over a guide) is never a label.
 var interfaceLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:read|see|view)\s+(?:more|all)|(?:see|view)\s+less|` +
 	`read\s+(?:the\s+)?full\s+(?:article|story|post|review)|continue\s+reading|click\s+to\s+(?:expand|shrink|collapse)|` +
 	`expand(?:\s+(?:all|description|details))?|collapse\s+all|loading(?:(?:\s+\pL+){1,2}\s*(?:\.\.\.|…))?|compare|sponsored|reply|share|follow|bookmark|flag|report\s+(?:inappropriate\s+content|abuse|post|this\s+post|comment|spam)|reply\s+with\s+quote|multi-?quote|quote|see\s+similar\s+questions\s+with\s+these\s+tags|apply\s+now|discover\s+more|add\s+to\s+(?:cart|basket|bag|wish\s*list|compare)|(?:choose|select|see)\s+options|view\s+details|quick\s*(?:shop|view)|(?:show|load)\s+more|learn\s+more|advertisement|sign\s+in|log\s*in|subscribe(?:\s+now)?|back\s+to\s+(?:blog|top|news|articles)|read\s+next|article\s+continues\s+below|pin\s+(?:this\s+)?for\s+later|home|blog|ask\s+(?:a\s+|your\s+own\s+)?question|start\s+asking\s+to\s+get\s+answers|find\s+the\s+answer\s+to\s+your\s+question\s+by\s+asking|` +
