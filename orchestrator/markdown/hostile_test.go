@@ -173,6 +173,24 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a caption of 20,000 agency credits, between empty boxes, is judged at a bounded cost", func(t *testing.T) {
+		// Each credit is weighed for words beside and after it in the
+		// caption: those reads stop at the first word.
+		var kids []*html.Node
+		for i := range 20_000 {
+			kids = append(kids, element("span", text(fmt.Sprintf("Photographer%d via Getty Images", i))), element("span"), element("b"))
+		}
+		img := element("img")
+		img.Attr = []html.Attribute{{Key: "src", Val: "/harbour.jpg"}}
+		doc := document(element("article", element("h1", text("Pictures")),
+			element("p", text("The harbour in pictures, from the archive of the society, with its credits.")),
+			element("figure", img, element("figcaption", kids...))))
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference
