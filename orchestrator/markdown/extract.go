@@ -160,12 +160,17 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 // a script was to load the page.
 const maxLinksOnlyWords = 20
 
+// minGalleryPictures is the fewest pictures inside links that make a
+// gallery: a grid of thumbnails, each leading to its photograph, is
+// content however few its words; a shell's logo is one picture.
+const minGalleryPictures = 3
+
 // linksOnly reports content all of whose words are links' and that has
 // fewer than maxLinksOnlyWords of them: no sentence, heading or label of
-// its own, and no picture or film outside a link. A listing of links is
-// longer.
+// its own, no picture or film outside a link, and fewer than
+// minGalleryPictures inside links. A listing of links is longer.
 func linksOnly(art *html.Node) bool {
-	words, prose := 0, false
+	words, pictures, prose := 0, 0, false
 	walk(art, func(k *html.Node) bool {
 		switch {
 		case prose || words >= maxLinksOnlyWords:
@@ -176,12 +181,14 @@ func linksOnly(art *html.Node) bool {
 			prose = n > 0 && !insideTag(k, atom.A)
 		case k.DataAtom == atom.Img || k.DataAtom == atom.Picture || k.DataAtom == atom.Video || k.DataAtom == atom.Audio || k.DataAtom == atom.Iframe:
 			prose = !insideTag(k, atom.A) // a picture or a film is content of its own
+			pictures++
+			return false // a <picture>'s <img> is the same picture
 		case k.DataAtom == atom.Script || k.DataAtom == atom.Style:
 			return false
 		}
 		return true
 	})
-	return !prose && words < maxLinksOnlyWords
+	return !prose && words < maxLinksOnlyWords && pictures < minGalleryPictures
 }
 
 // maxGuttedBlock is the most text, in bytes, of a chosen block that

@@ -30,6 +30,11 @@ func TestAFewLinksAloneAreNoContent(t *testing.T) {
 		{"a heading over the links", `<main><h2>Stores</h2><a href="/a">North</a> <a href="/b">South</a></main>`, "North"},
 		{"a picture outside a link", `<main><img src="/poster.jpg" alt="The poster"></main>`, "poster.jpg"},
 		{"a directory of links", directory.String(), "Repair shop number 29"},
+		{"a gallery of linked photographs under its title", `<main><h1>Worn wear</h1><div class="grid">` +
+			`<a href="/photos/1"><img src="/img/1.png" alt="photo 1"></a><a href="/photos/2"><img src="/img/2.png" alt="photo 2"></a>` +
+			`<a href="/photos/3"><picture><source srcset="/img/3.webp"><img src="/img/3.png" alt="photo 3"></picture></a></div></main>`, "/img/3.png"},
+		{"two linked pictures, a shell's logos", `<main><a href="/"><img src="/logo.png" alt="Worn Wear"></a>` +
+			`<a href="/app"><picture><source srcset="/store.webp"><img src="/store.png" alt="Get the app"></picture></a></main>`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := article(t, page(tc.body))
