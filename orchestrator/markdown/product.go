@@ -37,13 +37,15 @@ func declaresProduct(page *html.Node) bool {
 			return false
 		}
 		if doc, ok := jsonLD(n); ok {
-			topLevelTypes(doc, 0, func(t string) {
-				switch {
-				case productTypes[t]:
-					ld++
-				case articleTypes[t]:
-					article = true
-				}
+			topLevelNodes(doc, 0, func(node map[string]any) {
+				nodeTypes(node, func(t string) {
+					switch t := schemaType(t); {
+					case productTypes[t] && !ratingOnly(node):
+						ld++
+					case articleTypes[t]:
+						article = true
+					}
+				})
 			})
 			return false
 		}
@@ -67,6 +69,25 @@ func declaresProduct(page *html.Node) bool {
 		return max(ld, items) == 1
 	}
 	return og
+}
+
+// ratingOnly reports a Product node that carries a rating or reviews and
+// nothing a shop declares of what it sells: no offer, no stock number or
+// code. Sites of every kind declare their service, their company or their
+// article so, for the stars a search engine shows beside it; the page is
+// not one product's.
+func ratingOnly(node map[string]any) bool {
+	if node["aggregateRating"] == nil && node["review"] == nil {
+		return false
+	}
+	for k := range node {
+		switch {
+		case k == "offers", k == "sku", k == "mpn", k == "productID", k == "hasVariant",
+			strings.HasPrefix(k, "gtin"):
+			return false
+		}
+	}
+	return true
 }
 
 // topLevelTypes calls found with the lower-cased local @type names of a
