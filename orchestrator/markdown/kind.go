@@ -39,7 +39,8 @@ var articleTypes = map[string]bool{
 
 // declaredKind reads the page's JSON-LD types and its og:type. A page that
 // declares a thread, a product or a list is kindMany whatever else it
-// declares (news sites call every page an article); else a declared
+// declares (news sites call every page an article), but a FAQPage beside
+// an article is the article's questions; else a declared
 // article is kindArticle, unless WordPress marks it as one of the site's
 // pages ("type-page"), not a post: a services or landing page whose SEO
 // plugin calls every page an article. bare reports an article declared
@@ -47,6 +48,7 @@ var articleTypes = map[string]bool{
 // article: what many templates say of every page, a category's too.
 func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 	many, ldArticle, ogArticle, dated, wpPage := false, false, false, false, false
+	faq, qa := false, false // a FAQPage, and questions or answers
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -54,7 +56,14 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 		if doc, ok := jsonLD(n); ok {
 			ldTypes(doc, 0, func(t string) {
 				t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
-				many = many || manyTypes[t]
+				switch t {
+				case "faqpage":
+					faq = true
+				case "question", "answer":
+					qa = true
+				default:
+					many = many || manyTypes[t]
+				}
 				ldArticle = ldArticle || articleTypes[t]
 			})
 			return false
@@ -75,6 +84,10 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 		}
 		return true
 	})
+	// An article's questions and answers, declared as a FAQPage for the
+	// search engines, are a section of the article; questions and
+	// answers declared without one are a thread's.
+	many = many || qa && !faq || faq && !ldArticle && !ogArticle
 	switch {
 	case many:
 		return kindMany, false
