@@ -54,13 +54,15 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 			return false
 		}
 		if doc, ok := jsonLD(n); ok {
-			ldTypes(doc, 0, func(t string) {
+			ldTypedNodes(doc, 0, func(t string, node map[string]any) {
 				t = strings.ToLower(t[strings.LastIndexAny(t, "/:")+1:])
-				switch t {
-				case "faqpage":
+				switch {
+				case t == "faqpage":
 					faq = true
-				case "question", "answer":
+				case t == "question", t == "answer":
 					qa = true
+				case productTypes[t] && ratingOnly(node):
+					// a service's or an article's stars
 				default:
 					many = many || manyTypes[t]
 				}
@@ -143,19 +145,25 @@ func nodeTypes(node map[string]any, found func(string)) {
 
 // ldTypes calls found with each @type in v, at any depth up to maxLDDepth.
 func ldTypes(v any, depth int, found func(string)) {
+	ldTypedNodes(v, depth, func(t string, _ map[string]any) { found(t) })
+}
+
+// ldTypedNodes calls found with each @type in v and the node that has
+// it, at any depth up to maxLDDepth.
+func ldTypedNodes(v any, depth int, found func(string, map[string]any)) {
 	if depth > maxLDDepth {
 		return
 	}
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			ldTypes(e, depth+1, found)
+			ldTypedNodes(e, depth+1, found)
 		}
 	case map[string]any:
-		nodeTypes(x, found)
+		nodeTypes(x, func(t string) { found(t, x) })
 		for k, e := range x {
 			if k != "@type" {
-				ldTypes(e, depth+1, found)
+				ldTypedNodes(e, depth+1, found)
 			}
 		}
 	}
