@@ -191,6 +191,35 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a related card under 5,000 nested boxes of a picture each is judged at a bounded cost", func(t *testing.T) {
+		// Each box may be a teaser card by its text, which its pictures do
+		// not add to; the check of each reads a card's number of elements
+		// at most.
+		link := element("a", text("Tutoring may not improve attendance"))
+		link.Attr = []html.Attribute{{Key: "href", Val: "/news/attendance"}}
+		card := element("div", element("span", text("Related")), element("h5", link))
+		boxes := nestedBoxes(5_000, func(i int) *html.Node {
+			img := element("img")
+			img.Attr = []html.Attribute{{Key: "src", Val: fmt.Sprintf("/photo-%d.jpg", i)}}
+			return element("div", img)
+		})
+		inner := boxes
+		for inner.FirstChild != nil {
+			inner = inner.FirstChild
+		}
+		inner.AppendChild(card)
+		story := strings.Repeat("Tutoring helps most when it happens during the school day, with the same tutor. ", 20)
+		doc := document(element("article", element("h1", text("Tutoring")), element("p", text(story)), boxes, element("p", text(story))))
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(md, "same tutor") {
+				t.Errorf("the story is lost:\n%s", md)
+			}
+		})
+	})
 	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference

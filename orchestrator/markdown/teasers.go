@@ -148,6 +148,10 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 		if n.Type != html.ElementNode {
 			return false
 		}
+		if inlineCard(n, page) {
+			drop = append(drop, n)
+			return false
+		}
 		// A heading of that shape heads what follows it, and stays (see
 		// dropLabeledSections).
 		if n.DataAtom != atom.P && n.DataAtom != atom.Li && n.DataAtom != atom.Div {
@@ -187,6 +191,74 @@ func dropInlineTeasers(art *html.Node, page *url.URL) {
 	for _, n := range drop {
 		n.Parent.RemoveChild(n)
 	}
+}
+
+// maxInlineCardText is the most text, in bytes, of a teaser card set
+// between a story's paragraphs (its label, its headline, a line of
+// summary and a count), and maxInlineCardSummary the most of it beside
+// the label and the headline.
+const (
+	maxInlineCardText    = 600
+	maxInlineCardSummary = 240
+)
+
+// maxInlineCardElements is the most elements a teaser card holds; a box
+// of more is no card, and the check of each box of a deep nest of them
+// reads no more than this many each.
+const maxInlineCardElements = 200
+
+// inlineCard reports a box that points, amid a story, to another story
+// of the site as a card: a label of its own ("Related", "Read also"), one
+// heading, which is a link, and perhaps a picture and a line of summary,
+// every link of it to other pages of the site. A box with no such label
+// may be the story's own (a tip, a quote with its source's title), and
+// one with more words than a card's beside its headline holds more than
+// a card: both stay.
+func inlineCard(n *html.Node, page *url.URL) bool {
+	switch n.DataAtom {
+	case atom.Div, atom.Aside, atom.Section:
+	default:
+		return false
+	}
+	if textUpTo(n, maxInlineCardText) > maxInlineCardText {
+		return false
+	}
+	headings, labelled, elements := 0, false, 0
+	var headline, label *html.Node
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.ElementNode {
+			elements++
+		}
+		switch {
+		case elements > maxInlineCardElements:
+			return false
+		case k == n:
+			return true
+		case headingLevel(k) > 0:
+			headings++
+			headline = k
+			return false
+		case k.Type != html.ElementNode:
+			return false
+		case !labelled && findFirst(k, func(a *html.Node) bool { return a.DataAtom == atom.A }) == nil:
+			// The label, with or without the colon of a line's.
+			t := strings.TrimRight(collapseSpaces(flatText(k)), " :-–—»|")
+			if labelled = t != "" && inlineTeaserRe.MatchString(t+":"); labelled {
+				label = k
+			}
+		}
+		return true
+	})
+	if headings != 1 || !labelled || elements > maxInlineCardElements || collapsedText(n)-collapsedText(headline)-collapsedText(label) > maxInlineCardSummary {
+		return false
+	}
+	link := findFirst(headline, func(a *html.Node) bool { return a.DataAtom == atom.A })
+	if link == nil {
+		if link = headline.Parent; link == nil || link.DataAtom != atom.A {
+			return false
+		}
+	}
+	return otherPageOfSite(attr(link, "href"), page) && onlySiteLinks([]*html.Node{n}, page)
 }
 
 // dropRecommendations removes from the content of a page made of many

@@ -337,6 +337,44 @@ func TestALineThatPointsToAnotherStoryGoes(t *testing.T) {
 	checkHolds(t, article(t, index), []string{"The 0 story of the week", "The 5 story of the week"}, nil)
 }
 
+// TestACardThatPointsToAnotherStoryGoes drops a card set between a
+// story's paragraphs that a label of its own names as a pointer to
+// another story of the site, and keeps boxes of the same shape that no
+// such label names, that lead off the site, or that hold more than a
+// card.
+func TestACardThatPointsToAnotherStoryGoes(t *testing.T) {
+	story := `<p>Tutoring helps most when it happens during the school day, several times a week, with the same tutor all year long.</p>`
+	card := func(label, href, title string) string {
+		return `<div class="card"><picture><img src="/img/card.jpg" alt="A classroom"></picture>` +
+			`<span><label>` + label + `</label></span><div><h5><a href="` + href + `">` + title + `</a></h5>` +
+			`<p>A summary of that story in a line of its own.</p><a href="` + href + `#comments">12</a></div></div>`
+	}
+	for _, tc := range []struct {
+		name, box, title string
+		kept             bool
+	}{
+		{"a related card", card("Related", "/news/attendance", "Tutoring may not improve attendance"), "Tutoring may not improve attendance", false},
+		{"a card labelled as a line is", card("Read also:", "https://example.com/news/costs", "What a tutor costs a district"), "What a tutor costs a district", false},
+		{"a card that leads off the site stays", card("Related", "https://other.example.org/report", "The full report at the institute"), "The full report at the institute", true},
+		{"a card no label names stays", card("Tip", "/news/tips", "Questions to ask a tutoring program"), "Questions to ask a tutoring program", true},
+		{"a box that holds more than a card stays",
+			`<div class="box"><span>Related</span><h3><a href="/news/gains">Where the reading gains came from</a></h3>` +
+				strings.Repeat(`<p>The gains were largest for the students who started furthest behind, and they lasted into the next year.</p>`, 8) +
+				`</div>`, "Where the reading gains came from", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<!doctype html><html><head><title>Tutoring - Example</title><link rel="canonical" href="https://example.com/news/tutoring"></head><body>` + pageHeader +
+				`<main><article><h1>Tutoring</h1>` + story + story + tc.box + story + story + `</article></main>` + pageFooter + `</body></html>`
+			md := article(t, page)
+			if tc.kept {
+				checkHolds(t, md, []string{tc.title}, nil)
+			} else {
+				checkHolds(t, md, []string{"same tutor all year long"}, []string{tc.title, "A summary of that story"})
+			}
+		})
+	}
+}
+
 // TestARelatedBoxsTitleWithNoLinksGoes drops the title of a box of links
 // to other stories that holds no links (emptied by the rules, or filled
 // by script), as a heading or a line of its own; a title with links
