@@ -181,6 +181,22 @@ func TestAShopsNoticesGoAndItsPromotionsSentencesStay(t *testing.T) {
 	checkHolds(t, md, []string{"Walnut side table model 0", "Walnut side table model 11"}, []string{"Low stock", "Free delivery"})
 }
 
+// TestALineThatGoesLeavesTheWordsAroundItApart removes lines set as
+// blocks between two runs of inline text, and keeps the words on either
+// side apart, as the block did.
+func TestALineThatGoesLeavesTheWordsAroundItApart(t *testing.T) {
+	cards := strings.ReplaceAll(productCards(12), `</a>`, `</a><span class="price">$89.73</span><div class="stock">In stock</div><span class="was">compared to $120.00</span>`)
+	md := article(t, `<!doctype html><html><head><title>Side tables - Example</title></head><body>`+pageHeader+
+		`<main><h1>Side tables</h1>`+cards+`</main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"Walnut side table model 0", "$89.73 compared to $120.00"}, []string{"In stock", "73compared"})
+
+	// A line between two paragraphs leaves nothing in its place.
+	story := strings.Repeat("The workshop by the sea makes every kettle by hand. ", 6)
+	md = article(t, `<!doctype html><html><head><title>Kettles - Example</title></head><body>`+pageHeader+
+		`<main><h1>Kettles</h1><p>`+story+`</p><div>Read more</div><p>`+story+`</p></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"by hand.\n\nThe workshop"}, []string{"Read more"})
+}
+
 func TestShopLabelRe(t *testing.T) {
 	for _, tc := range []struct {
 		text string
