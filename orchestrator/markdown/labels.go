@@ -99,16 +99,24 @@ var countsRe = regexp.MustCompile(`(?i)^[^\pL\d]*(?:(?:visited\s+)?\d[\d.,]*\s*[
 
 // shopLabelRe is the whole text of a shop's notices beside a product or
 // on each card of a grid: its stock ("In stock", "Only 3 left", "Sold
-// out", "Notify me"), its shipping ("Free shipping on orders over $99",
-// "Taxes and shipping calculated at checkout") and the labels of its
-// order form ("Qty", "Select a size", "Size guide"). They are the shop's,
-// the same on every product, and say nothing of the product itself.
+// out", "Notify me", "Back-order"), its shipping ("Free shipping on
+// orders over $99", "Taxes and shipping calculated at checkout"), the
+// labels of its order form ("Qty", "Select a size", "Size guide"), a
+// card's pointer to the variants it does not show ("+ More", "More
+// options", "Available in additional 2 options") and the invitation of a
+// product no one has reviewed ("Be the first to review this product").
+// They are the shop's, the same on every product, and say nothing of the
+// product itself. A discount ("Save 25%") says what the price is, and
+// stays.
 var shopLabelRe = regexp.MustCompile(`(?i)^\s*(?:(?:in|out\s+of|low)\s+stock|sold\s+out|only\s+\d+\s+left(?:\s+in\s+stock)?|` +
 	`no\s+longer\s+available|currently\s+unavailable|notify\s+me(?:\s+when\s+(?:available|in\s+stock))?|coming\s+soon|` +
 	`free\s+(?:standard\s+|fast\s+|express\s+|uk\s+|us\s+)?(?:shipping|delivery|returns)(?:\s+(?:on\s+(?:all\s+)?(?:domestic\s+)?orders\s+)?(?:over|from|above)\s+\S+)?|` +
 	`(?:taxes(?:,\s*discounts)?\s+and\s+)?shipping\s+calculated\s+at\s+checkout|tax(?:es)?\s+included|` +
 	`pick\s*-?\s*up\s+in\s+store|returns\s*(?:&|and)\s*exchanges\s+accepted|qty|quantity|` +
-	`(?:select|choose)\s+(?:a\s+|your\s+)?size|size\s+(?:guide|chart)|add\s+to\s+list)\s*[.!:]*\s*$`)
+	`(?:select|choose)\s+(?:a\s+|your\s+)?size|size\s+(?:guide|chart)|add\s+to\s+list|` +
+	`back-?order(?:ed)?|` +
+	`\+\s*more|more\s+(?:options|colou?rs)|available\s+in\s+(?:additional\s+)?\d+\s+(?:options|colou?rs|sizes)|` +
+	`be\s+the\s+first\s+to\s+(?:review|write\s+a\s+review)(?:\s+this\s+(?:product|item))?)\s*[.!:]*\s*$`)
 
 // aloneInItsLine reports an element whose text, text, stands in a line of
 // its own: the wrappers that hold nothing else are not inline elements

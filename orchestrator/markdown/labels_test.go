@@ -175,10 +175,12 @@ func TestAShopsNoticesGoAndItsPromotionsSentencesStay(t *testing.T) {
 
 	// A grid's cards lose their stock and shipping notices, and keep
 	// their names and prices.
-	cards := strings.ReplaceAll(productCards(12), `</a>`, `</a><div class="badge">Low stock</div><div class="ship">Free delivery</div>`)
+	cards := strings.ReplaceAll(productCards(12), `</a>`, `</a><div class="badge">Low stock</div><div class="ship">Free delivery</div>`+
+		`<div class="more"><a href="/more">+ More</a></div><div class="reviews"><a href="/reviews">Be the first to review this product</a></div>`)
 	md = article(t, `<!doctype html><html><head><title>Side tables - Example</title></head><body>`+pageHeader+
 		`<main><h1>Side tables</h1>`+cards+`</main>`+pageFooter+`</body></html>`)
-	checkHolds(t, md, []string{"Walnut side table model 0", "Walnut side table model 11"}, []string{"Low stock", "Free delivery"})
+	checkHolds(t, md, []string{"Walnut side table model 0", "Walnut side table model 11"},
+		[]string{"Low stock", "Free delivery", "+ More", "Be the first"})
 }
 
 // TestALineThatGoesLeavesTheWordsAroundItApart removes lines set as
@@ -206,6 +208,9 @@ func TestShopLabelRe(t *testing.T) {
 		{"Notify me when available", true}, {"Coming soon!", true}, {"FREE Fast Delivery", true},
 		{"Free shipping on all orders over $100", true}, {"Free shipping from 100€", true},
 		{"Shipping calculated at checkout.", true}, {"Returns & exchanges accepted", true}, {"Quantity", true},
+		{"Back-order", true}, {"Backordered", true}, {"+ More", true}, {"More options", true}, {"More colours", true},
+		{"Available in additional 2 options", true}, {"Be the first to review this product", true}, {"Be the first to write a review", true},
+		{"Save 25%", false}, {"More options for the garden", false}, {"Be the first to know", false},
 		{"Free shipping is one reason shoppers come back", false}, {"Stock up on winter gear", false},
 		{"Our stock comes from small farms", false}, {"Size matters less than fit", false},
 	} {
