@@ -40,7 +40,7 @@ func dropLines(root *html.Node, limit int, closed []atom.Atom, candidate func(*h
 
 // removeLine removes n, a line of its own, from its parent. A block
 // between two runs of inline text kept their words apart ("<span>$134</span>
-// <div>Save 25%</div><span>compared to $180</span>"); a space in its place
+// <div>In stock</div><span>compared to $180</span>"); a space in its place
 // still does.
 func removeLine(n *html.Node) {
 	if !inlineTags[n.DataAtom] && n.PrevSibling != nil && n.NextSibling != nil {

@@ -253,12 +253,12 @@ func inlineCard(n *html.Node, page *url.URL) bool {
 		return false
 	}
 	link := findFirst(headline, func(a *html.Node) bool { return a.DataAtom == atom.A })
-	if link == nil {
-		if link = headline.Parent; link == nil || link.DataAtom != atom.A {
-			return false
+	for p := headline.Parent; link == nil && p != n; p = p.Parent {
+		if p.DataAtom == atom.A {
+			link = p // a headline inside its link
 		}
 	}
-	return otherPageOfSite(attr(link, "href"), page) && onlySiteLinks([]*html.Node{n}, page)
+	return link != nil && otherPageOfSite(attr(link, "href"), page) && onlySiteLinks([]*html.Node{n}, page)
 }
 
 // dropRecommendations removes from the content of a page made of many

@@ -355,6 +355,8 @@ func TestACardThatPointsToAnotherStoryGoes(t *testing.T) {
 	}{
 		{"a related card", card("Related", "/news/attendance", "Tutoring may not improve attendance"), "Tutoring may not improve attendance", false},
 		{"a card labelled as a line is", card("Read also:", "https://example.com/news/costs", "What a tutor costs a district"), "What a tutor costs a district", false},
+		{"a card whose headline is inside its link is",
+			`<div class="card"><a href="/news/budgets"><div><h4>Where the tutoring money goes</h4></div></a><span>Related</span></div>`, "Where the tutoring money goes", false},
 		{"a card that leads off the site stays", card("Related", "https://other.example.org/report", "The full report at the institute"), "The full report at the institute", true},
 		{"a card no label names stays", card("Tip", "/news/tips", "Questions to ask a tutoring program"), "Questions to ask a tutoring program", true},
 		{"a box that holds more than a card stays",
