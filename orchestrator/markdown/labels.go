@@ -92,6 +92,12 @@ func errorNotice(text string) bool {
 // the post's.
 var memberFiguresRe = regexp.MustCompile(`(?i)^(?:[\d,.]+[km]?\s*)?(?:\d[\d,]*\s*(?:gold|silver|bronze)\s+badges?\s*)+$`)
 
+// posterBadgeRe is the whole text of the badge a forum sets beside the
+// name of the member who started the thread, on each of their posts:
+// "OP", "Original Poster", "Thread starter". It names no one; the name
+// beside it does.
+var posterBadgeRe = regexp.MustCompile(`^\s*(?:OP|Original\s+[Pp]oster|(?:Topic|Thread)\s+[Ss]tarter)\s*$`)
+
 // countsRe is the whole text of a line of a post's or a story's counts:
 // "1.2K views", "286 likes · 14 comments", "(Visited 1,902 times, 364
 // visits today)". They count readers, not what the page says.
@@ -173,7 +179,8 @@ func dropInterfaceLabels(art *html.Node) {
 		return false
 	}, func(n *html.Node, text string) bool {
 		label := func(text string) bool {
-			return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text)
+			return interfaceLabelRe.MatchString(text) || memberFiguresRe.MatchString(text) || countsRe.MatchString(text) ||
+				posterBadgeRe.MatchString(text)
 		}
 		if label(text) || buttonLabel(n, text) || controlGlyphs(text) && !holdsCode(n) {
 			return true

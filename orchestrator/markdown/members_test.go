@@ -74,6 +74,13 @@ func TestMembersCardsLeaveThreads(t *testing.T) {
 			}),
 			[]string{"wheelie", "derailleur", "Reply 0: take", "Reply 3: take"},
 			[]string{"Hall of Famer", "Happy to be here", "Dulce et decorum", "Headphoneus Supremus"}},
+		{"the badge of the member who started the thread goes",
+			cardThread(4, true, func(i int) string {
+				badge := []string{`<div class="badge">OP</div>`, `<div>Original Poster</div>`, `<p class="starter">Thread starter</p>`, ""}[i]
+				return fmt.Sprintf(`<h4><a href="/members/%s.%d/">%s</a></h4>%s`, names[i], i, names[i], badge)
+			}),
+			[]string{"wheelie", "chainring", "Reply 0: take", "Reply 2: take"},
+			[]string{"OP", "Original Poster", "Thread starter"}},
 		{"what a member writes in a post stays, however it begins",
 			cardThread(3, true, func(i int) string {
 				return fmt.Sprintf(`<a href="/u/%s">%s</a>`, names[i], names[i])
@@ -89,8 +96,10 @@ func TestMembersCardsLeaveThreads(t *testing.T) {
 func TestMembersLinesInPostsAndOtherPagesStay(t *testing.T) {
 	// Replies that begin as a field's label does.
 	replies := cardThread(3, true, func(i int) string { return `<a href="/u/x">x</a>` })
-	replies = strings.Replace(replies, `<p>Reply 0:`, `<p>Joined the club in 2019.</p><p>Location is everything.</p><p>Member of the local club.</p><p>Reply 0:`, 1)
-	checkHolds(t, article(t, replies), []string{"Joined the club in 2019.", "Location is everything.", "Member of the local club."}, nil)
+	replies = strings.Replace(replies, `<p>Reply 0:`, `<p>Joined the club in 2019.</p><p>Location is everything.</p><p>Member of the local club.</p>`+
+		`<p>OP, did the cones look pitted?</p><p>op</p><p>Reply 0:`, 1)
+	checkHolds(t, article(t, replies), []string{"Joined the club in 2019.", "Location is everything.", "Member of the local club.",
+		"OP, did the cones look pitted?", "\nop\n"}, nil)
 
 	// A listing of jobs prints locations, and no member's card.
 	var sb strings.Builder
