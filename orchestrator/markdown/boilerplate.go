@@ -91,7 +91,7 @@ func pruneBoilerplate(root *html.Node) {
 		if n.Type != html.ElementNode {
 			return false
 		}
-		if siteFooter(n) || navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) ||
+		if siteFooter(n) || siteNavigation(n, lengths[n]) ||
 			float64(lengths[n]) <= maxAuthorCardShare*float64(page) && authorCard(n) {
 			n.Parent.RemoveChild(n)
 			return false

@@ -86,7 +86,7 @@ func pruneChrome(region *html.Node, lengths map[*html.Node]int) {
 			return true
 		}
 		if c == chromeByTag && lengths[n] <= tagLimit || c == chromeByWords && lengths[n] <= limit || c == chromeSidebar && lengths[n] <= sideLimit ||
-			menu(n) || navigation(n) && float64(proseLen(n)) <= maxNavProseShare*float64(lengths[n]) {
+			menu(n) || siteNavigation(n, lengths[n]) {
 			n.Parent.RemoveChild(n)
 			return false
 		}
@@ -219,6 +219,34 @@ const maxNavProseShare = 0.15
 // navigation reports a block that says it is the site's navigation.
 func navigation(n *html.Node) bool {
 	return n.DataAtom == atom.Nav || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "navigation")
+}
+
+// maxNavLabelWords is the most words of a run of text outside a menu's
+// links that names a part of the menu rather than saying something: a
+// mega-menu's column heads ("Accessories & Plans", "Sales and promotions")
+// stand outside its links, as plain spans, in every column. A label is
+// also at most maxNavLabelLen bytes long, for the scripts that set no
+// spaces between words.
+const (
+	maxNavLabelWords = 4
+	maxNavLabelLen   = 48
+)
+
+// siteNavigation reports a navigation block (see navigation) that holds
+// at most maxNavProseShare of its length, of length bytes, in text outside
+// its links, a menu's labels not counted: it goes however large it is.
+func siteNavigation(n *html.Node, length int) bool {
+	if !navigation(n) {
+		return false
+	}
+	prose := 0
+	walk(n, func(k *html.Node) bool {
+		if k.Type == html.TextNode && countWords(k.Data) <= maxNavLabelWords && collapsedLen(k.Data) <= maxNavLabelLen {
+			return false
+		}
+		return proseStep(k, &prose)
+	})
+	return float64(prose) <= maxNavProseShare*float64(length)
 }
 
 // maxChromeShare is the largest share of the region's text a header, menu,

@@ -398,8 +398,9 @@ func TestAMenuDrawnInBoxesOfOneLinkGoes(t *testing.T) {
 // TestASitesMegaMenuGoesHoweverLarge reads pages whose navigation holds
 // more text than their content: a directory of hundreds of links in the
 // site's <nav>. A block that says it is navigation and is all links goes
-// whatever its size; one that holds prose (a page that wraps its content
-// in a <nav>) is judged by its size as before.
+// whatever its size, and so does one whose only words outside its links
+// are the heads of its columns; one that holds prose (a page that wraps
+// its content in a <nav>, in any script) is judged by its size as before.
 func TestASitesMegaMenuGoesHoweverLarge(t *testing.T) {
 	var menu strings.Builder
 	menu.WriteString(`<nav class="app-bar">`)
@@ -411,6 +412,22 @@ func TestASitesMegaMenuGoesHoweverLarge(t *testing.T) {
 		menu.WriteString(`</div></div>`)
 	}
 	menu.WriteString(`</nav>`)
+	// A mega-menu's column heads stand outside its links, in every column;
+	// its links are short, so the heads are more than a sixth of its text.
+	var heads strings.Builder
+	heads.WriteString(`<header><nav class="site"><ul>`)
+	for _, section := range []string{"Smartwatches", "Sports & Fitness", "Outdoor Recreation", "Marine", "Aviation"} {
+		heads.WriteString(`<li><span tabindex="0">` + section + `</span><div>`)
+		for _, column := range []string{"Products", "Maps", "Accessories & Plans", "Discover"} {
+			heads.WriteString(`<div><span>` + column + `</span>`)
+			for i := range 3 {
+				fmt.Fprintf(&heads, `<a href="/c/%d">Golf %d</a> `, i, i)
+			}
+			heads.WriteString(`</div>`)
+		}
+		heads.WriteString(`</div></li>`)
+	}
+	heads.WriteString(`</ul></nav></header>`)
 	intro := `<p>Discover remote software engineering jobs, matched to your skills and time zone, at companies and startups worldwide.</p>`
 	for _, tc := range []struct {
 		name     string
@@ -422,6 +439,11 @@ func TestASitesMegaMenuGoesHoweverLarge(t *testing.T) {
 			[]string{"Discover remote software engineering jobs"}, []string{"country number", "South America"}},
 		{"a nav that wraps the content", `<html><body><nav class="page"><h1>Remote Software Engineer Jobs</h1>` + strings.Repeat(intro, 6) +
 			`<a href="/jobs">All jobs</a></nav></body></html>`, []string{"Discover remote software engineering jobs"}, nil},
+		{"a mega-menu whose column heads stand outside its links", `<html><body>` + heads.String() + `<div class="content"><h1>Remote Software Engineer Jobs</h1>` + intro + `</div></body></html>`,
+			[]string{"Discover remote software engineering jobs"}, []string{"Golf", "Accessories", "Outdoor Recreation"}},
+		{"a nav that wraps the content in words without spaces", `<html><body><nav class="page"><h1>远程软件工程师职位</h1>` +
+			strings.Repeat(`<p>发现与你的技能和时区相匹配的远程软件工程职位，来自世界各地的公司和初创企业。</p>`, 6) +
+			`<a href="/jobs">全部职位</a></nav></body></html>`, []string{"发现与你的技能和时区相匹配的远程软件工程职位"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkHolds(t, article(t, tc.page), tc.want, tc.unwanted)
