@@ -130,8 +130,8 @@ func schemaType(t string) string {
 
 // pruneProduct removes what sells the product rather than describes it
 // from a product page the package owns: the cards of other products, the
-// reviews and the price tags. The block that holds the page's first
-// heading (the product's name) and the page's <main> stay. A page whose
+// reviews and the price tags. The block that holds the heading that
+// names the product (see nameHeading) and the page's <main> stay. A page whose
 // cards show it lists products is left as it is, and pruneProduct
 // reports false.
 func pruneProduct(page *html.Node) bool {
@@ -140,7 +140,7 @@ func pruneProduct(page *html.Node) bool {
 		return false
 	}
 	keep := map[*html.Node]bool{}
-	if h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 }); h1 != nil {
+	if h1, _ := nameHeading(page, body); h1 != nil {
 		for p := h1; p != nil; p = p.Parent {
 			keep[p] = true
 		}
@@ -386,13 +386,15 @@ const maxBuyBoxShare = 0.8
 
 // sellsOne reports a page whose structure shows one product for sale,
 // whatever it declares: one or two forms that put something in a cart or
-// basket, in the same box as the page's first heading.
+// basket, in the same box as the heading that names the product (see
+// nameHeading), a box of at most maxBuyBoxShare of the page's text unless
+// the title names the heading and the form is outside the site's chrome.
 func sellsOne(page *html.Node) bool {
 	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	if body == nil {
 		return false
 	}
-	h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+	h1, named := nameHeading(page, body)
 	if h1 == nil {
 		return false
 	}
@@ -420,7 +422,22 @@ func sellsOne(page *html.Node) bool {
 	if box == nil || box == body || box.DataAtom == atom.Main {
 		return false
 	}
-	return float64(collapsedText(box)) <= maxBuyBoxShare*float64(collapsedText(body))
+	if float64(collapsedText(box)) <= maxBuyBoxShare*float64(collapsedText(body)) {
+		return true
+	}
+	// A shop may set the product's box, its reviews and the other
+	// products in one container, which holds most of the page: the
+	// heading the title names, and a form outside the site's chrome,
+	// still show one product for sale.
+	if !named {
+		return false
+	}
+	for p := forms[0]; p != box; p = p.Parent {
+		if chrome(p) != notChrome {
+			return false
+		}
+	}
+	return true
 }
 
 // cartForm reports a form that adds to a cart or basket, by its action,
@@ -451,8 +468,8 @@ const maxBeforeNameShare = 0.5
 // pruneBeforeName removes from a product's page the blocks that come
 // before the heading naming the product: the shop's promotions, its
 // breadcrumbs and notices, a panel of reviews laid out above the name.
-// The heading is the page's first <h1>, and names the product when the
-// page's title holds its words, eight bytes of them at least. A block with a picture and a few words
+// The heading is the one nameHeading finds, and names the product when
+// the page's title holds its words, eight bytes of them at least. A block with a picture and a few words
 // (the product's gallery) stays, and so does everything when the blocks
 // before the name hold more than maxBeforeNameShare of the text after it.
 func pruneBeforeName(page *html.Node) {
@@ -460,7 +477,7 @@ func pruneBeforeName(page *html.Node) {
 	if body == nil {
 		return
 	}
-	h1 := findFirst(body, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+	h1, _ := nameHeading(page, body)
 	title := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Title })
 	if h1 == nil || title == nil {
 		return
@@ -495,6 +512,53 @@ func pruneBeforeName(page *html.Node) {
 	for _, k := range before {
 		k.Parent.RemoveChild(k)
 	}
+}
+
+// maxNameHeadings is the most <h1> elements of a page nameHeading weighs
+// against its title; the rest are not read.
+const maxNameHeadings = 20
+
+// minNameTitleShare is the least share of a heading's words that the
+// page's title must hold for the heading to name what the page is about.
+const minNameTitleShare = 0.5
+
+// nameHeading is the <h1> under body that names what the page is about:
+// of the page's first maxNameHeadings, the one whose words the page's
+// <title> holds the largest share of, at least minNameTitleShare, the
+// first of equals, and named is true; the first <h1> when none does or
+// the page has no title. A shop's page may set an <h1> in a widget ahead
+// of the product's name ("Follow the author", "Your cart"), which the
+// title does not hold.
+func nameHeading(page, body *html.Node) (h1 *html.Node, named bool) {
+	var first, best *html.Node
+	bestShare, seen := 0.0, 0
+	var title map[string]bool
+	if t := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Title }); t != nil {
+		title = map[string]bool{}
+		for _, w := range descriptionWords(flatText(t)) {
+			title[w] = true
+		}
+	}
+	walk(body, func(n *html.Node) bool {
+		if seen >= maxNameHeadings {
+			return false
+		}
+		if n.DataAtom != atom.H1 {
+			return n.Type == html.ElementNode
+		}
+		seen++
+		if first == nil {
+			first = n
+		}
+		if sh := share(descriptionWords(flatText(n)), title); sh >= minNameTitleShare && sh > bestShare {
+			best, bestShare = n, sh
+		}
+		return false
+	})
+	if best != nil {
+		return best, true
+	}
+	return first, false
 }
 
 // maxGalleryText is the most text, in bytes, of a block of pictures

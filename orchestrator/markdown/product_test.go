@@ -198,9 +198,21 @@ func TestSellsOneReadsTheBuyingFormBesideTheHeading(t *testing.T) {
 			`<h1>Kettles</h1>` + strings.Repeat(`<div><form action="/cart/add"><label>Kettle</label></form></div>`, 3) + story, false},
 		{"a search form", `<div><h1>Kettle</h1><form action="/search"><label>Find</label></form></div>` + story, false},
 		{"no heading", `<div><form action="/cart/add"><label>Qty</label></form></div>` + story, false},
+		// The heading that names the product is the one the title names,
+		// not a widget's set ahead of it.
+		{"a widget's heading ahead of the product's name", `<div class="popover"><h1>Follow the author</h1></div>` +
+			`<div class="box"><h1>Kettle of brushed steel</h1><form action="/cart/add"><label>Qty</label></form></div>` + story, true},
+		// A shop that sets the product's box, its reviews and the other
+		// products in one container that holds most of the page.
+		{"one container for the product and all around it", `<div id="container"><div class="buy"><form id="addToCart" action="/cart/add"><label>Qty</label></form></div>` +
+			`<div class="centre"><h1>Kettle of brushed steel</h1></div>` + story + `</div>`, true},
+		{"one container, its basket form in the site's header", `<div id="container"><div class="site-header"><form id="addToCart" action="/cart/add"><label>Basket</label></form></div>` +
+			`<div class="centre"><h1>Kettle of brushed steel</h1></div>` + story + `</div>`, false},
+		{"one container, its heading not the one the title names", `<div id="container"><div class="buy"><form id="addToCart" action="/cart/add"><label>Qty</label></form></div>` +
+			`<div class="centre"><h1>Kettles and their makers</h1></div>` + story + `</div>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := parse(t, `<html><body>`+tc.body+`</body></html>`)
+			doc := parse(t, `<html><head><title>Kettle of brushed steel, 1.5 l – The Kettle Shop</title></head><body>`+tc.body+`</body></html>`)
 			if got := sellsOne(doc.Nodes[0]); got != tc.want {
 				t.Errorf("sellsOne = %v, want %v", got, tc.want)
 			}
