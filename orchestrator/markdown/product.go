@@ -140,12 +140,13 @@ func pruneProduct(page *html.Node) bool {
 		return false
 	}
 	keep := map[*html.Node]bool{}
-	if h1, _ := nameHeading(page, body); h1 != nil {
+	h1, named := nameHeading(page, body)
+	if h1 != nil {
 		for p := h1; p != nil; p = p.Parent {
 			keep[p] = true
 		}
 	}
-	if dropOtherProducts(body, keep) {
+	if dropOtherProducts(body, keep, named && !declaresGroup(page)) {
 		return false // a list of products, whatever the page declares
 	}
 	walk(body, func(n *html.Node) bool {
@@ -209,11 +210,17 @@ const (
 // dropOtherProducts removes series of cards of other products: at least
 // minOtherProducts siblings of the same tag, each short, with a link and a
 // price. When the cards hold more than maxOtherProductsShare of the text
-// of root, or one series has more than maxOtherProducts, they are what the
-// page lists: they stay, and list is true.
-func dropOtherProducts(root *html.Node, keep map[*html.Node]bool) (list bool) {
+// of root, or one series has more than maxOtherProducts, they are what
+// the page lists: they stay, and list is true. With apart (a page whose
+// title names its heading, see nameHeading, and that does not call itself
+// a group of products) the share is the cards' of each block: the
+// carousels of a product's page ("Similar items", "Sponsored") stand
+// apart, each under its heading, while the rows of a grid are series in
+// sibling boxes and count as one block.
+func dropOtherProducts(root *html.Node, keep map[*html.Node]bool, apart bool) (list bool) {
 	var cards []*html.Node
-	text, grid := 0, false
+	grid := false
+	text := map[*html.Node]int{} // by the box that holds the series' boxes
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return false
@@ -232,21 +239,44 @@ func dropOtherProducts(root *html.Node, keep map[*html.Node]bool) (list bool) {
 			if len(g) > maxOtherProducts {
 				grid = true
 			}
+			block := n.Parent
+			if block == nil || !apart {
+				block = root
+			}
 			for _, k := range g {
 				cards = append(cards, k)
-				text += collapsedText(k)
+				text[block] += collapsedText(k)
 			}
 			found = true
 		}
 		return !found
 	})
-	if grid || float64(text) > maxOtherProductsShare*float64(collapsedText(root)) {
+	if grid {
 		return true
+	}
+	total := collapsedText(root)
+	for _, t := range text {
+		if float64(t) > maxOtherProductsShare*float64(total) {
+			return true
+		}
 	}
 	for _, k := range cards {
 		k.Parent.RemoveChild(k)
 	}
 	return false
+}
+
+// declaresGroup reports a page whose og:type calls it a group of products
+// (product.group): a shop's category, whatever else it declares.
+func declaresGroup(page *html.Node) bool {
+	group := false
+	walk(page, func(n *html.Node) bool {
+		if n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type") {
+			group = group || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "product.group")
+		}
+		return n.Type == html.ElementNode || n.Type == html.DocumentNode
+	})
+	return group
 }
 
 // maxOtherProducts is the most cards a carousel of other products shows;

@@ -266,3 +266,72 @@ func TestAProductsPageBeginsAtItsName(t *testing.T) {
 	long := strings.Replace(productPage(declare, "", 0), `<h1>Stovetop Kettle 1.7 l</h1>`, `<div class="story">`+story+`</div><h1>Stovetop Kettle 1.7 l</h1>`, 1)
 	checkHolds(t, article(t, long), []string{"forged the first kettle", "brushed steel"}, nil)
 }
+
+// TestCarouselsOfAProductsPageAreWeighedOneByOne reads a product's page
+// whose carousels of other products ("Similar items", "Sponsored") hold
+// more of the page than one carousel may, and a category whose grid
+// sets its cards in rows, a box each: the carousels each stand under a
+// heading of their own and go, while the rows of one grid are one list
+// and stay, and a page that calls itself a group of products is a list
+// as before.
+func TestCarouselsOfAProductsPageAreWeighedOneByOne(t *testing.T) {
+	cards := func(n, from int) string {
+		var sb strings.Builder
+		for i := from; i < from+n; i++ {
+			fmt.Fprintf(&sb, `<li><a href="/p/%d">Enamel teapot in colour %d with a bamboo handle</a> <span>$%d.00</span></li>`, i, i, 20+i)
+		}
+		return sb.String()
+	}
+	description := `<p>` + strings.Repeat("A kettle of brushed steel that boils a litre and a half on any hob. ", 13) + `</p>`
+	var carousels, rows strings.Builder
+	for i, heading := range []string{"Similar items", "Sponsored items", "Top picks for you"} {
+		carousels.WriteString(`<section><h2>` + heading + `</h2><ul class="carousel">` + cards(8, 10*i) + `</ul></section>`)
+	}
+	for i := range 4 {
+		rows.WriteString(`<ul class="row">` + cards(8, 10*i) + `</ul>`)
+	}
+	for _, tc := range []struct {
+		name     string
+		body     string
+		apart    bool
+		wantList bool
+	}{
+		{"three carousels under their headings, each a small part of the page, go",
+			`<div class="product"><h1>Stovetop Kettle</h1>` + description + `</div>` + carousels.String(), true, false},
+		{"the same carousels, on a page whose heading the title does not name or that calls itself a group, are a list",
+			`<div class="product"><h1>Stovetop Kettle</h1>` + description + `</div>` + carousels.String(), false, true},
+		{"the rows of one grid, a box each, are one list",
+			`<h1>Teapots</h1><p>Teapots of enamel, cast iron and glass.</p><div class="grid">` + rows.String() + `</div>`, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := parseBody(t, `<html><body>`+tc.body+`</body></html>`)
+			list := dropOtherProducts(body, map[*html.Node]bool{}, tc.apart)
+			if list != tc.wantList {
+				t.Fatalf("list = %v, want %v", list, tc.wantList)
+			}
+			text := flatText(body)
+			if gone := !strings.Contains(text, "Enamel teapot"); gone == tc.wantList {
+				t.Errorf("cards gone = %v with list = %v:\n%s", gone, list, text)
+			}
+			if !strings.Contains(text, "Stovetop Kettle") && !strings.Contains(text, "Teapots of enamel") {
+				t.Errorf("the page's own text went:\n%s", text)
+			}
+		})
+	}
+	// From the page: a declared Product with a heading its title names.
+	page := `<!doctype html><html><head><title>Stovetop Kettle - Example Shop</title>` + productLD + `</head><body>` + pageHeader +
+		`<main><div class="product"><h1>Stovetop Kettle</h1>` + description + `</div>` + carousels.String() + `</main>` + pageFooter + `</body></html>`
+	checkHolds(t, article(t, page), []string{"boils a litre and a half"}, []string{"Enamel teapot", "$21.00"})
+	for _, tc := range []struct {
+		name, page string
+		product    bool
+	}{
+		{"a product's page", page, true},
+		{"a page that calls itself a group of products", strings.Replace(page, `</title>`, `</title><meta property="og:type" content="product.group">`, 1), false},
+		{"a page whose title does not name its heading", strings.Replace(page, `<title>Stovetop Kettle`, `<title>Kitchen`, 1), false},
+	} {
+		if got := pruneProduct(parse(t, tc.page).Nodes[0]); got != tc.product {
+			t.Errorf("%s: pruneProduct = %v, want %v", tc.name, got, tc.product)
+		}
+	}
+}
