@@ -635,6 +635,12 @@ func dropMenus(root *html.Node) {
 // region: a block named as the comments, whatever its size. A page that
 // declares itself a thread or a question keeps them, as its content. It
 // returns the blocks it removed.
+// commentBoxWords follow "comment" in the class or id of a box of
+// readers' comments written apart ("comment-list", "comment_section",
+// "commentArea"); "comment" alone names one comment, or a post of a
+// thread.
+var commentBoxWords = map[string]bool{"list": true, "section": true, "area": true, "thread": true}
+
 func pruneComments(region *html.Node) (removed []*html.Node) {
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
@@ -644,8 +650,9 @@ func pruneComments(region *html.Node) (removed []*html.Node) {
 		if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
 			words = append(words, id...)
 		}
-		for _, w := range words {
-			if w == "comments" || strings.HasPrefix(w, "commentlist") || w == "disqus" {
+		for i, w := range words {
+			if w == "comments" || strings.HasPrefix(w, "commentlist") || w == "disqus" ||
+				w == "comment" && i+1 < len(words) && commentBoxWords[words[i+1]] {
 				n.Parent.RemoveChild(n)
 				removed = append(removed, n)
 				return false

@@ -659,3 +659,41 @@ func TestASeriesStraightUnderTheMainRegionIsWeighed(t *testing.T) {
 	page := strings.Replace(signedThread(func(int) string { return "" }), `<p>Reply 0:`, opening+opening+opening+`<p>Reply 0:`, 1)
 	checkHolds(t, article(t, page), []string{"hums on the left channel", "Reply 1:", "Reply 3:"}, nil)
 }
+
+// TestReadersCommentsGoByTheirBoxsName reads the names a box of readers'
+// comments goes by, alone or as the one word with its kind of box
+// ("comment-list", "comment_section", "commentArea"), and the names that
+// stay: one comment's, or a post's of a thread ("comment", "comment-body"),
+// and words that only begin alike ("commentary").
+func TestReadersCommentsGoByTheirBoxsName(t *testing.T) {
+	for _, tc := range []struct {
+		attrs string
+		gone  bool
+	}{
+		{`class="comments"`, true},
+		{`id="commentlist"`, true},
+		{`id="comment_list"`, true},
+		{`class="comment-list clearfix"`, true},
+		{`class="post-comment-section"`, true},
+		{`class="commentArea"`, true},
+		{`id="comment-thread"`, true},
+		{`id="disqus_thread"`, true},
+		{`class="comment"`, false},
+		{`class="comment-body"`, false},
+		{`class="comment-meta list"`, false},
+		{`class="commentary-list"`, false},
+		{`class="list comment"`, false},
+	} {
+		t.Run(tc.attrs, func(t *testing.T) {
+			region := parseBody(t, `<html><body><main><p>The story, in full.</p><div `+tc.attrs+`><p>First! Great story.</p></div></main></body></html>`)
+			removed := pruneComments(region)
+			text := flatText(region)
+			if gone := !strings.Contains(text, "First!"); gone != tc.gone || len(removed) > 0 != tc.gone {
+				t.Errorf("comment gone = %v (removed %d), want %v", gone, len(removed), tc.gone)
+			}
+			if !strings.Contains(text, "The story, in full.") {
+				t.Errorf("the story went: %q", text)
+			}
+		})
+	}
+}
