@@ -30,7 +30,7 @@ var (
 	// "You need to be a member in order to leave a comment"), a heading
 	// too ("Create an account or sign in to comment").
 	accountPromptRe = regexp.MustCompile(`(?i)^(?:you (?:must|need to|have to) |please )?(?:` + accountAction + `|be (?:a |an )?(?:registered )?member|be (?:logged|signed) in)` +
-		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate|leave|write)\b[^.!?]*[.!]?$`)
+		`(?:\s*(?:or|/)\s*` + accountAction + `)?\s+(?:to|in order to)\s+(?:reply|answer|comment|post|vote|view|see|read|download|ask|participate|continue|react|like|rate|leave|write|save|add|follow|bookmark|track|set|share|access|edit|report|message)\b[^.!?]*[.!]?$`)
 	// accountOfferRe is the whole text of a line, not a heading, offering
 	// the reader an account ("Sign up for a new account in our community.
 	// It's easy!") or, having one, to sign in ("Already have an account?

@@ -17,6 +17,15 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			unwanted: []string{"Log in", "Register", "log in or register", "sign in"},
 		},
 		{
+			name: "a shop's or a course's prompts to sign in to keep something go; a sentence about signing in to save stays",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<p><a href="/login">Log in to save to favorites</a></p><p><a href="/login">Log in to save to inventory</a></p>` +
+				`<p>Sign in to save your progress and earn a certificate</p><p>Log in to follow this part</p><p>Please sign in to set a price alert.</p>` +
+				`<p>Log in to the shop's site with the number on your receipt to track the parcel and save its warranty.</p>`,
+			want:     []string{"soaked the bearings", "Log in to the shop's site with the number"},
+			unwanted: []string{"favorites", "inventory", "your progress", "follow this part", "price alert"},
+		},
+		{
 			name: "a guide's step about signing in, a sentence with a sign-in link and a macro named join stay",
 			body: `<h2>Sign in</h2><p>Open the app and sign in with the account your school gave you; the first screen then lists your classes for the term.</p>` +
 				`<p>New readers can <a href="/register">register</a> for the weekly letter, which collects the best answers of the week.</p>` +
