@@ -260,10 +260,38 @@ func dropOtherProducts(root *html.Node, keep map[*html.Node]bool, apart bool) (l
 			return true
 		}
 	}
+	emptied := map[*html.Node]bool{}
 	for _, k := range cards {
+		emptied[k.Parent] = true
 		k.Parent.RemoveChild(k)
 	}
+	for box := range emptied {
+		dropCarouselHeading(box)
+	}
 	return false
+}
+
+// dropCarouselHeading removes the heading of a carousel whose cards have
+// gone: the box before the highest box around box that holds no text
+// now, when that box holds a heading and nothing else to read ("People
+// who viewed this item also viewed" set apart from its slides). Left, it
+// would head what follows: on some shops, the product itself.
+func dropCarouselHeading(box *html.Node) {
+	for box.Parent != nil && box.Parent.Type == html.ElementNode && box.Parent.DataAtom != atom.Body && collapsedText(box.Parent) == 0 {
+		box = box.Parent
+	}
+	if collapsedText(box) > 0 {
+		return
+	}
+	label := prevElement(box)
+	if label == nil {
+		return
+	}
+	h := findFirst(label, func(k *html.Node) bool { return headingLevel(k) > 0 })
+	if h == nil || collapsedText(label) != collapsedText(h) || collapsedText(h) > maxLabelText {
+		return
+	}
+	label.Parent.RemoveChild(label)
 }
 
 // declaresGroup reports a page whose og:type calls it a group of products

@@ -335,3 +335,39 @@ func TestCarouselsOfAProductsPageAreWeighedOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// TestACarouselsHeadingGoesWithItsCards reads a shop that sets a
+// carousel's heading in a box of its own before the slides: once the
+// cards have gone, the heading would head what follows, the product
+// itself. A heading over a box that still holds text, and a box that
+// holds more than its heading, stay.
+func TestACarouselsHeadingGoesWithItsCards(t *testing.T) {
+	var cards strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&cards, `<li><a href="/p/%d">Enamel teapot in colour %d</a> <span>$%d.00</span></li>`, i, i, 20+i)
+	}
+	product := `<div class="product"><h1>Stovetop Kettle</h1><p>` + strings.Repeat("A kettle of brushed steel that boils a litre and a half on any hob. ", 12) + `</p></div>`
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+		unwanted   []string
+	}{
+		{"a heading in a box of its own before the slides goes",
+			`<div class="rec"><div class="head"><div><h2>People who viewed this item also viewed</h2></div></div><div class="slides"><button aria-label="Next"></button><ul>` + cards.String() + `</ul></div></div>` + product,
+			[]string{"Stovetop Kettle", "boils a litre"}, []string{"also viewed", "Enamel teapot"}},
+		{"a heading over a box that keeps text stays",
+			`<div class="rec"><div class="head"><h2>Care and cleaning</h2></div><ul><li>Rinse it after use and dry it upside down.</li>` + cards.String() + `</ul></div>` + product,
+			[]string{"Care and cleaning", "Rinse it after use"}, []string{"Enamel teapot"}},
+		{"a box holding more than its heading stays",
+			`<div class="rec"><div class="head"><h2>Teapots</h2><p>Our potters' latest glazes.</p></div><div class="slides"><ul>` + cards.String() + `</ul></div></div>` + product,
+			[]string{"Teapots", "latest glazes"}, []string{"Enamel teapot"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := parseBody(t, `<html><body>`+tc.body+`</body></html>`)
+			if dropOtherProducts(body, map[*html.Node]bool{}, true) {
+				t.Fatal("read as a list")
+			}
+			checkHolds(t, flatText(body), tc.want, tc.unwanted)
+		})
+	}
+}
