@@ -131,8 +131,8 @@ func schemaType(t string) string {
 // pruneProduct removes what sells the product rather than describes it
 // from a product page the package owns: the cards of other products, the
 // reviews and the price tags. The block that holds the heading that
-// names the product (see nameHeading) and the page's <main> stay. A page whose
-// cards show it lists products is left as it is, and pruneProduct
+// names the product (see nameHeading) and the page's <main> stay. A page
+// whose cards show it lists products is left as it is, and pruneProduct
 // reports false.
 func pruneProduct(page *html.Node) bool {
 	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
@@ -527,9 +527,10 @@ const maxBeforeNameShare = 0.5
 // before the heading naming the product: the shop's promotions, its
 // breadcrumbs and notices, a panel of reviews laid out above the name.
 // The heading is the one nameHeading finds, and names the product when
-// the page's title holds its words, eight bytes of them at least. A block with a picture and a few words
-// (the product's gallery) stays, and so does everything when the blocks
-// before the name hold more than maxBeforeNameShare of the text after it.
+// the page's title holds its words, eight bytes of them at least. A block
+// with a picture and a few words (the product's gallery) stays, and so
+// does everything when the blocks before the name hold more than
+// maxBeforeNameShare of the text after it.
 func pruneBeforeName(page *html.Node) {
 	body := findFirst(page, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	if body == nil {

@@ -232,9 +232,10 @@ const (
 	maxNavLabelLen   = 48
 )
 
-// siteNavigation reports a navigation block (see navigation) that holds
-// at most maxNavProseShare of its length, of length bytes, in text outside
-// its links, a menu's labels not counted: it goes however large it is.
+// siteNavigation reports a navigation block (see navigation) whose text
+// outside its links, a menu's labels not counted, is at most
+// maxNavProseShare of its length (length bytes): it goes however large
+// it is.
 func siteNavigation(n *html.Node, length int) bool {
 	if !navigation(n) {
 		return false
@@ -631,16 +632,16 @@ func dropMenus(root *html.Node) {
 	})
 }
 
-// pruneComments removes the readers' comments under a story from the
-// region: a block named as the comments, whatever its size. A page that
-// declares itself a thread or a question keeps them, as its content. It
-// returns the blocks it removed.
 // commentBoxWords follow "comment" in the class or id of a box of
 // readers' comments written apart ("comment-list", "comment_section",
 // "commentArea"); "comment" alone names one comment, or a post of a
 // thread.
 var commentBoxWords = map[string]bool{"list": true, "section": true, "area": true, "thread": true}
 
+// pruneComments removes the readers' comments under a story from the
+// region: a block named as the comments, whatever its size. A page that
+// declares itself a thread or a question keeps them, as its content. It
+// returns the blocks it removed.
 func pruneComments(region *html.Node) (removed []*html.Node) {
 	walk(region, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
