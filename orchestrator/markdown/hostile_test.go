@@ -220,6 +220,34 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a product's carousel under 5,000 empty boxes goes with its heading at a bounded cost", func(t *testing.T) {
+		// Once its cards go, every box around them is empty: the search
+		// for the carousel's heading climbs them all, reading at each
+		// level only the boxes beside the one it comes from. Built node
+		// by node, past the depth the copy of a parsed page keeps.
+		var cards []*html.Node
+		for i := range 5 {
+			cards = append(cards, element("li", element("a", text(fmt.Sprintf("Enamel teapot in colour %d", i))), element("span", text(fmt.Sprintf("$%d.00", 20+i)))))
+		}
+		for _, c := range cards {
+			c.FirstChild.Attr = []html.Attribute{{Key: "href", Val: "/p/1"}}
+		}
+		boxes := nestedBoxes(5_000, func(int) *html.Node { return element("div") })
+		inner := boxes
+		for inner.FirstChild != nil {
+			inner = inner.FirstChild
+		}
+		inner.AppendChild(element("ul", cards...))
+		story := strings.Repeat("A kettle of brushed steel that boils a litre and a half on any hob. ", 12)
+		body := element("body", element("div", element("h2", text("Similar items"))), boxes,
+			element("div", element("h1", text("Stovetop Kettle")), element("p", text(story))))
+		within(t, "dropOtherProducts", func() {
+			if dropOtherProducts(body, map[*html.Node]bool{}, true) {
+				t.Fatal("read as a list")
+			}
+		})
+		checkHolds(t, flatText(body), []string{"boils a litre"}, []string{"Enamel teapot", "Similar items"})
+	})
 	t.Run("boxes named for consent nested 3,000 deep are read within a preference centre's size", func(t *testing.T) {
 		// Each box's class names consent and each holds a paragraph on
 		// cookies and every box below it: the check for a preference

@@ -277,11 +277,13 @@ func dropOtherProducts(root *html.Node, keep map[*html.Node]bool, apart bool) (l
 // who viewed this item also viewed" set apart from its slides). Left, it
 // would head what follows: on some shops, the product itself.
 func dropCarouselHeading(box *html.Node) {
-	for box.Parent != nil && box.Parent.Type == html.ElementNode && box.Parent.DataAtom != atom.Body && collapsedText(box.Parent) == 0 {
-		box = box.Parent
-	}
-	if collapsedText(box) > 0 {
+	if textUpTo(box, 0) > 0 {
 		return
+	}
+	// A box around an empty one is empty when the boxes beside it are:
+	// each is read once, and only to its first text.
+	for box.Parent != nil && box.Parent.Type == html.ElementNode && box.Parent.DataAtom != atom.Body && !textBeside(box) {
+		box = box.Parent
 	}
 	label := prevElement(box)
 	if label == nil {
@@ -292,6 +294,16 @@ func dropCarouselHeading(box *html.Node) {
 		return
 	}
 	label.Parent.RemoveChild(label)
+}
+
+// textBeside reports whether a sibling of n holds text.
+func textBeside(n *html.Node) bool {
+	for k := n.Parent.FirstChild; k != nil; k = k.NextSibling {
+		if k != n && (k.Type == html.TextNode && collapsedLen(k.Data) > 0 || k.Type == html.ElementNode && textUpTo(k, 0) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // declaresGroup reports a page whose og:type calls it a group of products
@@ -452,10 +464,6 @@ func sellsOne(page *html.Node) bool {
 	if body == nil {
 		return false
 	}
-	h1, named := nameHeading(page, body)
-	if h1 == nil {
-		return false
-	}
 	var forms []*html.Node
 	walk(body, func(n *html.Node) bool {
 		if n.DataAtom == atom.Form {
@@ -467,6 +475,10 @@ func sellsOne(page *html.Node) bool {
 		return n.Type == html.ElementNode
 	})
 	if len(forms) == 0 || len(forms) > 2 {
+		return false
+	}
+	h1, named := nameHeading(page, body) // read only on a page with a cart form
+	if h1 == nil {
 		return false
 	}
 	holds := map[*html.Node]bool{}
