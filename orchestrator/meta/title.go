@@ -25,8 +25,8 @@ import (
 // shows it is the better one (see headlineOver).
 func (p *page) title(publisher string) string {
 	declared := []func() string{
-		func() string { return p.meta("og:title") },
-		func() string { return p.meta("twitter:title") },
+		func() string { return p.firstNamingThePage("og:title", publisher) },
+		func() string { return p.firstNamingThePage("twitter:title", publisher) },
 		p.ldTitle,
 		func() string {
 			return p.meta("dc.title", "dcterms.title", "citation_title", "parsely-title", "sailthru.title", "title")
@@ -39,10 +39,17 @@ func (p *page) title(publisher string) string {
 			return whole // "Home - Site" names the site at least
 		},
 	}
+	siteOnly := ""
 	for _, source := range declared {
 		raw := cleanText(source())
 		t := normTitle(raw)
 		if t == "" || namesNoPage(raw) {
+			continue
+		}
+		if p.namesOnlyTheSite(t, publisher) {
+			if siteOnly == "" {
+				siteOnly = t
+			}
 			continue
 		}
 		if h := normTitle(p.headlineOver(t, publisher)); h != "" {
@@ -58,7 +65,45 @@ func (p *page) title(publisher string) string {
 			return t
 		}
 	}
-	return ""
+	return siteOnly // the site's name at least
+}
+
+// firstNamingThePage is the first value of a meta tag the page may give
+// twice that is more than the site's name (see namesOnlyTheSite), else its
+// first value.
+func (p *page) firstNamingThePage(key, publisher string) string {
+	all := p.metaAll(key)
+	for _, v := range all {
+		if t := normTitle(cleanText(v)); t != "" && !p.namesOnlyTheSite(t, publisher) {
+			return v
+		}
+	}
+	return p.meta(key)
+}
+
+// namesOnlyTheSite reports a declared title that is the site's bare name
+// and nothing more ("Acme" for every page of acme.com), on a page other
+// than the site's home: a template's default, which says nothing of the
+// page. The site's names are the publisher, og:site_name and the host's
+// names. A name with a tagline ("Acme News - Latest Headlines") is a title
+// the site chose for its pages and stays.
+func (p *page) namesOnlyTheSite(title, publisher string) bool {
+	for _, sep := range titleSeparators {
+		if strings.Contains(title, sep) {
+			return false
+		}
+	}
+	for _, raw := range []string{p.url.String(), p.canonicalURL()} {
+		if u, err := url.Parse(raw); err == nil && u.Host != "" && strings.Trim(u.EscapedPath(), "/") == "" {
+			return false // the home page: the site's name is its title
+		}
+	}
+	names := siteNames(publisher, p.url)
+	if k := foldKey(p.meta("og:site_name")); k != "" {
+		names[k] = true
+	}
+	k := foldKey(title)
+	return k != "" && (names[k] || names[strings.TrimPrefix(k, "the")])
 }
 
 // namesNoPage reports a declared title that says nothing of the page: the
@@ -98,7 +143,10 @@ func normTitle(s string) string {
 }
 
 // ldTitle is the headline of the main JSON-LD item, or the name of a
-// content item (a video, a product) that has no headline.
+// content item (a video, a product) that has no headline. A name is passed
+// over when it is a file's name ("clip_010.mp3"), and so are the items of
+// a type the page lists under several names: a category's page that
+// declares each of its products names none of them.
 func (p *page) ldTitle() string {
 	items := p.ld.nodesUpTo(kindArticle)
 	for _, n := range items {
@@ -106,13 +154,36 @@ func (p *page) ldTitle() string {
 			return s
 		}
 	}
+	names := map[string]map[string]bool{} // type → folded names
 	for _, n := range items {
-		if s := p.ld.ldText(n["name"]); strings.TrimSpace(s) != "" {
+		if k := foldKey(p.ld.ldText(n["name"])); k != "" {
+			for _, t := range ldTypes(n) {
+				if names[t] == nil {
+					names[t] = map[string]bool{}
+				}
+				names[t][k] = true
+			}
+		}
+	}
+	for _, n := range items {
+		s := strings.TrimSpace(p.ld.ldText(n["name"]))
+		if s == "" || fileNameRe.MatchString(s) {
+			continue
+		}
+		listed := false
+		for _, t := range ldTypes(n) {
+			listed = listed || len(names[t]) > 1
+		}
+		if !listed {
 			return s
 		}
 	}
 	return ""
 }
+
+// fileNameRe matches the name of a media or document file, as a page's
+// structured data may give for a recording or a picture: "clip_010.mp3".
+var fileNameRe = regexp.MustCompile(`(?i)^[^\s/]+\.(?:mp3|m4a|wav|ogg|oga|aac|flac|mp4|m4v|webm|mov|avi|mkv|jpe?g|png|gif|webp|avif|svg|pdf)$`)
 
 // documentTitle is the text of the document's <title>, ignoring the <title>
 // elements of inline SVG, which name a drawing, not the page.
@@ -142,18 +213,7 @@ var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", 
 // acmecorp.com); other suffixes may be part of the title ("Part 1 -
 // Introduction") and stay.
 func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
-	names := map[string]bool{}
-	if k := foldKey(publisher); k != "" {
-		names[k] = true
-	}
-	if h := registrableHost(pageURL); h != "" {
-		names[foldKey(h)] = true
-		d := registrableDomain(h)
-		names[foldKey(d)] = true
-		if label, _, ok := strings.Cut(d, "."); ok {
-			names[foldKey(label)] = true // "Story - Example" on example.com
-		}
-	}
+	names := siteNames(publisher, pageURL)
 	for range 2 { // "Title | Section | Site" keeps "Title | Section"
 		cut := -1
 		sepLen := 0
@@ -168,6 +228,25 @@ func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 		title = strings.TrimSpace(title[:cut])
 	}
 	return title
+}
+
+// siteNames are the folded names a site goes by: the publisher, the host,
+// its registrable domain and that domain's first label ("example" for
+// example.com).
+func siteNames(publisher string, pageURL *url.URL) map[string]bool {
+	names := map[string]bool{}
+	if k := foldKey(publisher); k != "" {
+		names[k] = true
+	}
+	if h := registrableHost(pageURL); h != "" {
+		names[foldKey(h)] = true
+		d := registrableDomain(h)
+		names[foldKey(d)] = true
+		if label, _, ok := strings.Cut(d, "."); ok {
+			names[foldKey(label)] = true // "Story - Example" on example.com
+		}
+	}
+	return names
 }
 
 // namesSiteByKey reports a folded title part that is one of the folded site

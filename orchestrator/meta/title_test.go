@@ -54,6 +54,30 @@ func TestTitle(t *testing.T) {
 			`<meta property="og:title" content="It's &quot;fine&quot;, the '90s said">`, "It’s “fine”, the ’90s said"},
 		{"a title of punctuation only is no title", `<meta property="og:title" content="| — |"><title>Doc</title>`, "Doc"},
 		{"a page without any title has none", `<p>text</p>`, ""},
+		{"a declared title that is only the site's name gives way to the document title",
+			`<meta property="og:site_name" content="Corvid"><meta property="og:title" content="Corvid"><title>Wool Socks for Winter</title>`,
+			"Wool Socks for Winter"},
+		{"a second og:title that names the page wins over a first that names the site",
+			`<meta property="og:site_name" content="Corvid"><meta property="og:title" content="Corvid">` +
+				`<meta property="og:title" content="Which sock for which boot? | Corvid">`, "Which sock for which boot? | Corvid"},
+		{"a page whose every declared title is the site's name is named by its heading",
+			`<meta property="og:site_name" content="Corvid"><meta property="og:title" content="Corvid"><title>Corvid</title>` +
+				`<h1>Custom Knitting Set</h1>`, "Custom Knitting Set"},
+		{"the site's name stays the title when the page has nothing better",
+			`<meta property="og:site_name" content="Corvid"><meta property="og:title" content="Corvid"><p>text</p>`, "Corvid"},
+		{"a site's name with a tagline is a title the site chose, and stays",
+			`<meta name="application-name" content="Corvid News - Latest Headlines">` +
+				`<meta property="og:title" content="Corvid News - Latest Headlines"><title>Storm hits the coast</title>`,
+			"Corvid News - Latest Headlines"},
+		{"the name of a JSON-LD recording that is a file's name is no title",
+			`<title>Lantern Definition</title><script type="application/ld+json">{"@type":"AudioObject","name":"lantern_010.mp3"}</script>`,
+			"Lantern Definition"},
+		{"JSON-LD products of a list, each under its own name, name none of them",
+			`<title>Trail Shoes</title><script type="application/ld+json">[{"@type":"Product","name":"Ridge 5"},` +
+				`{"@type":"Product","name":"Summit 2"},{"@type":"Product","name":"Pass 9"}]</script>`, "Trail Shoes"},
+		{"a JSON-LD product declared twice under one name is the page's",
+			`<title>Shop</title><script type="application/ld+json">[{"@type":"Product","name":"Ridge 5"},` +
+				`{"@type":"Product","name":"Ridge 5","sku":"R5"}]</script>`, "Ridge 5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
