@@ -33,6 +33,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 		return true
 	})
 	markLiteralEntities(root)
+	spaceTouchingInlines(root)
 	controls := repeatedPageControls(elems, pageURL, base)
 	captions := map[string]bool{}
 	for _, n := range elems {
