@@ -433,7 +433,7 @@ func TestAScrambledLabelIsNoText(t *testing.T) {
 		{"words in spans", `<div><span>Oak</span> <span>and</span> <span>walnut</span> <span>tables</span> <span>made</span> <span>to</span> <span>order</span> <span>here</span></div>`,
 			"Oak and walnut tables made to order here\n"},
 		{"identifiers a page lists beside a link", `<div><a href="/runs">Runs</a>` + strings.Repeat(`<span>1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5</span> `, 8) + `</div>`,
-			"[Runs](https://example.com/runs)" + strings.Repeat("1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5 ", 7) + "1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5\n"},
+			"[Runs](https://example.com/runs) " + strings.Repeat("1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5 ", 7) + "1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5\n"},
 		{"an identifier a page names", `<div><span>Order</span> <span>number</span> <span>1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5</span></div>`,
 			"Order number 1f2e3d4c-4e5f-4a6b-8c7d-00a1b2c3d4e5\n"},
 	} {

@@ -17,8 +17,9 @@ import (
 // together ("MerrellMoab 3", "Ada LovelaceMar 7"), which makes new words
 // that are neither part. spaceTouchingInlines puts a space between two such
 // elements where the first ends a word and the second starts a capitalised
-// one: a change of case at the seam of two elements is a seam between two
-// texts. A single letter before it ("i" + "Phone") is a word's styled part
+// one, or a word meets a number ("Simulation" + "3D"): a change of case or
+// of kind at the seam of two elements is a seam between two texts. A number
+// and its unit ("450" + "kcal") stay joined. A single letter before it ("i" + "Phone") is a word's styled part
 // and stays joined, as does a lower-case start ("<b>W</b>ord"), code, and
 // superscripts and subscripts ("Brand<sup>TM</sup>").
 
@@ -58,7 +59,7 @@ func spaceChildren(n *html.Node) {
 
 // seamInWords reports two elements whose texts meet as the end of a word of
 // at least two letters or digits and the capital letter that starts the
-// next.
+// next, or as the end of such a word of letters and a digit.
 func seamInWords(before, after *html.Node) bool {
 	end := edgeText(before, true)
 	start := edgeText(after, false)
@@ -67,7 +68,10 @@ func seamInWords(before, after *html.Node) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(end)
 	first, _ := utf8.DecodeRuneInString(start)
-	if !unicode.IsUpper(first) || !(unicode.IsLetter(last) || unicode.IsDigit(last)) {
+	switch {
+	case unicode.IsUpper(first) && (unicode.IsLetter(last) || unicode.IsDigit(last)):
+	case unicode.IsDigit(first) && unicode.IsLetter(last):
+	default:
 		return false
 	}
 	return utf8.RuneCountInString(lastWord(end)) >= 2

@@ -19,6 +19,8 @@ func TestInlineElementsLaidOutApartAreReadApart(t *testing.T) {
 			"[AI agents Automate most interactions.](https://example.com/agents)\n"},
 		{"a number and the word after it", `<p><span>Updated 2026</span><span>Read the report</span></p>`,
 			"Updated 2026 Read the report\n"},
+		{"a name and the number after it", `<p><span class="tag">Simulation</span><span class="tag">3D</span></p>`, "Simulation 3D\n"},
+		{"a number and its unit stay joined", `<p><span class="value">450</span><span class="unit">kcal</span></p>`, "450kcal\n"},
 		{"a framework's comments between the two", `<p><span>Merrell</span><!--[--><!--]--><span>Moab 3</span></p>`,
 			"Merrell Moab 3\n"},
 		{"the text at the edge of a box that ends in an empty one", `<p><span><b>Ada Lovelace</b><i><u></u></i></span><time>Mar 7</time></p>`,
