@@ -121,12 +121,15 @@ func namesNoPage(t string) bool {
 	return strings.ContainsRune("|-–—·•»/:~", first) && unicode.IsSpace(next)
 }
 
-// titleMarkdownRe, titleDecorationRe and titleEmptyRe find what a title
-// carries that is no part of its words: the "#" marks of a Markdown heading
-// in front, a lone star at either end ("Title ⋆"), and empty brackets a
+// titleMarkdownRe, titleEmphasisRe, titleDecorationRe and titleEmptyRe find
+// what a title carries that is no part of its words: the "#" marks of a
+// Markdown heading in front, the stars of Markdown emphasis around words
+// ("*A Treatise on Coffee* (1792)", from a site that writes its titles in
+// Markdown), a lone star at either end ("Title ⋆"), and empty brackets a
 // template left ("Product () - Shop").
 var (
 	titleMarkdownRe   = regexp.MustCompile(`^#{1,6}\s+`)
+	titleEmphasisRe   = regexp.MustCompile(`(^|[\s(\["'“‘])(\*{1,2})([^*\s](?:[^*]*[^*\s])?)(\*{1,2})($|[\s).,:;!?\]"'”’])`)
 	titleDecorationRe = regexp.MustCompile(`^[⋆★☆✦✧]+\s+|\s+[⋆★☆✦✧]+$`)
 	titleEmptyRe      = regexp.MustCompile(`\s*(?:\(\s*\)|\[\s*\])`)
 )
@@ -134,6 +137,13 @@ var (
 func normTitle(s string) string {
 	s = cleanText(s)
 	s = titleMarkdownRe.ReplaceAllString(s, "")
+	s = titleEmphasisRe.ReplaceAllStringFunc(s, func(m string) string {
+		p := titleEmphasisRe.FindStringSubmatch(m)
+		if p[2] != p[4] {
+			return m // "*" closed by "**": no emphasis
+		}
+		return p[1] + p[3] + p[5]
+	})
 	s = titleDecorationRe.ReplaceAllString(s, "")
 	s = titleEmptyRe.ReplaceAllString(s, "")
 	if foldKey(s) == "" {
