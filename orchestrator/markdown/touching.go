@@ -18,10 +18,10 @@ import (
 // that are neither part. spaceTouchingInlines puts a space between two such
 // elements where the first ends a word and the second starts a capitalised
 // one, or a word meets a number ("Simulation" + "3D"): a change of case or
-// of kind at the seam of two elements is a seam between two texts. A number
-// and its unit ("450" + "kcal") stay joined. A single letter before it ("i" + "Phone") is a word's styled part
-// and stays joined, as does a lower-case start ("<b>W</b>ord"), code, and
-// superscripts and subscripts ("Brand<sup>TM</sup>").
+// of kind at the seam of two elements is a seam between two texts. What
+// stays joined: a single letter before the seam ("i" + "Phone"), a word's
+// styled part in lower case ("Un" + "likely"), a number and its unit
+// ("450" + "kcal"), text beside an element ("Acme<sup>TM</sup>"), and code.
 
 // touchingInlines are the elements a page writes side by side inside a
 // line.
@@ -33,6 +33,9 @@ var touchingInlines = map[atom.Atom]bool{
 
 // spaceTouchingInlines inserts the spaces described above under root.
 func spaceTouchingInlines(root *html.Node) {
+	if literalText(root) {
+		return
+	}
 	spaceChildren(root)
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode || literalText(n) || n.Data == "math" || n.Data == "svg" {

@@ -56,6 +56,16 @@ func TestTouchingInlinesSpaceTheTreeOnlyAtSeams(t *testing.T) {
 	}
 }
 
+// TestTouchingInlinesLeaveCodeGivenAsTheRoot runs the rule on a code
+// element itself, as it would be when the content chosen is one.
+func TestTouchingInlinesLeaveCodeGivenAsTheRoot(t *testing.T) {
+	code := parse(t, `<p><code><span class="k">func</span><span class="nf">Main</span></code></p>`).Find("code").Get(0)
+	spaceTouchingInlines(code)
+	if got := textOf(code); got != "funcMain" {
+		t.Errorf("text %q, want the code as written", got)
+	}
+}
+
 // TestTouchingInlinesCostStaysBounded runs the rule over a nest of boxes
 // 20,000 deep, built as a tree (a parser stops nesting sooner), in which
 // each box holds the deeper one and an empty box after it: without its
