@@ -84,8 +84,8 @@ func (p *page) firstNamingThePage(key, publisher string) string {
 // namesOnlyTheSite reports a declared title that is the site's bare name
 // and nothing more ("Acme" for every page of acme.com), on a page other
 // than the site's home: a template's default, which says nothing of the
-// page. The site's names are the publisher, og:site_name and the host's
-// names. A name with a tagline ("Acme News - Latest Headlines") is a title
+// page. The site's names are its publisher's, the names it declares for
+// itself and its domain's (see siteNames). A name with a tagline ("Acme News - Latest Headlines") is a title
 // the site chose for its pages and stays.
 func (p *page) namesOnlyTheSite(title, publisher string) bool {
 	for _, sep := range titleSeparators {
@@ -98,12 +98,13 @@ func (p *page) namesOnlyTheSite(title, publisher string) bool {
 			return false // the home page: the site's name is its title
 		}
 	}
-	names := siteNames(publisher, p.url)
-	if k := foldKey(p.meta("og:site_name")); k != "" {
-		names[k] = true
-	}
 	k := foldKey(title)
-	return k != "" && (names[k] || names[strings.TrimPrefix(k, "the")])
+	for _, name := range p.siteNames(publisher) {
+		if k != "" && (k == name || strings.TrimPrefix(k, "the") == name) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesNoPage reports a declared title that says nothing of the page: the
@@ -223,7 +224,7 @@ var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " • ", 
 // acmecorp.com); other suffixes may be part of the title ("Part 1 -
 // Introduction") and stay.
 func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
-	names := siteNames(publisher, pageURL)
+	names := suffixNames(publisher, pageURL)
 	for range 2 { // "Title | Section | Site" keeps "Title | Section"
 		cut := -1
 		sepLen := 0
@@ -240,10 +241,10 @@ func stripSiteSuffix(title, publisher string, pageURL *url.URL) string {
 	return title
 }
 
-// siteNames are the folded names a site goes by: the publisher, the host,
-// its registrable domain and that domain's first label ("example" for
-// example.com).
-func siteNames(publisher string, pageURL *url.URL) map[string]bool {
+// suffixNames are the folded names stripSiteSuffix cuts from a title: the
+// publisher, the host, its registrable domain and that domain's first
+// label ("example" for example.com).
+func suffixNames(publisher string, pageURL *url.URL) map[string]bool {
 	names := map[string]bool{}
 	if k := foldKey(publisher); k != "" {
 		names[k] = true
