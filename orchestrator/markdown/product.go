@@ -309,14 +309,10 @@ func textBeside(n *html.Node) bool {
 // declaresGroup reports a page whose og:type calls it a group of products
 // (product.group): a shop's category, whatever else it declares.
 func declaresGroup(page *html.Node) bool {
-	group := false
-	walk(page, func(n *html.Node) bool {
-		if n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type") {
-			group = group || strings.EqualFold(strings.TrimSpace(attr(n, "content")), "product.group")
-		}
-		return n.Type == html.ElementNode || n.Type == html.DocumentNode
-	})
-	return group
+	return findFirst(page, func(n *html.Node) bool {
+		return n.DataAtom == atom.Meta && strings.EqualFold(attr(n, "property"), "og:type") &&
+			strings.EqualFold(strings.TrimSpace(attr(n, "content")), "product.group")
+	}) != nil
 }
 
 // maxOtherProducts is the most cards a carousel of other products shows;
