@@ -139,7 +139,7 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 	}
 	if c.drop(n) {
 		if hidden(n) && n.DataAtom != atom.Script {
-			return c.formulasOf(n, depth)
+			return c.keptOfHidden(n, depth)
 		}
 		return nil
 	}
@@ -303,17 +303,22 @@ func (c *cleaner) fillSlot(dst, slot *html.Node, depth int) {
 	c.cloneChildren(dst, slot, depth)
 }
 
-// formulasOf keeps the MathML formulas of a hidden element, in a span, or
-// gives nil. A page that draws its formulas as images hides their MathML
-// twin from sight, but the formula is the content and the image only its
-// picture.
-func (c *cleaner) formulasOf(n *html.Node, depth int) *html.Node {
+// keptOfHidden keeps, in a span, what a hidden element holds that is
+// read whether or not it is shown, or gives nil: its MathML formulas (a
+// page that draws its formulas as images hides their MathML twin from
+// sight, but the formula is the content and the image only its picture),
+// and, for extraction, its JSON-LD (what a page declares itself to be, a
+// product or an article, holds wherever the script stands; some sites
+// write it into a footer hidden from assistive technology).
+func (c *cleaner) keptOfHidden(n *html.Node, depth int) *html.Node {
 	var box *html.Node
 	walk(n, func(k *html.Node) bool {
 		if k.Type != html.ElementNode || c.err != nil || !c.tick() {
 			return false
 		}
-		if k.Namespace != "math" || k.Data != "math" {
+		formula := k.Namespace == "math" && k.Data == "math"
+		declared := c.forExtraction && k.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(k, "type")), "application/ld+json")
+		if !formula && !declared {
 			return true
 		}
 		if cp := c.clone(k, depth+1); cp != nil {

@@ -465,13 +465,19 @@ const maxHeadingBoxExtra = 40
 // any section is (see dropRelatedSection).
 func headingBox(box, head *html.Node) bool {
 	extra := collapsedText(box) - collapsedText(head)
-	if nextElement(head) == nil && extra == 0 {
+	// An empty element beside the heading (a spacer, a slot a script
+	// fills) is not something it heads.
+	next := nextElement(head)
+	for next != nil && next.Type == html.ElementNode && emptyBlock(next) {
+		next = nextElement(next)
+	}
+	if next == nil && extra == 0 {
 		return true
 	}
 	// The heading ends its box, after a short line of its own ("This
 	// discussion is now closed. Related discussions"): what it heads
 	// follows the box, as it does when a line follows the heading.
-	if nextElement(head) != nil && nextElement(box) == nil || extra > maxHeadingBoxExtra {
+	if next != nil && nextElement(box) == nil || extra > maxHeadingBoxExtra {
 		return false
 	}
 	return findFirst(box, func(k *html.Node) bool {
@@ -488,7 +494,7 @@ func headsAtOrAbove(n *html.Node, level int) bool {
 	}) != nil
 }
 
-// nextElement is the next sibling element with text or a picture.
+// nextElement is the next sibling element, or text that is not blank.
 func nextElement(n *html.Node) *html.Node {
 	for s := n.NextSibling; s != nil; s = s.NextSibling {
 		if s.Type == html.ElementNode || s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {

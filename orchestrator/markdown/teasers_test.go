@@ -262,6 +262,10 @@ func TestAHeadingThatEndsItsBoxHeadsWhatFollowsTheBox(t *testing.T) {
 		{"after a short line of its own", `<div class="notice"><div class="c1"><p>This discussion is now closed.</p>` +
 			`<div class="c2"><span>Check out other </span><span>Related discussions</span></div></div></div>`, true},
 		{"alone in its box", `<div class="c1"><div class="c2"><span>Related discussions</span></div></div>`, true},
+		{"beside an empty box, a spacer or a slot a script fills", `<div class="c0"><div class="c1"><div class="c2"><span>Related discussions</span></div>` +
+			`<div class="spacer"></div><div class="slot"><span> </span></div></div></div>`, true},
+		{"beside a box with words, it heads only its own box", `<div class="c0"><div class="c1"><div class="c2"><span>Related discussions</span></div>` +
+			`<div class="note"><span>Closed</span></div></div></div>`, false},
 		{"after a longer text, it heads nothing outside its box", `<div class="c1"><p>` +
 			strings.Repeat("The thread was closed by a moderator after the question was answered. ", 2) +
 			`</p><div class="c2"><span>Related discussions</span></div></div>`, false},
