@@ -86,6 +86,25 @@ func errorNotice(text string) bool {
 	return errorNoticeRe.MatchString(text) || retryRe.MatchString(text)
 }
 
+// emptyStateRe is the whole text of the note a widget shows when it has
+// nothing to list: an archive's "No posts", a search box's "No results
+// found.", a shop's "No reviews yet" and "Your cart is empty.", a
+// community's "There's nothing here!", a review box's "Be the first to
+// review this product". Pages ship these notes in the markup for a script
+// to show or hide; they are never what the page says. A question ("No
+// results found?") or more words after the noun ("No questions asked")
+// are a sentence of the page.
+var emptyStateRe = regexp.MustCompile(`(?i)^\W*(?:` +
+	`(?:there\s+(?:are|is|were)\s+)?no\s+(?:\w+\s+){0,2}` +
+	`(?:posts|results|items|products|comments|reviews|ratings|questions|answers|events|articles|entries|matches|listings|jobs|replies|messages|notifications|stories|videos)` +
+	`(?:\s+(?:or|and)\s+\w+)?(?:\s+(?:were\s+|have\s+been\s+)?found|\s+yet|\s+to\s+(?:show|display)|\s+available)?` +
+	`(?:\s+(?:for|in|matching|on)\s+[^.!?]{0,60})?` +
+	`|(?:your\s+)?(?:shopping\s+)?(?:cart|bag|basket)\s+is\s+(?:currently\s+)?empty` +
+	`|there(?:'s|’s|\s+is)\s+nothing\s+here(?:\s+yet)?` +
+	`|nothing\s+(?:found|to\s+(?:show|display)|here\s+yet)` +
+	`|be\s+the\s+first\s+to\s+(?:review|comment|rate|write\s+a\s+review|leave\s+a\s+(?:review|comment))[^.!?]{0,60}` +
+	`)\s*[.!]?\s*$`)
+
 // memberFiguresRe is the whole text of the figures a Q&A site prints on
 // a member's card, "26.3k 23 gold badges 129 silver badges" (read run
 // together as "1,66913 silver badges18 bronze badges"): the card's, not
@@ -149,7 +168,9 @@ func dropInterfaceLabels(art *html.Node) {
 			return n.DataAtom != atom.Span && n.DataAtom != atom.Strong && n.DataAtom != atom.B || noTextBeside(n)
 		}
 		return false
-	}, func(_ *html.Node, text string) bool { return errorNotice(text) || closedTopicRe.MatchString(text) })
+	}, func(_ *html.Node, text string) bool {
+		return errorNotice(text) || closedTopicRe.MatchString(text) || emptyStateRe.MatchString(text)
+	})
 	dropLines(art, maxControlLabel, []atom.Atom{atom.Table}, func(n *html.Node) bool {
 		return n.Type == html.ElementNode
 	}, func(_ *html.Node, text string) bool { return captionToggleRe.MatchString(text) })

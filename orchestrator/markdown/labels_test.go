@@ -134,6 +134,20 @@ func TestArticleLeavesOutTheLabelsOfControls(t *testing.T) {
 			unwanted: []string{"Sorry, there was a problem", "Oops!", "Unable to add item", "Wish Lists"},
 		},
 		{
+			name: "the notes a widget shows when it has nothing to list go; sentences about nothing found stay",
+			page: `<!doctype html><html><head><title>Kilns - Example</title></head><body>` + pageHeader +
+				`<main><h1>Kilns</h1><p>` + body + `</p><div class="archive"><p class="archive-empty">No posts</p></div>` +
+				`<div class="search"><div>No results found.</div></div><div class="reviews"><span>No Reviews Yet</span></div>` +
+				`<div><p>No ratings or reviews yet</p></div><div class="drawer"><h2>Your cart is currently empty.</h2></div>` +
+				`<div><p>There's nothing here!</p></div><div><p>Be the first to review this kiln</p></div>` +
+				`<p>No results found? Try the kiln's model number.</p><h3>No questions asked</h3>` +
+				`<p>No comments were made at the meeting, and the kiln stayed where it was.</p>` +
+				`<p>` + body + ` We found no posts on the forum about it.</p></main>` + pageFooter + `</body></html>`,
+			want: []string{"The kiln fires at night", "No results found? Try", "No questions asked", "No comments were made at the meeting",
+				"We found no posts on the forum about it."},
+			unwanted: []string{"No posts\n", "No results found.", "No Reviews Yet", "No ratings", "cart is", "nothing here", "Be the first"},
+		},
+		{
 			name: "the words inside a sentence, a table's cells and code stay",
 			page: `<!doctype html><html><head><title>Glazes - Example</title></head><body>` + pageHeader +
 				`<main><h1>Comparing glazes</h1><p>` + body + ` You can <a href="/more">read more</a> in our notes.</p>` +
