@@ -175,6 +175,17 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		// sentence, not a form control: its words are kept.
 		out.Data, out.DataAtom = "span", atom.Span
 	}
+	if c.tabButton(n) {
+		// A tab's label, which prepare writes over its panel (see
+		// labelTabs).
+		out.Data, out.DataAtom = "span", atom.Span
+	}
+	if n.DataAtom == atom.A && placeholderLink(n) && c.inOpener(n) {
+		// The label of an accordion's control, written as a link that
+		// leads nowhere, is the question its panel answers: weighed as
+		// a link, it would make its section look like a menu.
+		out.Data, out.DataAtom = "span", atom.Span
+	}
 	for _, a := range n.Attr {
 		if keep, v := c.attr(n, a); keep {
 			out.Attr = append(out.Attr, html.Attribute{Key: a.Key, Val: v})
@@ -380,7 +391,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	if c.hides(n) {
 		return true
 	}
-	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) {
+	if opener(n, c.panels) || wordsOfASentence(n) || headingButton(n) || c.tabButton(n) {
 		return false
 	}
 	switch n.DataAtom {
@@ -813,7 +824,7 @@ var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "cite"
 func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
 	key := a.Key
 	switch {
-	case a.Namespace != "", strings.HasPrefix(key, "on"), key == composerAttr:
+	case a.Namespace != "", strings.HasPrefix(key, "on"), key == composerAttr, key == tabLabelAttr:
 		// The copy's own marks are the copy's: a page's attribute of the
 		// same name is not one.
 		return false, ""
@@ -973,4 +984,35 @@ const maxAnnouncement = 300
 // more than a few sentences is a page's misuse of the role, and stays.
 func announcement(n *html.Node) bool {
 	return strings.EqualFold(strings.TrimSpace(attr(n, "role")), "status") && textUpTo(n, maxAnnouncement) <= maxAnnouncement
+}
+
+// tabButton reports, in a copy made for a selector's content, a button
+// that is a tab (role="tab"): its label names a panel. The extraction
+// reads the rows of tabs before its rules take buttons out (see
+// markTabs); a selector's content is written as it is, and a form's
+// buttons go from it here.
+func (c *cleaner) tabButton(n *html.Node) bool {
+	return !c.forExtraction && n.DataAtom == atom.Button && strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab")
+}
+
+// maxOpenerLabelDepth is how far above a link the control it labels is
+// looked for.
+const maxOpenerLabelDepth = 3
+
+// inOpener reports whether n is, or is inside, a control that opens a
+// panel of content (see opener).
+func (c *cleaner) inOpener(n *html.Node) bool {
+	for p, i := n, 0; p != nil && p.Type == html.ElementNode && i <= maxOpenerLabelDepth; p, i = p.Parent, i+1 {
+		if opener(p, c.panels) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholderLink reports an <a> that leads nowhere: no href, an empty
+// one, "#" alone, or a script's (javascript:).
+func placeholderLink(n *html.Node) bool {
+	href := strings.TrimSpace(attr(n, "href"))
+	return href == "" || href == "#" || strings.HasPrefix(strings.ToLower(href), "javascript:")
 }

@@ -235,6 +235,9 @@ func contentPanel(n *html.Node) bool {
 		return false
 	}
 	text, links := panelText(n)
+	if text > links && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Pre }) != nil {
+		return true // a command or a program in a tab of its own, however short
+	}
 	return text-links >= minPanelText && float64(links) <= maxPanelLinkShare*float64(text)
 }
 

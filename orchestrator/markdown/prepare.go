@@ -34,6 +34,7 @@ func prepare(root *html.Node, pageURL, base *url.URL) {
 	})
 	markLiteralEntities(root)
 	spaceTouchingInlines(root)
+	labelTabs(root)
 	controls := repeatedPageControls(elems, pageURL, base)
 	captions := map[string]bool{}
 	for _, n := range elems {
