@@ -314,11 +314,13 @@ func nextInTree(k, root *html.Node) *html.Node {
 }
 
 // tabPaneClasses are the classes the common frameworks give a tab's
-// panel: Bootstrap's, Foundation's, Elementor's, Divi's and WPBakery's.
+// panel: Bootstrap's, Foundation's, Elementor's, Divi's, WPBakery's and
+// Material for MkDocs'.
 // A script shows one and hides the others, often with an inline style,
 // and a page that uses them says no more (no role="tabpanel").
 var tabPaneClasses = map[string]bool{
 	"tab-pane": true, "tabs-panel": true, "elementor-tab-content": true, "et_pb_tab": true, "vc_tta-panel": true,
+	"tabbed-block": true,
 }
 
 // tabPaneClass reports an element a framework's class names a tab's

@@ -817,7 +817,7 @@ func cssPixels(v string) int {
 
 // langClassRe reads a code language from the class conventions of the
 // highlighters (language-go, lang-go, highlight-source-go, brush: go).
-var langClassRe = regexp.MustCompile(`(?i)(?:^|\s)(?:language-|lang-|highlight-source-|brush:\s*)([a-z0-9][a-z0-9_+#.-]{0,31})(?:\s|;|$)`)
+var langClassRe = regexp.MustCompile(`(?i)(?:^|\s)(?:language-|lang-|highlight-source-|highlight-|brush:\s*)([a-z0-9][a-z0-9_+#.-]{0,31})(?:\s|;|$)`)
 
 // prepareCode names the language of a code block, read from the block, its
 // <code> or the wrapper a highlighter put around it, and leaves that as the
@@ -904,7 +904,7 @@ var codeLangRe = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9_+#.-]{0,31}$`)
 
 // noLanguage are class words that say a block is code without naming its
 // language.
-var noLanguage = map[string]bool{"none": true, "plain": true, "nohighlight": true}
+var noLanguage = map[string]bool{"none": true, "plain": true, "nohighlight": true, "default": true, "text": true}
 
 // prepareTable keeps a table as a Markdown table only when it holds data;
 // a table that lays the page out becomes blocks of its cells' content, and

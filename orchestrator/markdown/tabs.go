@@ -27,7 +27,8 @@ const maxTabPanelClimb = 3
 // the moment the row of tabs goes to the moment the label is written.
 const tabLabelAttr = "data-glimpse-tab"
 
-// markTabs takes out, under root, each row of tabs (role="tablist") whose
+// markTabs takes out, under root, each row of tabs (role="tablist", or a
+// row of labels, see labelRow) whose
 // every tab is matched to a distinct panel in the tree, by the tab's
 // aria-controls, by the panel's aria-labelledby, or, where the page names
 // neither, by their order, and marks each panel with its tab's label (see
@@ -42,7 +43,7 @@ func markTabs(root *html.Node) {
 		if n.Type != html.ElementNode || literalText(n) {
 			return false
 		}
-		if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tablist") {
+		if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tablist") || labelRow(n) {
 			rows = append(rows, n)
 			return false
 		}
@@ -144,6 +145,33 @@ func labelTabs(root *html.Node) {
 	}
 }
 
+// labelRow reports a row of tabs drawn with labels of radio buttons, as
+// tabs made without script are (Material for MkDocs' "tabbed" sets): an
+// element whose children are two labels or more, each for a control of
+// its own, and nothing else to read. Its panels are known by their class
+// (see tabPaneClass).
+func labelRow(n *html.Node) bool {
+	labels := 0
+	seen := map[string]bool{}
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		switch {
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+			return false
+		case k.Type != html.ElementNode:
+		case k.DataAtom != atom.Label:
+			return false
+		default:
+			id := strings.TrimSpace(attr(k, "for"))
+			if id == "" || seen[id] {
+				return false
+			}
+			seen[id] = true
+			labels++
+		}
+	}
+	return labels >= 2
+}
+
 // tabsOf gives the tabs of a row and their labels: the tab's words, or
 // its aria-label when it shows only an icon. It gives none when a tab has
 // no label or a long one.
@@ -153,7 +181,7 @@ func tabsOf(row *html.Node) (tabs []*html.Node, labels []string) {
 		if !ok || n.Type != html.ElementNode {
 			return false
 		}
-		if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") {
+		if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") && !(n.Parent == row && labelRow(row)) {
 			return true
 		}
 		label := flatText(n)

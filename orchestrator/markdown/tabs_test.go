@@ -70,6 +70,12 @@ func TestEachTabsLabelStandsOverItsPanel(t *testing.T) {
 				`<div role="tabpanel"><div class="player"></div></div>`,
 			[]string{"**Steps**\n\nUnpack the archive"},
 			[]string{"Video"}},
+		{"tabs drawn as labels of radio buttons, their panels known by their class",
+			`<div class="tabbed-set"><input type="radio" id="r1" name="set" checked><input type="radio" id="r2" name="set">` +
+				`<div class="tabbed-labels"><label for="r1">pip</label><label for="r2">pipx</label></div><div class="tabbed-content">` +
+				`<div class="tabbed-block"><pre><code>pip install acme</code></pre></div><div class="tabbed-block"><pre><code>pipx install acme</code></pre></div></div></div>`,
+			[]string{"**pip**\n\n```\npip install acme\n```\n\n**pipx**\n\n```\npipx install acme\n```"},
+			[]string{"pippipx", "pip pipx"}},
 		{"a panel that opens with its own name is not named twice",
 			`<div role="tablist"><span role="tab">Linux</span><span role="tab">Windows</span></div>` +
 				`<div role="tabpanel"><h3>Linux</h3><p>Download the archive for your machine and unpack it into a folder on your path.</p></div>` +

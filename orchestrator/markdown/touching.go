@@ -22,6 +22,7 @@ import (
 // stays joined: a single letter before the seam ("i" + "Phone"), a word's
 // styled part in lower case ("Un" + "likely"), a number and its unit
 // ("450" + "kcal"), text beside an element ("Acme<sup>TM</sup>"), and code.
+// Two labels of controls side by side are always read apart.
 
 // touchingInlines are the elements a page writes side by side inside a
 // line.
@@ -54,7 +55,7 @@ func spaceChildren(n *html.Node) {
 		for prev != nil && prev.Type == html.CommentNode {
 			prev = prev.PrevSibling
 		}
-		if prev != nil && touchingInlines[k.DataAtom] && touchingInlines[prev.DataAtom] && seamInWords(prev, k) {
+		if prev != nil && touchingInlines[k.DataAtom] && touchingInlines[prev.DataAtom] && (seamInWords(prev, k) || labelsMeet(prev, k)) {
 			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, k)
 		}
 	}
@@ -78,6 +79,22 @@ func seamInWords(before, after *html.Node) bool {
 		return false
 	}
 	return utf8.RuneCountInString(lastWord(end)) >= 2
+}
+
+// labelsMeet reports two labels of controls whose words touch: a row of
+// tabs drawn as labels ("pip" "pipx"), two captions that never make one
+// word, whatever their case.
+func labelsMeet(before, after *html.Node) bool {
+	if before.DataAtom != atom.Label || after.DataAtom != atom.Label {
+		return false
+	}
+	end, start := edgeText(before, true), edgeText(after, false)
+	if end == "" || start == "" {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(end)
+	first, _ := utf8.DecodeRuneInString(start)
+	return !unicode.IsSpace(last) && !unicode.IsSpace(first)
 }
 
 // edgeText is the text at n's end (last) or start: the last or first

@@ -32,6 +32,8 @@ func TestInlineElementsLaidOutApartAreReadApart(t *testing.T) {
 		{"a box that ends in a line break is apart already", `<p><span>Ada Lovelace<br></span><span>Mar 7</span></p>`, "Ada Lovelace\\\nMar 7\n"},
 		{"code is written as it is", `<pre><code><span class="k">func</span><span class="nf">Main</span></code></pre>`, "```\nfuncMain\n```\n"},
 		{"text beside an element is not an element's seam", `<p>Merrell<span>Moab 3</span></p>`, "MerrellMoab 3\n"},
+		{"two labels of controls are read apart whatever their case", `<div><label for="t1">pip</label><label for="t2">pipx</label></div>`, "pip pipx\n"},
+		{"a label beside a span keeps the seam rule", `<p><label for="q">qty</label><span>max</span></p>`, "qtymax\n"},
 	})
 }
 
