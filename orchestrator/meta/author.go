@@ -132,6 +132,7 @@ func (p *page) authorSources() []authorSource {
 		{values: p.cardLabelAuthors},
 		{values: p.profileLinkAuthors},
 		{values: p.microdataAuthors},
+		{values: p.microformatAuthors},
 		{values: p.posterAuthors},
 		{values: func() []authorValue {
 			var out []authorValue
@@ -373,6 +374,33 @@ func (p *page) microdataAuthorsIn(root *goquery.Selection) []authorValue {
 			return
 		}
 		out = append(out, authorValue{text: itemValue(s), printed: isPrintedValue(s)})
+	})
+	return out
+}
+
+// microformatAuthors returns the author microformats name: the first
+// element the page marks as an entry's author (class p-author or
+// u-author) outside a comment or a cited entry, read as its card's p-name
+// when it is a card (h-card) that names one, else as its text. IndieWeb
+// blogs and some link aggregators mark their posts so and nothing else.
+func (p *page) microformatAuthors() []authorValue {
+	var out []authorValue
+	p.doc.Find(".p-author, .u-author").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.Closest(".h-cite, .p-comment, .u-comment, .h-review").Length() > 0 || outsideArticle(s, nil) {
+			return true
+		}
+		name := ""
+		if s.HasClass("h-card") {
+			name = cleanText(s.Find(".p-name").First().Text())
+		}
+		if name == "" {
+			name = cleanText(s.Text())
+		}
+		if name == "" {
+			return true
+		}
+		out = append(out, authorValue{text: name})
+		return false
 	})
 	return out
 }

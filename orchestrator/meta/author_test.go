@@ -70,6 +70,17 @@ func TestAuthor(t *testing.T) {
 		{"microdata author item gives its name",
 			`<div itemscope itemtype="https://schema.org/Article"><div itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Micro Data</span><span>Staff writer</span></div></div>`,
 			"Micro Data"},
+		{"a microformats author card gives its name",
+			`<div class="h-entry"><h1 class="p-name">Rust project goals</h1><div class="meta">via <a class="u-author h-card" href="/~scvalex">scvalex</a> <time>1 year ago</time></div>
+			<div class="comments"><div class="h-cite"><a class="u-author h-card" href="/~jamesw">jamesw</a> wrote: great.</div></div></div>`,
+			"scvalex"},
+		{"a microformats author card reads its p-name",
+			`<article class="h-entry"><h1>A post</h1><span class="p-author h-card"><img class="u-photo" src="/me.jpg" alt=""><span class="p-name">Ada Lovelace</span> <span class="p-note">writes about engines</span></span><p>Text.</p></article>`,
+			"Ada Lovelace"},
+		{"the author of the post a reply cites before it, in microformats, is not the reply's",
+			`<article class="h-entry"><div class="u-in-reply-to h-cite">In reply to <span class="p-author h-card">Ben Reader</span>, who wrote that engines can weave.</div>
+			<h1>A reply</h1><p>By <a class="p-author h-card" href="/">Ada Lovelace</a></p><p>Text.</p></article>`,
+			"Ada Lovelace"},
 		{"microdata authors of the cards of other posts, outside any item, are left out",
 			`<article><h1>Main story</h1><span class="byline">by <span itemprop="author" itemscope><span itemprop="name">Ada Main</span></span></span><p>Text.</p></article>
 			<aside><h2>More</h2><article><h4><a href="/a">Other story</a></h4><span itemprop="author" itemscope><span itemprop="name">Ben Card</span></span></article>
