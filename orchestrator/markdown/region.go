@@ -286,6 +286,12 @@ func chrome(n *html.Node) int {
 	if regionChromeRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
 		return chromeByTag
 	}
+	if headingLevel(n) > 0 {
+		// A heading heads a part of the page, whatever its class calls
+		// it: an accordion's question ("accordion-header"), a section's
+		// title ("section-header"). The page's header is a box.
+		return notChrome
+	}
 	words := meta.ClassWords(attr(n, "class"))
 	if id := meta.ClassWords(attr(n, "id")); len(id) <= maxIDWords {
 		words = append(words, id...)

@@ -365,6 +365,13 @@ func TestChromeTellsASidebarFromTheBoxAroundIt(t *testing.T) {
 			t.Errorf("chrome(class=%q) = %d, want %d", class, got, want)
 		}
 	}
+	// A heading heads a part of the page whatever its class calls it.
+	for _, class := range []string{"accordion-header", "thread-header", "section-header", "menu-title"} {
+		n := &html.Node{Type: html.ElementNode, Data: "h2", DataAtom: atom.H2, Attr: []html.Attribute{{Key: "class", Val: class}}}
+		if got := chrome(n); got != notChrome {
+			t.Errorf("chrome(<h2 class=%q>) = %d, want notChrome", class, got)
+		}
+	}
 }
 
 func TestAMenuDrawnInBoxesOfOneLinkGoes(t *testing.T) {

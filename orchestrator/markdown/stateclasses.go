@@ -175,8 +175,9 @@ func restoreClasses(root *html.Node) {
 const minSectionStart = 20
 
 // opensSection reports a heading whose next element is a paragraph, a
-// list, a quotation or code with some text: the title of a section of the
-// text ("header-anchor-post", a heading one may link to), not of a box of
+// list, a quotation or code with some text, or a box of prose: the title
+// of a section of the text ("header-anchor-post", a heading one may link
+// to; "accordion-header", a question over its answer), not of a box of
 // cards or links.
 func opensSection(n *html.Node) bool {
 	if headingLevel(n) == 0 {
@@ -187,6 +188,12 @@ func opensSection(n *html.Node) bool {
 			switch k.DataAtom {
 			case atom.P, atom.Ul, atom.Ol, atom.Blockquote, atom.Pre:
 				return len(flatTextUpTo(k, minSectionStart)) >= minSectionStart
+			case atom.Div, atom.Section:
+				// A box of prose: an accordion's answer under its
+				// question ("accordion-header"), not a box of cards, each
+				// under a heading of its own, or of links.
+				return len(flatTextUpTo(k, minSectionStart)) >= minSectionStart && 2*proseLen(k) > collapsedText(k) &&
+					findFirst(k, func(h *html.Node) bool { return headingLevel(h) > 0 }) == nil
 			}
 			return false
 		}

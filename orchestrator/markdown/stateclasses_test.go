@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -117,7 +118,9 @@ func TestAHeadingThatOpensASectionIsNoPageHeader(t *testing.T) {
 		{"a paragraph", prose, true},
 		{"a list", `<ul><li>The cloud is optional.</li><li>The edge is mandatory.</li></ul>`, true},
 		{"code", `<pre><code>sqlite3 app.db .dump</code></pre>`, true},
+		{"a box of prose, an accordion's answer", `<div class="collapse"><div class="body">` + strings.Repeat("The edge runs the application where its users are. ", 2) + `</div></div>`, true},
 		{"a box of cards", `<div class="cards"><a href="/a">One</a><a href="/b">Two</a></div>`, false},
+		{"a box of cards with headings of their own and a line each", `<div class="cards"><div><h3>One</h3><p>The first of the cards, with a line.</p></div></div>`, false},
 		{"a short line", `<p>By Ana</p>`, false},
 		{"nothing", ``, false},
 	} {
@@ -141,6 +144,22 @@ func TestAHeadingThatOpensASectionIsNoPageHeader(t *testing.T) {
 	md := article(t, `<!doctype html><html><head><title>Edge first - A newsletter</title></head><body><article>`+
 		`<h1>Edge first</h1>`+body.String()+`</article></body></html>`)
 	checkHolds(t, md, []string{"## The cloud is not the computer", "## Software must survive reality", "## Determinism over magic"}, nil)
+}
+
+// TestAnAccordionsQuestionsStay reads a framework's accordion, whose
+// questions are headings the framework classes as headers
+// ("accordion-header"), each over a box that holds its answer.
+func TestAnAccordionsQuestionsStay(t *testing.T) {
+	item := func(n int, q, a string) string {
+		id := fmt.Sprint("c", n)
+		return `<div class="accordion-item"><h2 class="accordion-header" id="h` + id + `"><button class="accordion-button collapsed" type="button" data-bs-toggle="collapse" ` +
+			`data-bs-target="#` + id + `" aria-expanded="false" aria-controls="` + id + `">` + q + `</button></h2><div id="` + id + `" class="accordion-collapse collapse" aria-labelledby="h` + id + `">` +
+			`<div class="accordion-body">` + a + `</div></div></div>`
+	}
+	md := article(t, tabsPage(`<div class="accordion" id="faq">`+
+		item(1, "How long does shipping take?", "Orders leave our warehouse within two working days and arrive three to five days later.")+
+		item(2, "Can I return a worn item?", "Yes, within thirty days, as long as the tags are still attached and it has not been washed.")+`</div>`))
+	checkHolds(t, md, []string{"## How long does shipping take?\n\nOrders leave", "## Can I return a worn item?\n\nYes, within thirty days"}, nil)
 }
 
 func TestTheExtractorKeepsASectionWhoseClassSaysAState(t *testing.T) {
