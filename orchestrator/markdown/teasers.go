@@ -31,6 +31,8 @@ var relatedPhrases = []string{
 	"most popular", "most read", "latest posts", "latest stories", "latest news", "latest articles",
 	"recent posts", "recent articles", "other articles", "other posts", "other stories", "similar posts",
 	"similar articles", "don't miss", "don’t miss", "editor's picks", "editors' picks", "further reading on",
+	"what others are reading", "what people are reading", "people also read", "readers also read",
+	"you may be interested in", "you might be interested in",
 	// German
 	"ähnliche artikel", "weitere artikel", "mehr zum thema", "mehr aus", "das könnte sie auch interessieren",
 	"lesen sie auch", "auch interessant", "passend dazu", "verwandte",

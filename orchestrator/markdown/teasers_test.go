@@ -151,12 +151,15 @@ func TestRelatedHeadingsAreKnownInManyLanguages(t *testing.T) {
 		{"Читайте также", true},
 		{"関連記事", true},
 		{"Recommended", true},
+		{"What others are reading", true},
+		{"You may be interested in these topics:", true},
 		// Sections of the story itself.
 		{"Related work", false},
 		{"Recommended settings", false},
 		{"More about the harbour wall", false},
 		{"How the related tables were printed before the gauge was put in place", false},
 		{"The tide in winter", false},
+		{"What others are saying about the harbour wall", false},
 	} {
 		if got := relatedHeading(tc.text); got != tc.related {
 			t.Errorf("%q: related %v, want %v", tc.text, got, tc.related)
