@@ -175,6 +175,9 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		// sentence, not a form control: its words are kept.
 		out.Data, out.DataAtom = "span", atom.Span
 	}
+	if n.DataAtom == atom.Ul && numberedByStyle(n) {
+		out.Data, out.DataAtom = "ol", atom.Ol
+	}
 	if c.tabButton(n) {
 		// A tab's label, which prepare writes over its panel (see
 		// labelTabs).
@@ -812,6 +815,49 @@ func styleDeclarations(style string) iter.Seq2[string, string] {
 			}
 		}
 	}
+}
+
+// numberedMarkers are the list-style types that number a list's items.
+var numberedMarkers = map[string]bool{
+	"decimal": true, "decimal-leading-zero": true, "lower-alpha": true, "upper-alpha": true, "lower-latin": true,
+	"upper-latin": true, "lower-roman": true, "upper-roman": true, "lower-greek": true,
+}
+
+// numberedByStyle reports a <ul> whose inline style, or every item's,
+// numbers its items (list-style-type: decimal): the steps of a recipe
+// plugin's instructions, a list the page shows as numbered and writes
+// as bulleted.
+func numberedByStyle(ul *html.Node) bool {
+	if numberedStyle(attr(ul, "style")) {
+		return true
+	}
+	items := 0
+	for k := ul.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type != html.ElementNode {
+			continue
+		}
+		if k.DataAtom != atom.Li || !numberedStyle(attr(k, "style")) {
+			return false
+		}
+		items++
+	}
+	return items > 0
+}
+
+// numberedStyle reports an inline style whose list-style or
+// list-style-type names a numbered marker.
+func numberedStyle(style string) bool {
+	for k, v := range styleDeclarations(style) {
+		if k != "list-style-type" && k != "list-style" {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(v)) {
+			if numberedMarkers[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // urlAttrs are the attributes that hold one URL, resolved in the copy so
