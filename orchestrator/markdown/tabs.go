@@ -79,6 +79,9 @@ func markTabs(root *html.Node) {
 		if panels == nil {
 			panels = panelsInOrder(row, len(tabs))
 		}
+		if panels == nil && labelRow(row) {
+			panels = boxesAfter(row, len(tabs))
+		}
 		if panels == nil {
 			continue
 		}
@@ -146,10 +149,13 @@ func labelTabs(root *html.Node) {
 }
 
 // labelRow reports a row of tabs drawn with labels of radio buttons, as
-// tabs made without script are (Material for MkDocs' "tabbed" sets): an
-// element whose children are two labels or more, each for a control of
-// its own, and nothing else to read. Its panels are known by their class
-// (see tabPaneClass).
+// tabs made without script are (Material for MkDocs' "tabbed" sets, a
+// documentation site's code groups): an element whose children are two
+// labels or more, each for a control of its own, and nothing else (the
+// radio buttons between them are gone by the time the Markdown is
+// written). Its panels are known by their class (see
+// tabPaneClass), or are the boxes of the box right after it, as many as
+// its labels (see boxesAfter).
 func labelRow(n *html.Node) bool {
 	labels := 0
 	seen := map[string]bool{}
@@ -170,6 +176,46 @@ func labelRow(n *html.Node) bool {
 		}
 	}
 	return labels >= 2
+}
+
+// boxesAfter gives the boxes of the box that follows a row of labels,
+// when it holds as many as the row has labels and nothing else to read:
+// a code group's blocks, one for each package manager its labels name,
+// each of one tag and one first class name.
+func boxesAfter(row *html.Node, want int) []*html.Node {
+	next := row.NextSibling
+	for next != nil && next.Type != html.ElementNode {
+		next = next.NextSibling
+	}
+	if next == nil {
+		return nil
+	}
+	var boxes []*html.Node
+	for k := next.FirstChild; k != nil; k = k.NextSibling {
+		switch {
+		case k.Type == html.TextNode && strings.TrimSpace(k.Data) != "":
+			return nil
+		case k.Type == html.ElementNode:
+			boxes = append(boxes, k)
+		}
+	}
+	if len(boxes) != want {
+		return nil
+	}
+	// Panels are a series: one tag and one first class name.
+	first := func(n *html.Node) string {
+		f := strings.Fields(attr(n, "class"))
+		if len(f) == 0 {
+			return ""
+		}
+		return f[0]
+	}
+	for _, b := range boxes[1:] {
+		if b.DataAtom != boxes[0].DataAtom || b.Data != boxes[0].Data || first(b) != first(boxes[0]) {
+			return nil
+		}
+	}
+	return boxes
 }
 
 // tabsOf gives the tabs of a row and their labels: the tab's words, or

@@ -76,6 +76,16 @@ func TestEachTabsLabelStandsOverItsPanel(t *testing.T) {
 				`<div class="tabbed-block"><pre><code>pip install acme</code></pre></div><div class="tabbed-block"><pre><code>pipx install acme</code></pre></div></div></div>`,
 			[]string{"**pip**\n\n```\npip install acme\n```\n\n**pipx**\n\n```\npipx install acme\n```"},
 			[]string{"pippipx", "pip pipx"}},
+		{"a code group: labels of the radio buttons among them, then a box of as many blocks",
+			`<div class="code-group"><div class="tabs"><input type="radio" name="g" id="t1" checked><label for="t1">npm</label><input type="radio" name="g" id="t2"><label for="t2">pnpm</label></div>` +
+				`<div class="blocks"><div class="language-sh active"><pre><code>npm add -D acme</code></pre></div><div class="language-sh"><pre><code>pnpm add -D acme</code></pre></div></div></div>`,
+			[]string{"**npm**\n\n```sh\nnpm add -D acme\n```\n\n**pnpm**\n\n```sh\npnpm add -D acme\n```"},
+			[]string{"npm pnpm"}},
+		{"a row of labels before boxes that are no series is left as it is",
+			`<div class="plans"><div class="toggle"><input type="radio" name="p" id="m" checked><label for="m">Monthly</label><input type="radio" name="p" id="y"><label for="y">Yearly</label></div>` +
+				`<div class="cards"><div class="card basic"><p>Basic plan for one person, with every feature a writer needs.</p></div><section class="note"><p>All plans can be cancelled at any time.</p></section></div></div>`,
+			[]string{"Monthly Yearly", "Basic plan for one person"},
+			[]string{"**Monthly**"}},
 		{"a panel that opens with its own name is not named twice",
 			`<div role="tablist"><span role="tab">Linux</span><span role="tab">Windows</span></div>` +
 				`<div role="tabpanel"><h3>Linux</h3><p>Download the archive for your machine and unpack it into a folder on your path.</p></div>` +
