@@ -747,7 +747,8 @@ func onlySiteLinks(nodes []*html.Node, page *url.URL) bool {
 const maxOrphanTitle = 80
 
 // dropOrphanTitles removes the titles of boxes of links to other stories
-// left with no links: "You might also like", "What others are reading",
+// or items left with no links: "You might also like", "What others are
+// reading", "Similar threads", "Explore related questions",
 // a heading or a line of its own whose box the rules above emptied, or
 // the page fills by script. A title with a link after it, before the next
 // heading, still heads its links and is left to the rules that weigh
@@ -767,7 +768,7 @@ func dropOrphanTitles(art *html.Node) {
 		if textUpTo(n, maxOrphanTitle) > maxOrphanTitle {
 			return true
 		}
-		if relatedTitle(flatText(n)) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
+		if text := flatText(n); relatedTitle(text) && findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.A }) == nil {
 			titles = append(titles, n)
 		}
 		return false
@@ -780,7 +781,10 @@ func dropOrphanTitles(art *html.Node) {
 }
 
 // relatedTitle reports a text that is one of relatedPhrases and nothing
-// more, "You might also like:" but not "The most popular gadgets".
+// more, "You might also like:" but not "The most popular gadgets", or
+// that opens with one of recommendationPhrases, "Similar threads",
+// "Explore related questions", but not "Take advantage of
+// employer-sponsored plans".
 func relatedTitle(text string) bool {
 	t, ok := boxHeading(text)
 	if !ok {
@@ -788,6 +792,11 @@ func relatedTitle(text string) bool {
 	}
 	for _, p := range relatedPhrases {
 		if t == strings.TrimSpace(p) {
+			return true
+		}
+	}
+	for _, p := range recommendationPhrases {
+		if t == p || strings.HasPrefix(t, p+" ") {
 			return true
 		}
 	}

@@ -401,6 +401,12 @@ func TestARelatedBoxsTitleWithNoLinksGoes(t *testing.T) {
 			`<p>Up next</p><h3><a href="/b">Firing schedules</a></h3>`},
 		{"a heading holding the words and more", `<h2>The most popular kilns of the year</h2><p>Three of them fire at cone 10.</p>`,
 			`<h2>The most popular kilns of the year</h2><p>Three of them fire at cone 10.</p>`},
+		{"a Q&A site's label over the tags it points to, gone before it", `<p>The kiln fires at night.</p><p>Explore related questions</p><p>See similar questions with these tags.</p>`,
+			`<p>The kiln fires at night.</p><p>See similar questions with these tags.</p>`},
+		{"a forum's similar threads box, emptied", `<p>The kiln fires at night.</p><h4>Similar Threads</h4>`,
+			`<p>The kiln fires at night.</p>`},
+		{"a heading that holds a recommendation's word inside its own words", `<h3>Take Advantage of Employer-Sponsored Plans</h3><p>Most employers match a part of what you save.</p>`,
+			`<h3>Take Advantage of Employer-Sponsored Plans</h3><p>Most employers match a part of what you save.</p>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parse(t, `<html><body><article>`+tc.in+`</article></body></html>`)
