@@ -106,6 +106,9 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 			}
 			continue
 		}
+		if len(holes) > 0 {
+			anchor = pastHeadings(anchor, holes[0], region)
+		}
 		for _, box := range holes {
 			c := cloneTree(box)
 			anchor.Parent.InsertBefore(c, anchor.NextSibling)
@@ -114,6 +117,54 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 		holes = holes[:0]
 		anchor = kept[heldStart(p.n)]
 	}
+}
+
+// pastHeadings is where a part put back after anchor goes: after the
+// headings and paragraphs that follow anchor in art and stand before the
+// part in region (the heading of the section the part is in, "Shipping
+// questions" over an accordion, and the lines under it), so that the
+// part keeps its place in the page's order.
+func pastHeadings(anchor, part, region *html.Node) *html.Node {
+	// The texts of region's headings and paragraphs before and after part.
+	before, after := map[string]bool{}, map[string]bool{}
+	past := false
+	walk(region, func(k *html.Node) bool {
+		switch {
+		case k.Type != html.ElementNode:
+			return false
+		case k == part:
+			past = true
+			return false
+		case headingLevel(k) > 0 || k.DataAtom == atom.P:
+			if t := flatText(k); t != "" {
+				if past {
+					after[t] = true
+				} else {
+					before[t] = true
+				}
+			}
+			return false
+		}
+		return true
+	})
+	line := func(n *html.Node) bool {
+		return n != nil && n.Type == html.ElementNode && (headingLevel(n) > 0 || n.DataAtom == atom.P)
+	}
+	at, safe := anchor, anchor
+	for s := nextElement(at); line(s) && before[flatText(s)]; s = nextElement(s) {
+		at = s
+		if headingLevel(s) == 0 {
+			safe = s
+		}
+	}
+	// A heading is left only for a heading or paragraph known to come
+	// after the part. Anything else after the heading may be its own
+	// lines, which the part would cut from it; with nothing after it in
+	// its box, its lines are elsewhere.
+	if next := nextElement(at); at != safe && !(line(next) && after[flatText(next)]) {
+		at = safe
+	}
+	return at
 }
 
 // holeBox is the largest element around the paragraph p, left out by the

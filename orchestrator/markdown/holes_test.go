@@ -222,3 +222,38 @@ func TestFillHolesReadsEachParagraphAFewTimes(t *testing.T) {
 		t.Errorf("%d entries put back, want %d", got, entries)
 	}
 }
+
+// TestAPartPutBackKeepsItsPlaceUnderItsHeading gives the extractor an
+// accordion of questions, each a heading whose link leads nowhere over a
+// box of its answer, which it leaves out as a box of links, under a
+// heading it keeps: put back, the accordion goes under that heading, not
+// after the paragraph before it, and its hidden answer is read too.
+func TestAPartPutBackKeepsItsPlaceUnderItsHeading(t *testing.T) {
+	md := article(t, tabsPage(`<div id="accordion" class="ui-accordion"><h3 class="ui-accordion-header"><a href="#">How long does shipping take?</a></h3>`+
+		`<div class="ui-accordion-content"><p>Orders leave our warehouse within two working days and arrive three to five days later.</p></div>`+
+		`<h3 class="ui-accordion-header"><a href="#">Can I return a worn item?</a></h3><div class="ui-accordion-content" style="display:none">`+
+		`<p>Yes, within thirty days, as long as the tags are still attached and it has not been washed.</p></div></div>`))
+	checkHolds(t, md, []string{"## Install the package\n\n### How long does shipping take?\n\nOrders leave", "### Can I return a worn item?\n\nYes, within thirty days"},
+		[]string{"](https://example.com/blog/post.html)"})
+}
+
+// TestPastHeadingsLeavesAHeadingOnlyForWhatFollowsThePart checks where a
+// part put back goes: past a heading that stands before it in the page
+// only when what follows the heading is known to come after the part; a
+// heading whose own lines may follow it stays with them.
+func TestPastHeadingsLeavesAHeadingOnlyForWhatFollowsThePart(t *testing.T) {
+	region := parseBody(t, `<html><body><div id="r"><p id="intro">Intro.</p><h2>Questions</h2><div id="part"><h3>Q?</h3><p>A.</p></div><p>After.</p></div></body></html>`)
+	part := findFirst(region, func(n *html.Node) bool { return attr(n, "id") == "part" })
+	for _, tc := range []struct{ name, art, want string }{
+		{"a heading followed by a paragraph after the part", `<p>Intro.</p><h2>Questions</h2><p>After.</p>`, "Questions"},
+		{"a heading followed by a box of its own", `<p>Intro.</p><h2>Questions</h2><div>Lines of its own.</div>`, "Intro."},
+		{"a heading that ends its box", `<p>Intro.</p><h2>Questions</h2>`, "Intro."},
+		{"a heading the page writes after the part", `<p>Intro.</p><p>After.</p>`, "Intro."},
+	} {
+		art := parseBody(t, `<html><body><article>`+tc.art+`</article></body></html>`)
+		anchor := findFirst(art, func(n *html.Node) bool { return n.DataAtom == atom.P })
+		if got := flatText(pastHeadings(anchor, part, region)); got != tc.want {
+			t.Errorf("%s: the part goes after %q, want after %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -176,11 +176,12 @@ func emptyLink(n *html.Node) bool {
 }
 
 // prepareLink keeps a link only when it leads to a web page; any other
-// (javascript:, data:, mailto:, an empty or broken href) gives way to its
-// text, which is all a reader of the Markdown could use.
+// (javascript:, data:, mailto:, an empty or broken href, or "#" alone, a
+// script's control that leads nowhere) gives way to its text, which is
+// all a reader of the Markdown could use.
 func prepareLink(n *html.Node, pageURL, base *url.URL) {
 	href := resolve(base, attr(n, "href"))
-	if !webURL(href) {
+	if !webURL(href) || strings.TrimSpace(attr(n, "href")) == "#" {
 		unwrap(n)
 		return
 	}
