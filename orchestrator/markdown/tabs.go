@@ -70,12 +70,18 @@ func markTabs(root *html.Node) {
 			delete(ids, id)
 		}
 	}
+	byLabel := map[string]*html.Node{} // panels by the ids of the tabs they name
+	for _, n := range ids {
+		for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
+			byLabel[id] = n
+		}
+	}
 	for _, row := range rows {
 		tabs, labels := tabsOf(row)
 		if len(tabs) < 2 || !onlyLabels(row, tabs) {
 			continue
 		}
-		panels := namedPanels(tabs, ids)
+		panels := namedPanels(tabs, ids, byLabel)
 		if panels == nil {
 			panels = panelsInOrder(row, len(tabs))
 		}
@@ -222,12 +228,12 @@ func boxesAfter(row *html.Node, want int) []*html.Node {
 // its aria-label when it shows only an icon. It gives none when a tab has
 // no label or a long one.
 func tabsOf(row *html.Node) (tabs []*html.Node, labels []string) {
-	ok := true
+	ok, ofLabels := true, labelRow(row)
 	walk(row, func(n *html.Node) bool {
 		if !ok || n.Type != html.ElementNode {
 			return false
 		}
-		if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") && !(n.Parent == row && labelRow(row)) {
+		if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") && !(ofLabels && n.Parent == row) {
 			return true
 		}
 		label := flatText(n)
@@ -265,15 +271,9 @@ func onlyLabels(row *html.Node, tabs []*html.Node) bool {
 	return !words
 }
 
-// namedPanels gives the panel each tab names, or that names it, when
-// every tab has one of its own in the tree; nil otherwise.
-func namedPanels(tabs []*html.Node, ids map[string]*html.Node) []*html.Node {
-	byLabel := map[string]*html.Node{}
-	for _, n := range ids {
-		for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
-			byLabel[id] = n
-		}
-	}
+// namedPanels gives the panel each tab names (ids), or that names it
+// (byLabel), when every tab has one of its own in the tree; nil otherwise.
+func namedPanels(tabs []*html.Node, ids, byLabel map[string]*html.Node) []*html.Node {
 	panels := make([]*html.Node, 0, len(tabs))
 	seen := map[*html.Node]bool{}
 	for _, t := range tabs {
