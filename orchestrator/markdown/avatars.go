@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"net/url"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -38,6 +39,34 @@ func avatarImage(src, alt string) bool {
 	for seg := range strings.SplitSeq(u.Path, "/") {
 		if avatarNameRe.MatchString(seg) {
 			return true
+		}
+	}
+	return false
+}
+
+// siteIconNameRe matches the file name of a site's icon: favicon.ico,
+// favicon-32x32.png, apple-touch-icon-192x192.png; after the name, only
+// sizes, versions and short codes, not the words of a picture about
+// icons (favicon-design-guide.jpg).
+var siteIconNameRe = regexp.MustCompile(`(?i)^(?:favicon|apple-touch-icon)(?:[-_.@](?:[a-z]{1,3}|[a-z]*[0-9][a-z0-9]*))*\.(?:ico|png|svg|gif|jpe?g|webp)$`)
+
+// siteIconImage reports the icon of a site, which link previews show
+// beside the name of the site they lead to (a forum's unfurled link, a
+// blog's bookmark card): the site's mark, not a picture of the page. An
+// image proxy's address is read for the address it carries.
+func siteIconImage(src string) bool {
+	u, err := url.Parse(src)
+	if err != nil {
+		return false
+	}
+	if siteIconNameRe.MatchString(path.Base(u.Path)) {
+		return true
+	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			if inner, err := url.Parse(v); err == nil && inner.Host != "" && siteIconNameRe.MatchString(path.Base(inner.Path)) {
+				return true
+			}
 		}
 	}
 	return false

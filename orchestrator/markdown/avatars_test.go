@@ -58,3 +58,27 @@ func TestAPictureOfInitialsIsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteIconsAreLeftOut knows the icon a link preview shows beside the
+// name of the site it leads to, also behind an image proxy, and leaves
+// pictures that only mention the word alone.
+func TestSiteIconsAreLeftOut(t *testing.T) {
+	for src, icon := range map[string]bool{
+		"https://support.example.com/favicon.ico":                                                  true,
+		"https://www.example.com/public/assets/favicons/apple-touch-icon-192x192.png?v=2023-11":    true,
+		"https://blog.example.com/content/images/icon/favicon-5.ico":                               true,
+		"https://forum.example.org/proxy.php?image=https%3A%2F%2Fen.example.org%2Ffavicon.ico&h=1": true,
+		"https://example.com/img/favicon-design-guide-cover.jpg":                                   false,
+		"https://example.com/img/chart.png":                                                        false,
+		"https://example.com/posts/how-to-make-a-favicon/":                                         false,
+		"https://example.com/img/favicons-compared.jpg":                                            false,
+	} {
+		if got := siteIconImage(src); got != icon {
+			t.Errorf("siteIconImage(%q) = %v, want %v", src, got, icon)
+		}
+	}
+	got := convertBody(t, `<p><a href="https://example.org/guide"><img src="https://example.org/favicon.ico" alt="example.org">A practical guide</a></p>`)
+	if want := "[A practical guide](https://example.org/guide)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -519,7 +519,7 @@ func prepareImage(n *html.Node, base *url.URL) {
 			}
 		}
 	}
-	if src == "" || trackingImage(n, src) || avatarImage(src, attr(n, "alt")) {
+	if src == "" || trackingImage(n, src) || avatarImage(src, attr(n, "alt")) || siteIconImage(src) {
 		n.Parent.RemoveChild(n)
 		return
 	}
