@@ -27,11 +27,12 @@ const maxTabPanelClimb = 3
 // the moment the row of tabs goes to the moment the label is written.
 const tabLabelAttr = "data-glimpse-tab"
 
-// markTabs takes out, under root, each row of tabs (role="tablist", or a
-// row of labels, see labelRow) whose
+// markTabs takes out, under root, each row of tabs (role="tablist", a
+// row of labels, see labelRow, or a list of links to tab panes, see
+// paneLinks) whose
 // every tab is matched to a distinct panel in the tree, by the tab's
-// aria-controls, by the panel's aria-labelledby, or, where the page names
-// neither, by their order, and marks each panel with its tab's label (see
+// aria-controls, by the panel's aria-labelledby, by the tab's link to a
+// tab pane, or, where the page names none, by their order, and marks each panel with its tab's label (see
 // labelTabs). A row whose panels are not all there, or that holds words
 // besides its tabs (an accordion marked up as tabs, its answers inside
 // the row), is left as it is. The extraction
@@ -43,7 +44,7 @@ func markTabs(root *html.Node) {
 		if n.Type != html.ElementNode || literalText(n) {
 			return false
 		}
-		if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tablist") || labelRow(n) {
+		if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tablist") || labelRow(n) || len(paneLinks(n)) > 0 {
 			rows = append(rows, n)
 			return false
 		}
@@ -78,11 +79,18 @@ func markTabs(root *html.Node) {
 	}
 	for _, row := range rows {
 		tabs, labels := tabsOf(row)
+		links := len(tabs) == 0 // a list of links, whose panes only their links name
+		if links {
+			tabs = paneLinks(row)
+			for _, a := range tabs {
+				labels = append(labels, flatText(a))
+			}
+		}
 		if len(tabs) < 2 || !onlyLabels(row, tabs) {
 			continue
 		}
 		panels := namedPanels(tabs, ids, byLabel)
-		if panels == nil {
+		if panels == nil && !links {
 			panels = panelsInOrder(row, len(tabs))
 		}
 		if panels == nil && labelRow(row) {
@@ -184,6 +192,42 @@ func labelRow(n *html.Node) bool {
 	return labels >= 2
 }
 
+// paneLinks gives the links of a list of tabs written as links to their
+// panes, as Bootstrap's `nav-tabs` are without ARIA: a list whose every
+// item holds one link to a place in the page ("#specs") and nothing else
+// to read; nil for any other element. Which places are tab panes is
+// asked when the panels are matched (see namedPanels).
+func paneLinks(n *html.Node) []*html.Node {
+	if n.DataAtom != atom.Ul && n.DataAtom != atom.Ol {
+		return nil
+	}
+	var links []*html.Node
+	for li := n.FirstChild; li != nil; li = li.NextSibling {
+		switch {
+		case li.Type == html.TextNode && strings.TrimSpace(li.Data) != "":
+			return nil
+		case li.Type != html.ElementNode:
+			continue
+		case li.DataAtom != atom.Li:
+			return nil
+		}
+		a := findFirst(li, func(k *html.Node) bool { return k.DataAtom == atom.A })
+		if a == nil {
+			return nil
+		}
+		href := strings.TrimSpace(attr(a, "href"))
+		if len(href) < 2 || href[0] != '#' || flatText(a) == "" || flatText(a) != flatText(li) ||
+			findFirst(a, func(k *html.Node) bool { return k != a && k.DataAtom == atom.A }) != nil {
+			return nil
+		}
+		links = append(links, a)
+	}
+	if len(links) < 2 {
+		return nil
+	}
+	return links
+}
+
 // boxesAfter gives the boxes of the box that follows a row of labels,
 // when it holds as many as the row has labels and nothing else to read:
 // a code group's blocks, one for each package manager its labels name,
@@ -280,6 +324,11 @@ func namedPanels(tabs []*html.Node, ids, byLabel map[string]*html.Node) []*html.
 		p := ids[controlledID(strings.TrimSpace(attr(t, "aria-controls")))]
 		if p == nil && attr(t, "id") != "" {
 			p = byLabel[attr(t, "id")]
+		}
+		if href := strings.TrimSpace(attr(t, "href")); p == nil && t.DataAtom == atom.A && strings.HasPrefix(href, "#") {
+			if q := ids[href[1:]]; q != nil && (tabPaneClass(q) || strings.EqualFold(strings.TrimSpace(attr(q, "role")), "tabpanel")) {
+				p = q // a framework's tab, a link to its pane
+			}
 		}
 		if p == nil || seen[p] || p.Parent == nil {
 			return nil

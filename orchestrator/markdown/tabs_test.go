@@ -87,6 +87,19 @@ func TestEachTabsLabelStandsOverItsPanel(t *testing.T) {
 				`<div class="cards"><div class="card basic"><p>Basic plan for one person, with every feature a writer needs.</p></div><section class="note"><p>All plans can be cancelled at any time.</p></section></div></div>`,
 			[]string{"Monthly Yearly", "Basic plan for one person"},
 			[]string{"**Monthly**"}},
+		{"a framework's tabs written as links to their panes, with no ARIA",
+			`<ul class="nav nav-tabs"><li class="active"><a href="#lin">Linux</a></li><li><a href="#mac">macOS</a></li></ul><div class="tab-content">` +
+				`<div class="tab-pane active" id="lin"><pre><code>curl -fsSL https://example.com/install.sh | sh</code></pre></div>` +
+				`<div class="tab-pane" id="mac" style="display:none"><pre><code>brew install acme</code></pre></div></div>`,
+			[]string{"**Linux**\n\n```\ncurl -fsSL", "**macOS**\n\n```\nbrew install acme"},
+			[]string{"- [Linux]"}},
+		{"a list of links to sections is no row of tabs, even beside as many tab panes",
+			`<ul class="toc"><li><a href="#one">Preparation</a></li><li><a href="#two">Setup</a></li></ul>` +
+				`<h3 id="one">Before you start</h3><p>Check that the machine has a free gigabyte of disk and a network connection.</p>` +
+				`<h3 id="two">Install</h3><div class="tab-content"><div class="tab-pane active"><pre><code>acme install</code></pre></div>` +
+				`<div class="tab-pane"><pre><code>acme install --user</code></pre></div></div>`,
+			[]string{"acme install"},
+			[]string{"**Preparation**", "**Setup**"}},
 		{"a panel that opens with its own name is not named twice",
 			`<div role="tablist"><span role="tab">Linux</span><span role="tab">Windows</span></div>` +
 				`<div role="tabpanel"><h3>Linux</h3><p>Download the archive for your machine and unpack it into a folder on your path.</p></div>` +
