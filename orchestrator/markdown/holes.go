@@ -85,6 +85,7 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 	series := map[entriesKey]bool{}    // mostlyKept by series
 	var anchor *html.Node              // the node of art the next part put back follows
 	var holes []*html.Node
+	var lines *lineOrder // region's order, read once when a part goes back
 	for _, p := range paras {
 		if !p.held {
 			if anchor != nil && prose(p.n) {
@@ -107,7 +108,10 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 			continue
 		}
 		if len(holes) > 0 {
-			anchor = pastHeadings(anchor, holes[0], region)
+			if lines == nil {
+				lines = orderOfLines(region)
+			}
+			anchor = pastHeadings(anchor, holes[0], lines)
 		}
 		for _, box := range holes {
 			c := cloneTree(box)
@@ -119,39 +123,53 @@ func fillHoles(art, region *html.Node, chosen *chosenText, page *url.URL) {
 	}
 }
 
-// pastHeadings is where a part put back after anchor goes: after the
-// headings and paragraphs that follow anchor in art and stand before the
-// part in region (the heading of the section the part is in, "Shipping
-// questions" over an accordion, and the lines under it), so that the
-// part keeps its place in the page's order.
-func pastHeadings(anchor, part, region *html.Node) *html.Node {
-	// The texts of region's headings and paragraphs before and after part.
-	before, after := map[string]bool{}, map[string]bool{}
-	past := false
+// lineOrder is the document order of region's elements, and where the
+// texts of its headings and paragraphs first and last stand in it.
+type lineOrder struct {
+	at          map[*html.Node]int
+	first, last map[string]int
+}
+
+// orderOfLines reads region once for pastHeadings.
+func orderOfLines(region *html.Node) *lineOrder {
+	o := &lineOrder{at: map[*html.Node]int{}, first: map[string]int{}, last: map[string]int{}}
+	i := 0
 	walk(region, func(k *html.Node) bool {
-		switch {
-		case k.Type != html.ElementNode:
+		if k.Type != html.ElementNode {
 			return false
-		case k == part:
-			past = true
-			return false
-		case headingLevel(k) > 0 || k.DataAtom == atom.P:
+		}
+		i++
+		o.at[k] = i
+		if headingLevel(k) > 0 || k.DataAtom == atom.P {
 			if t := flatText(k); t != "" {
-				if past {
-					after[t] = true
-				} else {
-					before[t] = true
+				if _, ok := o.first[t]; !ok {
+					o.first[t] = i
 				}
+				o.last[t] = i
 			}
 			return false
 		}
 		return true
 	})
+	return o
+}
+
+// pastHeadings is where a part put back after anchor goes: after the
+// headings and paragraphs that follow anchor in art and stand before the
+// part in region (the heading of the section the part is in, "Shipping
+// questions" over an accordion, and the lines under it), so that the
+// part keeps its place in the page's order.
+func pastHeadings(anchor, part *html.Node, o *lineOrder) *html.Node {
 	line := func(n *html.Node) bool {
 		return n != nil && n.Type == html.ElementNode && (headingLevel(n) > 0 || n.DataAtom == atom.P)
 	}
+	before := func(n *html.Node) bool {
+		i, ok := o.first[flatText(n)]
+		return ok && i < o.at[part]
+	}
+	after := func(n *html.Node) bool { return o.last[flatText(n)] > o.at[part] }
 	at, safe := anchor, anchor
-	for s := nextElement(at); line(s) && before[flatText(s)]; s = nextElement(s) {
+	for s := nextElement(at); line(s) && before(s); s = nextElement(s) {
 		at = s
 		if headingLevel(s) == 0 {
 			safe = s
@@ -161,7 +179,7 @@ func pastHeadings(anchor, part, region *html.Node) *html.Node {
 	// after the part. Anything else after the heading may be its own
 	// lines, which the part would cut from it; with nothing after it in
 	// its box, its lines are elsewhere.
-	if next := nextElement(at); at != safe && !(line(next) && after[flatText(next)]) {
+	if next := nextElement(at); at != safe && !(line(next) && after(next)) {
 		at = safe
 	}
 	return at

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -252,8 +253,31 @@ func TestPastHeadingsLeavesAHeadingOnlyForWhatFollowsThePart(t *testing.T) {
 	} {
 		art := parseBody(t, `<html><body><article>`+tc.art+`</article></body></html>`)
 		anchor := findFirst(art, func(n *html.Node) bool { return n.DataAtom == atom.P })
-		if got := flatText(pastHeadings(anchor, part, region)); got != tc.want {
+		if got := flatText(pastHeadings(anchor, part, orderOfLines(region))); got != tc.want {
 			t.Errorf("%s: the part goes after %q, want after %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPartsPutBackReadTheRegionOnce gives the block thousands of kept
+// paragraphs, each followed by a section it left out: where each part
+// goes is found from one reading of the region's order, not one per part.
+func TestPartsPutBackReadTheRegionOnce(t *testing.T) {
+	const parts = 3000
+	var region, kept strings.Builder
+	for i := range parts {
+		p := fmt.Sprintf(`<p>Paragraph %d of the story says what happened on day %d of the trial, and who was there to see it.</p>`, i, i)
+		region.WriteString(p + fmt.Sprintf(`<section><h3>Notes on day %d</h3><p>The notes for day %d list the readings taken every hour and the weather at the time.</p>`+
+			`<p><a href="/d/%d">All readings for day %d</a></p></section>`, i, i, i, i))
+		kept.WriteString(p)
+	}
+	block := bodyOf(parseBody(t, kept.String()))
+	start := time.Now()
+	fillHoles(block, bodyOf(parseBody(t, region.String())), newChosenText(block), nil)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("putting back %d parts took %v", parts, d)
+	}
+	if got := strings.Count(flatText(block), "list the readings"); got != parts-1 {
+		t.Errorf("%d parts put back, want %d", got, parts-1)
 	}
 }
