@@ -183,10 +183,10 @@ func (c *cleaner) clone(n *html.Node, depth int) *html.Node {
 		// labelTabs).
 		out.Data, out.DataAtom = "span", atom.Span
 	}
-	if n.DataAtom == atom.A && placeholderLink(n) && c.inOpener(n) {
+	if n.DataAtom == atom.A && !leadsAway(n) && c.inOpener(n) {
 		// The label of an accordion's control, written as a link that
-		// leads nowhere, is the question its panel answers: weighed as
-		// a link, it would make its section look like a menu.
+		// leads to no other page, is the question its panel answers:
+		// weighed as a link, it would make its section look like a menu.
 		out.Data, out.DataAtom = "span", atom.Span
 	}
 	for _, a := range n.Attr {
@@ -331,7 +331,7 @@ func (c *cleaner) keptOfHidden(n *html.Node, depth int) *html.Node {
 			return false
 		}
 		formula := k.Namespace == "math" && k.Data == "math"
-		declared := c.forExtraction && k.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(k, "type")), "application/ld+json")
+		declared := c.forExtraction && ldScript(k)
 		if !formula && !declared {
 			return true
 		}
@@ -401,7 +401,7 @@ func (c *cleaner) drop(n *html.Node) bool {
 	case atom.Style, atom.Template:
 		return true
 	case atom.Script:
-		return !c.forExtraction || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
+		return !c.forExtraction || !ldScript(n)
 	}
 	return initialsPicture(n) || iconLigature(n) || tooltip(n) || announcement(n) || scrambledLabel(n) || c.echoes(n) ||
 		!c.forExtraction && nonContent(n)
@@ -1054,11 +1054,4 @@ func (c *cleaner) inOpener(n *html.Node) bool {
 		}
 	}
 	return false
-}
-
-// placeholderLink reports an <a> that leads nowhere: no href, an empty
-// one, "#" alone, or a script's (javascript:).
-func placeholderLink(n *html.Node) bool {
-	href := strings.TrimSpace(attr(n, "href"))
-	return href == "" || href == "#" || strings.HasPrefix(strings.ToLower(href), "javascript:")
 }

@@ -99,10 +99,15 @@ func declaredKind(root *html.Node) (kind pageKind, bare bool) {
 	return kindUnknown, false
 }
 
+// ldScript reports a script of JSON-LD.
+func ldScript(n *html.Node) bool {
+	return n.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json")
+}
+
 // jsonLD reports whether n is a script of JSON-LD, and gives its
 // document: nil when the script is empty or does not parse.
 func jsonLD(n *html.Node) (doc any, ok bool) {
-	if n.DataAtom != atom.Script || !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+	if !ldScript(n) {
 		return nil, false
 	}
 	if n.FirstChild == nil || json.Unmarshal([]byte(n.FirstChild.Data), &doc) != nil {

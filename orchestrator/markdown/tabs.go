@@ -215,8 +215,8 @@ func paneLinks(n *html.Node) []*html.Node {
 		if a == nil {
 			return nil
 		}
-		href := strings.TrimSpace(attr(a, "href"))
-		if len(href) < 2 || href[0] != '#' || flatText(a) == "" || flatText(a) != flatText(li) ||
+		href, label := strings.TrimSpace(attr(a, "href")), flatText(a)
+		if len(href) < 2 || href[0] != '#' || label == "" || label != flatText(li) ||
 			findFirst(a, func(k *html.Node) bool { return k != a && k.DataAtom == atom.A }) != nil {
 			return nil
 		}

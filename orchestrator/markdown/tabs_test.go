@@ -161,6 +161,16 @@ func TestTheLinkThatLabelsAnAccordionsControlIsItsQuestion(t *testing.T) {
 		item("Can I uninstall it?", "Yes, remove the folder it made and the line it added to your shell profile.", "c3")+`</div>`))
 	checkHolds(t, md, []string{"How long does it take to install?\n\nAbout a minute", "Does it need root?\n\nNo, it installs",
 		"Can I uninstall it?\n\nYes, remove the folder"}, nil)
+
+	// A question written as a link to its own panel is the same label.
+	linked := func(q, a, id string) string {
+		return strings.Replace(item(q, a, id), `<a class="title" tabindex="0">`, `<a class="title" href="#`+id+`">`, 1)
+	}
+	md = article(t, tabsPage(`<div class="accordion">`+
+		linked("How long does it take to install?", "About a minute on a fast connection, most of it spent downloading the package.", "c1")+
+		linked("Can I uninstall it?", "Yes, remove the folder it made and the line it added to your shell profile.", "c3")+`</div>`))
+	checkHolds(t, md, []string{"How long does it take to install?\n\nAbout a minute", "Can I uninstall it?\n\nYes, remove the folder"},
+		[]string{"](https://example.com/blog/post.html#c1)"})
 }
 
 // TestTabsCostStaysBounded gives the rule 20,000 rows of tabs side by side,
