@@ -650,18 +650,13 @@ func hidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class":
-			if carouselClone(a.Val) {
+			if carouselClone(a.Val) || screenReaderClass(a.Val) {
 				return true
-			}
-			for c := range strings.FieldsSeq(a.Val) {
-				if screenReaderOnly(c) {
-					return true
-				}
 			}
 		case "hidden":
 			return true
 		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") && !behindModal(n) {
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") && !behindModal(n) && !voicedApart(n) {
 				return true
 			}
 		case "style":
@@ -687,6 +682,61 @@ func behindModal(n *html.Node) bool {
 		return true
 	}
 	return n.Parent != nil && n.Parent.DataAtom == atom.Body && findFirst(n, marksMain) != nil
+}
+
+// voicedApart reports an element aria-hidden="true" keeps from screen
+// readers only because a twin beside it, in text for screen readers
+// alone, says the same to them in words: a shop's sale price shown as
+// "<del aria-hidden>$38</del> <ins aria-hidden>$30</ins>" beside "Original
+// price was: $38. Current price is: $30." for screen readers, a rating's
+// stars beside "Rated 4.5 out of 5". The twin is left out as the page
+// shows it to no one, so the element is what the page shows and stays.
+// An icon (its class says so) or a sign without a word (a "×") is no
+// such text.
+func voicedApart(n *html.Node) bool {
+	if iconClass(n) || measureUpTo(n, 0, countWords) == 0 {
+		return false
+	}
+	twin := func(s *html.Node) bool {
+		return screenReaderClass(attr(s, "class")) && measureUpTo(s, 0, countWords) > 0
+	}
+	return elementNear(n, maxTwinDistance, twin)
+}
+
+// maxTwinDistance is how many elements away, either side, the twin of
+// an element that voicedApart weighs may stand.
+const maxTwinDistance = 3
+
+// elementNear reports whether one of the up to k elements either side of
+// n among its siblings is one that match is true for.
+func elementNear(n *html.Node, k int, match func(*html.Node) bool) bool {
+	for _, next := range []func(*html.Node) *html.Node{
+		func(s *html.Node) *html.Node { return s.PrevSibling },
+		func(s *html.Node) *html.Node { return s.NextSibling },
+	} {
+		seen := 0
+		for s := next(n); s != nil && seen < k; s = next(s) {
+			if s.Type != html.ElementNode {
+				continue
+			}
+			seen++
+			if match(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// screenReaderClass reports a class attribute that keeps its element
+// for screen readers alone.
+func screenReaderClass(class string) bool {
+	for c := range strings.FieldsSeq(class) {
+		if screenReaderOnly(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // texGroupMarkerRe matches a formula that draws nothing: the TeX group
@@ -873,6 +923,9 @@ func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
 	case a.Namespace != "", strings.HasPrefix(key, "on"), key == composerAttr, key == tabLabelAttr:
 		// The copy's own marks are the copy's: a page's attribute of the
 		// same name is not one.
+		return false, ""
+	case key == "aria-hidden" && voicedApart(n):
+		// What voicedApart keeps, the extractor is not to take for hidden.
 		return false, ""
 	case key == "style":
 		// An image's style may declare the pixel size that marks a beacon.

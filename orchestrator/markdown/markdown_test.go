@@ -395,6 +395,8 @@ func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 		{"screen-reader text of a CSS module", `<span class="styles_visuallyHidden__x1Y2z">secret</span>`},
 		{"a carousel's copies of its slides", `<div class="slick-slide slick-cloned"><p>secret</p></div>` +
 			`<div class="swiper-slide swiper-slide-duplicate">secret</div><div class="owl-item cloned">secret</div>`},
+		{"an icon beside its words for screen readers", `<i class="icon" aria-hidden="true">secret</i><span class="sr-only">secret</span>`},
+		{"a sign beside its words for screen readers", `<a href="/x"><span aria-hidden="true">&times;</span><span class="sr-only">secret</span></a>`},
 		{"form controls", `<button>secret</button><select><option>secret</option></select><textarea>secret</textarea><input value="secret">`},
 		{"frames and embeds", `<iframe src="/secret"></iframe><object data="/secret">secret</object><video src="/secret.mp4">secret</video>`},
 		{"drawings", `<svg><text>secret</text></svg>`},
@@ -423,6 +425,24 @@ func TestConvertLeavesOutWhatReadersDoNotSee(t *testing.T) {
 		if err != nil || md != "Click [here](https://example.com/a)\n" || strings.Contains(md, "steal") {
 			t.Errorf("got %q, %v", md, err)
 		}
+	})
+}
+
+func TestWhatIsShownBesideItsWordsForScreenReadersStays(t *testing.T) {
+	checkConversions(t, []conversion{
+		{"a sale price shown struck through beside the new one, each read out in words",
+			`<p><span class="price"><del aria-hidden="true">$38.00</del> <span class="screen-reader-text">Original price was: $38.00.</span>` +
+				`<ins aria-hidden="true">$30.00</ins><span class="screen-reader-text">Current price is: $30.00.</span></span></p>`,
+			"~~$38.00~~ $30.00\n"},
+		{"an abbreviation spelled out for screen readers",
+			`<p>3 <span aria-hidden="true">min</span><span class="sr-only">minutes</span> read</p>`,
+			"3 min read\n"},
+		{"a rating drawn in stars, its twin a little further on",
+			`<p><span aria-hidden="true">4.5 out of 5 stars</span> <b>Great</b> <i>value</i> <span class="visually-hidden">Rated 4.5 of 5</span></p>`,
+			"4.5 out of 5 stars **Great** *value*\n"},
+		{"text hidden from screen readers with no twin for them is left out",
+			`<p>Shown.</p><p><span aria-hidden="true">Decoration</span></p>`,
+			"Shown.\n"},
 	})
 }
 

@@ -122,9 +122,11 @@ func question(n *html.Node) bool {
 // iconElement reports an element its class or aria-hidden says is an
 // icon, not words.
 func iconElement(n *html.Node) bool {
-	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-hidden")), "true") {
-		return true
-	}
+	return strings.EqualFold(strings.TrimSpace(attr(n, "aria-hidden")), "true") || iconClass(n)
+}
+
+// iconClass reports an element its class calls an icon.
+func iconClass(n *html.Node) bool {
 	for _, w := range meta.ClassWords(attr(n, "class")) {
 		if w == "icon" || w == "icons" || w == "symbols" {
 			return true
