@@ -3,6 +3,8 @@ package markdown
 import (
 	"strings"
 
+	"github.com/glimpse/glimpse/orchestrator/meta"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -138,7 +140,7 @@ func card(n *html.Node) (int, bool) {
 			return false
 		case k.DataAtom == atom.A:
 			t := strings.TrimSpace(textOf(k))
-			if t != "" {
+			if t != "" && !asideLink(k) {
 				// Swatches of a product's colours link to its variants
 				// with a picture or nothing; named links are where the
 				// card leads.
@@ -163,6 +165,28 @@ func card(n *html.Node) (int, bool) {
 	// A bare link in a list is a menu entry; a card says a little more
 	// than its title, or shows a picture.
 	return text, picture || text-titleText >= minCardBeside
+}
+
+// asideLink reports a link of a card that is not where the card leads: a
+// tag or category the item is filed under (rel="tag", "category"), or a
+// button drawn as a link ("Add to cart", role="button" or a class that
+// says "button"). A shop's card names its categories and a button beside
+// the item's title.
+func asideLink(a *html.Node) bool {
+	for _, r := range strings.Fields(strings.ToLower(attr(a, "rel"))) {
+		if r == "tag" || r == "category" {
+			return true
+		}
+	}
+	if button(a) {
+		return true
+	}
+	for _, w := range meta.ClassWords(attr(a, "class")) {
+		if w == "button" || w == "btn" {
+			return true
+		}
+	}
+	return false
 }
 
 // minCardBeside is the least text, in bytes, a card without a picture

@@ -22,6 +22,31 @@ func productCards(n int) string {
 	return sb.String()
 }
 
+// shopCards is a shop's grid of n items as a common shop plugin writes
+// it: the categories an item is filed under (rel="tag"), its linked name,
+// a line of summary, a sale price shown struck through beside the new one
+// (each spoken in words to screen readers) and an "Add to cart" link drawn
+// as a button beside a box for the quantity.
+func shopCards(n int) string {
+	var sb strings.Builder
+	sb.WriteString(`<ul class="products columns-4">`)
+	for i := range n {
+		fmt.Fprintf(&sb, `<li class="product type-product post-%d"><div class="product-block">`+
+			`<a href="/product/%d/"><img src="/img/%d.jpg" alt="Camping item number %d"></a><span class="onsale">-30%%</span>`+
+			`<div class="product-caption"><div class="posted-in"><a href="/c/camping-accessories/" rel="tag">Camping Accessories</a> / `+
+			`<a href="/c/on-sale/" rel="tag">On Sale</a> / <a href="/c/outdoor-gear/" rel="tag">Outdoor Gear</a></div>`+
+			`<h3 class="woocommerce-loop-product__title"><a href="/product/%d/">Camping item number %d</a></h3>`+
+			`<div class="short-description">Folds flat for the trip, item %d…</div>`+
+			`<span class="price"><del aria-hidden="true">$%d.00</del> <span class="screen-reader-text">Original price was: $%d.00.</span>`+
+			`<ins aria-hidden="true">$%d.50</ins><span class="screen-reader-text">Current price is: $%d.50.</span></span>`+
+			`<div class="quantity_cart"><label>Qty:</label><input type="number" value="1">`+
+			`<a href="?add-to-cart=%d" class="button add_to_cart_button" rel="nofollow">Add to cart</a></div></div></div></li>`,
+			i, i, i, i, i, i, i, 100+i, 100+i, 70+i, 70+i, i)
+	}
+	sb.WriteString(`</ul>`)
+	return sb.String()
+}
+
 // storyRows is an index of n stories: a linked headline, a date and a
 // count of comments in each row of a table.
 func storyRows(n int) string {
@@ -62,6 +87,11 @@ func TestCardGroupsFindGridsByTheirShape(t *testing.T) {
 				`<article class="cell post-1407 category-soup"><a href="/r/3"><h3>Green pea and mint soup</h3>31 reviews</a></article>` +
 				`<article class="cell post-1533 category-bread"><a href="/r/4"><h3>Seeded rye loaf</h3>4 reviews</a></article>` +
 				`</div>`, []int{4}},
+		{"shop items filed under categories, each with a button drawn as a link, are still cards",
+			shopCards(5), []int{5}},
+		{"blocks each leading to four places by named links are not cards",
+			strings.Repeat(`<div class="box"><h3><a href="/a">Oak bookcase, tall</a></h3><a href="/b">Bookcases</a> `+
+				`<a href="/c">Living room</a> <a href="/d">Oak furniture</a></div>`, 5), nil},
 		{"a menu of one-word links is not a grid",
 			`<ul><li><a href="/a">Tables</a></li><li><a href="/b">Chairs</a></li><li><a href="/c">Lamps</a></li>` +
 				`<li><a href="/d">Rugs</a></li><li><a href="/e">Beds</a></li></ul>`, nil},
@@ -87,6 +117,16 @@ func TestCardGroupsFindGridsByTheirShape(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAShopsGridKeepsEachItemsNameSummaryAndPrice(t *testing.T) {
+	md := article(t, `<!doctype html><html><head><title>On sale - Example</title></head><body>`+pageHeader+
+		`<main><h1>On sale</h1>`+shopCards(18)+`</main>`+pageFooter+`</body></html>`)
+	var want []string
+	for i := range 18 {
+		want = append(want, fmt.Sprintf("Camping item number %d]", i), fmt.Sprintf("item %d…", i), fmt.Sprintf("~~$%d.00~~ $%d.50", 100+i, 70+i))
+	}
+	checkHolds(t, md, want, []string{"Original price was", "Add to cart"})
 }
 
 func TestArticleKeepsTheGridAProseBlockWouldHide(t *testing.T) {
