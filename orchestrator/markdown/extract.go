@@ -41,6 +41,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 	}
 	revealNoscript(page)
 	markTabs(page) // before the rules weigh a row of tabs as controls
+	dropLayoutTwins(page)
 	// A product's declared description, and the page before the rules
 	// remove a sheet or a tab that may hold it (see addDescription).
 	var desc string
