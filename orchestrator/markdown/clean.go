@@ -537,9 +537,11 @@ func initialsPicture(n *html.Node) bool {
 
 // hides reports an element the page does not show, unless it is a panel
 // a reader opens, and the copy of a block the page shows only on narrow
-// screens, panel or not.
+// screens, panel or not, or the price a shop's theme shows in another
+// state of its item.
 func (c *cleaner) hides(n *html.Node) bool {
-	return hidden(n) && !disclosed(n, c.panels) && !wrapsPanel(n, c.panels) && !c.shells[n] || hiddenAtDesktop(attr(n, "class"))
+	return hidden(n) && !disclosed(n, c.panels) && !wrapsPanel(n, c.panels) && !c.shells[n] ||
+		hiddenAtDesktop(attr(n, "class")) || otherStatePrice(n)
 }
 
 // wordsOfASentence reports a button set inside a line of text: the

@@ -29,7 +29,8 @@ import (
 var touchingInlines = map[atom.Atom]bool{
 	atom.Span: true, atom.A: true, atom.Time: true, atom.Strong: true, atom.B: true, atom.Em: true,
 	atom.I: true, atom.Small: true, atom.Label: true, atom.Abbr: true, atom.Cite: true, atom.Mark: true,
-	atom.Font: true, atom.U: true, atom.Bdi: true, atom.Data: true, atom.Q: true,
+	atom.Font: true, atom.U: true, atom.Bdi: true, atom.Data: true, atom.Q: true, atom.S: true, atom.Del: true,
+	atom.Ins: true,
 }
 
 // spaceTouchingInlines inserts the spaces described above under root.
@@ -73,6 +74,8 @@ func seamInWords(before, after *html.Node) bool {
 	last, _ := utf8.DecodeLastRuneInString(end)
 	first, _ := utf8.DecodeRuneInString(start)
 	switch {
+	case unicode.Is(unicode.Sc, first) && (unicode.IsLetter(last) || unicode.IsDigit(last)):
+		return true // two prices: "$25.00 USD" + "$19.00 USD", an old one and the new
 	case unicode.IsUpper(first) && (unicode.IsLetter(last) || unicode.IsDigit(last)):
 	case unicode.IsDigit(first) && unicode.IsLetter(last):
 	default:

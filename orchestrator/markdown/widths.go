@@ -1,6 +1,11 @@
 package markdown
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+)
 
 // Blocks for one width of screen. A responsive page often holds a block
 // twice, one copy for phones and one for wider screens, and hides the copy
@@ -115,4 +120,52 @@ func hiddenAtDesktop(class string) bool {
 		}
 	}
 	return hide
+}
+
+// Prices for another state of the item. Shopify's own themes (Dawn and
+// the themes built on it, the default of most shops there) write an
+// item's price block with every state's prices in it and let the state's
+// class on the block choose: "price__regular" holds the price shown when
+// the item is not on sale, "price__sale" the old price struck through and
+// the new one, shown only when the block says "price--on-sale", and the
+// "Sale" and "Sold out" badges show only in their states. The markup holds
+// them all; a reader sees one.
+
+// maxPriceClimb is how many elements up from a part of a price block the
+// block itself is looked for.
+const maxPriceClimb = 4
+
+// otherStatePrice reports a part of such a price block that its state
+// hides.
+func otherStatePrice(n *html.Node) bool {
+	class := attr(n, "class")
+	if !strings.Contains(class, "price__") {
+		return false
+	}
+	var shownIn string // the state class that shows the part, or "" for one it hides
+	hiddenIn := ""
+	for c := range strings.FieldsSeq(class) {
+		switch c {
+		case "price__sale", "price__badge-sale":
+			shownIn = "price--on-sale"
+		case "price__badge-sold-out":
+			shownIn = "price--sold-out"
+		case "price__regular":
+			hiddenIn = "price--on-sale"
+		}
+	}
+	if shownIn == "" && hiddenIn == "" {
+		return false
+	}
+	for a, i := n.Parent, 0; a != nil && i < maxPriceClimb; a, i = a.Parent, i+1 {
+		classes := strings.Fields(attr(a, "class"))
+		if !slices.Contains(classes, "price") {
+			continue
+		}
+		if shownIn != "" {
+			return !slices.Contains(classes, shownIn)
+		}
+		return slices.Contains(classes, hiddenIn)
+	}
+	return false
 }

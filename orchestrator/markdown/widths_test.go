@@ -85,3 +85,24 @@ func TestTheCopyForPhonesIsLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// TestAShopThemesPriceShowsItsItemsState converts price blocks written
+// the way Shopify's own themes write them, every state's prices in one
+// block: the Markdown has the prices the block's state shows.
+func TestAShopThemesPriceShowsItsItemsState(t *testing.T) {
+	block := func(state string) string {
+		return `<div class="price ` + state + `"><div class="price__container">` +
+			`<div class="price__regular"><span class="visually-hidden">Regular price</span><span class="price-item price-item--regular">$18.00 USD</span></div>` +
+			`<div class="price__sale"><span class="visually-hidden">Regular price</span><span><s class="price-item price-item--regular">$24.00 USD</s></span>` +
+			`<span class="visually-hidden">Sale price</span><span class="price-item price-item--sale">$18.00 USD</span></div></div>` +
+			`<span class="badge price__badge-sale">Sale</span><span class="badge price__badge-sold-out">Sold out</span></div>`
+	}
+	checkConversions(t, []conversion{
+		{"an item at its regular price", block(""), "$18.00 USD\n"},
+		{"an item on sale", block("price--on-sale"), "~~$24.00 USD~~ $18.00 USD\n\nSale\n"},
+		{"an item sold out", block("price--sold-out"), "$18.00 USD\n\nSold out\n"},
+		{"the same class names outside a price block mean nothing",
+			`<div class="offer"><p class="price__regular">From $18.00</p><p class="price__sale">Now $12.00</p></div>`,
+			"From $18.00\n\nNow $12.00\n"},
+	})
+}
