@@ -926,6 +926,10 @@ func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
 		// The copy's own marks are the copy's: a page's attribute of the
 		// same name is not one.
 		return false, ""
+	case key == "role" && strings.EqualFold(strings.TrimSpace(a.Val), "alert") && callout(n):
+		// The extractor drops every alert as a script's message; a
+		// callout is the text's own (see callout).
+		return false, ""
 	case key == "aria-hidden" && voicedApart(n):
 		// What voicedApart keeps, the extractor is not to take for hidden.
 		return false, ""
@@ -942,6 +946,50 @@ func (c *cleaner) attr(n *html.Node, a html.Attribute) (bool, string) {
 		return true, resolveSrcset(c.base, a.Val)
 	}
 	return true, a.Val
+}
+
+// callout reports a box of the text marked role="alert", as Bootstrap's
+// documentation tells every page to mark its callouts: one that opens
+// with an admonition's word ("Warning", "Note:", "Tip") or shows code. A
+// site's notices marked so (a deal's terms, a prompt to register) say
+// neither and stay the extractor's to drop.
+func callout(n *html.Node) bool {
+	if findFirst(n, func(k *html.Node) bool { return k.DataAtom == atom.Code || k.DataAtom == atom.Pre }) != nil {
+		return true
+	}
+	first := findFirstText(n)
+	if first == nil {
+		return false
+	}
+	start := strings.TrimSpace(first.Data)
+	end := strings.IndexFunc(start, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(start)
+	}
+	return admonitionWords[strings.ToLower(start[:end])]
+}
+
+// findFirstText is the first text under n that is not white space alone,
+// or nil.
+func findFirstText(n *html.Node) *html.Node {
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.TextNode && strings.TrimSpace(k.Data) != "" {
+			return k
+		}
+		if k.Type == html.ElementNode {
+			if t := findFirstText(k); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// admonitionWords open a callout: the names documentation generators and
+// writers give a note set apart from the text.
+var admonitionWords = map[string]bool{
+	"note": true, "notes": true, "warning": true, "tip": true, "tips": true, "important": true, "caution": true,
+	"danger": true, "info": true, "attention": true, "hint": true, "remember": true, "deprecated": true,
 }
 
 // baseURL is the URL relative addresses resolve against: the page's own,

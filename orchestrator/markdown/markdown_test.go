@@ -719,3 +719,18 @@ func TestAnEndedContextStopsTheWork(t *testing.T) {
 		t.Errorf("Convert: got %v, want the context's error", err)
 	}
 }
+
+func TestACalloutMarkedAsAnAlertStays(t *testing.T) {
+	prose := `<p>The agent reads its file when it starts, and every key in it has a default, so that the file may be empty or missing.</p>` +
+		`<p>Any key can be set in the environment instead, and a variable set there wins over the file on every start of the agent.</p>`
+	md := article(t, `<!doctype html><html><head><title>Configure the agent</title></head><body>`+pageHeader+
+		`<main><article><h1>Configure the agent</h1>`+
+		`<div class="alert alert-info" role="alert">Deal pricing and availability subject to change after publication.</div>`+
+		prose+
+		`<div class="alert alert-warning" role="alert"><h4 class="alert-heading">Warning</h4><p>Keys are case-sensitive in the file.</p></div>`+
+		`<div class="alert alert-info" role="alert"><strong>Note:</strong> the file is read once.</div>`+
+		`<div class="alert" role="alert">Reload it with <code>kill -HUP</code> and the agent logs what changed.</div>`+
+		prose+`</article></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"#### Warning", "Keys are case-sensitive", "**Note:** the file is read once.", "`kill -HUP`"},
+		[]string{"Deal pricing"})
+}
