@@ -20,8 +20,8 @@ import (
 // affiliateNoteRe finds the words only such a note uses.
 var affiliateNoteRe = regexp.MustCompile(`(?i)\bas an amazon (?:associate|affiliate)\b|\bearns? from qualifying purchases\b|` +
 	`\b(?:post|article|page|site|website|blog|guide|review|content)s?\s+(?:may\s+|might\s+)?(?:contains?|includes?|uses?|features?)\s+(?:some\s+)?affiliate\s+links?\b|` +
-	`\b(?:we|i)\s+(?:may\s+|might\s+|will\s+|can\s+)?(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+)?(?:small\s+|tiny\s+)?(?:commissions?|kickback)\b|` +
-	`\bmay\s+earn\s+(?:us\s+)?(?:a\s+)?(?:small\s+)?commissions?\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
+	`\b(?:we|i)\s+(?:may\s+|might\s+|will\s+|can\s+)?(?:earn|receive|get|make)\s+(?:us\s+)?(?:an?\s+)?(?:small\s+|tiny\s+)?(?:affiliate\s+)?(?:commissions?|kickback)\b|` +
+	`\bmay\s+earn\s+(?:us\s+)?(?:an?\s+)?(?:small\s+)?(?:affiliate\s+)?commissions?\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
 
 // affiliateNoteWords are the words one of which every note affiliateNoteRe
 // finds holds, looked for first: most lines hold none, and the pattern's

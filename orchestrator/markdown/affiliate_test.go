@@ -20,6 +20,10 @@ func TestAffiliateNotesAreLeftOut(t *testing.T) {
 				`<p>As an Amazon Associate I earn from qualifying purchases.</p><div class="note"><p>Products are chosen independently by our editors. ` +
 				`Purchases made through our links may earn us a commission.</p></div><p><small>If you buy through my links, I may receive a small commission at no extra cost to you.</small></p>`,
 			[]string{"pitched in four minutes"}, []string{"affiliate links", "Amazon Associate", "chosen independently", "small commission"}},
+		{"a note that names the commission an affiliate one",
+			story + `<p><strong>Disclosure:</strong> Tent Notes is reader-supported. When you buy through links on our site, we may earn an affiliate commission.</p>` +
+				`<p>Buying through our links may earn an affiliate commission for the site.</p>`,
+			[]string{"pitched in four minutes"}, []string{"reader-supported", "Buying through our links"}},
 		{"sentences about commissions and affiliate links as a subject",
 			story + `<p>Travel agents recommend insurance because they get a commission when you buy it, so ask the insurer directly.</p>` +
 				`<p>To measure a partnership, implement affiliate links and UTM tracking, then compare the sales each one brings.</p>`,
