@@ -110,6 +110,7 @@ func extract(ctx context.Context, root *html.Node, base *url.URL, opts Options) 
 			art = region
 		} else {
 			fillHoles(art, region, chosen, base)
+			restoreLead(art, region, chosen, pageSummaries(root))
 		}
 	}
 	if art != nil && art == region && regionMain == closingMain && len(closing) > 0 && !thread && len(cardGroups(art)) > 0 {

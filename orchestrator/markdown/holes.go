@@ -326,3 +326,137 @@ func mostlyKept(box *html.Node, inContent map[*html.Node]bool, seen map[entriesK
 	seen[key] = v
 	return v
 }
+
+// The lead: a page often sets its first paragraphs beside its title, in a
+// box of their own above the byline, the share buttons and the table of
+// contents, and the body below them. The extractor chooses the body, and
+// the paragraphs that open the piece are lost. When every paragraph of
+// the main region before the first line the block kept is prose the block
+// left out, and there are few of them, they are the lead and go back at
+// the head of the block.
+
+// maxLeadParagraphs and maxLeadText bound a lead: a paragraph or three,
+// not a section the extractor judged apart from the piece.
+const (
+	maxLeadParagraphs = 3
+	maxLeadText       = 1000
+)
+
+// restoreLead puts back at the head of art, the block the extractor
+// chose, the lead of region it left out. A paragraph that is the page's
+// description (summaries, the text its meta tags give for sharing) is the
+// page's summary of itself, set under the title as a dek, and is no lead.
+func restoreLead(art, region *html.Node, chosen *chosenText, summaries []string) {
+	var lead []*html.Node
+	var first *html.Node // the first line of region the block kept
+	total, done, closed := 0, false, false
+	seen := map[string]bool{} // a lead written twice, for two widths of screen, comes once
+	walk(region, func(k *html.Node) bool {
+		switch {
+		case done || k.Type != html.ElementNode:
+			return false
+		case headingLevel(k) > 0:
+			if t := flatText(k); t != "" && chosen.contains(t) {
+				first, done = k, true
+			} else if t != "" && headingLevel(k) > 1 {
+				// What a heading the block left out heads is a section
+				// of its own, no lead; the page's title heads the lead.
+				closed = true
+			}
+			return false
+		case k.DataAtom != atom.P:
+			return true
+		}
+		t := flatText(k)
+		switch {
+		case t == "":
+		case partHeld(chosen, t):
+			first, done = k, true
+		case closed || !prose(k) || summarises(t, summaries) || seen[t] || affiliateNote(t) || signedBy(k):
+		default:
+			seen[t] = true
+			lead = append(lead, k)
+			total += collapsedText(k)
+			done = len(lead) > maxLeadParagraphs || total > maxLeadText
+		}
+		return false
+	})
+	if first == nil || len(lead) == 0 || len(lead) > maxLeadParagraphs || total > maxLeadText {
+		return
+	}
+	head := findFirst(art, func(n *html.Node) bool {
+		return (headingLevel(n) > 0 || n.DataAtom == atom.P) && flatText(n) != ""
+	})
+	if head == nil || head.Parent == nil || heldStart(head) != heldStart(first) {
+		return // the block does not open with the line the lead comes before
+	}
+	for _, p := range lead {
+		head.Parent.InsertBefore(cloneTree(p), head)
+	}
+}
+
+// minSummaryProbe is how much, in bytes, of a paragraph's start is
+// looked for in the page's summaries.
+const minSummaryProbe = 60
+
+// summarises reports whether the paragraph text t opens as one of the
+// page's summaries does.
+func summarises(t string, summaries []string) bool {
+	probe := strings.Join(strings.Fields(t), " ")
+	if len(probe) > minSummaryProbe {
+		probe = probe[:minSummaryProbe]
+	}
+	for _, s := range summaries {
+		if strings.HasPrefix(strings.Join(strings.Fields(s), " "), probe) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageSummaries are the descriptions the page gives of itself: in its
+// meta tags (its description, the ones for sharing, a microdata
+// description) and in its JSON-LD. A product's declared description is
+// its text, not a summary, and is not one of them.
+func pageSummaries(root *html.Node) []string {
+	var out []string
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return false
+		}
+		if n.DataAtom == atom.Meta {
+			switch strings.ToLower(attr(n, "name") + attr(n, "property") + attr(n, "itemprop")) {
+			case "description", "og:description", "twitter:description":
+				if c := strings.TrimSpace(attr(n, "content")); c != "" {
+					out = append(out, c)
+				}
+			}
+		}
+		return true
+	})
+	eachJSONLD(root, func(doc any) {
+		topLevelNodes(doc, 0, func(node map[string]any) {
+			product := false
+			nodeTypes(node, func(t string) { product = product || productTypes[schemaType(t)] })
+			if d, ok := node["description"].(string); ok && !product && strings.TrimSpace(d) != "" {
+				out = append(out, html.UnescapeString(d))
+			}
+		})
+	})
+	return out
+}
+
+// signedBy reports a paragraph that opens as a byline does, "By" and
+// then the writer's name in a link or a box of its own: "By <a>Alex
+// Heath</a>, a deputy editor …".
+func signedBy(p *html.Node) bool {
+	first := findFirstText(p)
+	if first == nil {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(first.Data)) {
+	case "by", "von", "par", "por", "door", "di", "av", "af":
+		return true // the word alone, the name in an element after it
+	}
+	return false
+}
