@@ -21,12 +21,13 @@ import (
 var affiliateNoteRe = regexp.MustCompile(`(?i)\bas an amazon (?:associate|affiliate)\b|\bearns? from qualifying purchases\b|` +
 	`\b(?:post|article|page|site|website|blog|guide|review|content)s?\s+(?:may\s+|might\s+)?(?:contains?|includes?|uses?|features?)\s+(?:some\s+)?affiliate\s+links?\b|` +
 	`\b(?:we|i)\s+(?:may\s+|might\s+|will\s+|can\s+)?(?:earn|receive|get|make)\s+(?:us\s+)?(?:an?\s+)?(?:small\s+|tiny\s+)?(?:affiliate\s+)?(?:commissions?|kickback)\b|` +
-	`\bmay\s+earn\s+(?:us\s+)?(?:an?\s+)?(?:small\s+)?(?:affiliate\s+)?commissions?\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
+	`\bmay\s+earn\s+(?:us\s+)?(?:an?\s+)?(?:small\s+)?(?:affiliate\s+)?commissions?\b|` +
+	`\b(?:buying|purchases?(?:\s+made)?|shopping)\s+(?:through|via)\s+(?:our\s+|the\s+|these\s+)?links\b[^.]{0,40}\b(?:supports?|helps?)\s+(?:us|our|the\s+site)\b|\bat\s+no\s+(?:extra|additional)\s+cost\s+to\s+you\b`)
 
 // affiliateNoteWords are the words one of which every note affiliateNoteRe
 // finds holds, looked for first: most lines hold none, and the pattern's
 // many alternatives are slow to try at each position of a line.
-var affiliateNoteWords = []string{"amazon", "qualifying", "affiliate", "commission", "kickback", "cost to you"}
+var affiliateNoteWords = []string{"amazon", "qualifying", "affiliate", "commission", "kickback", "cost to you", "links"}
 
 // affiliateNote reports the text of an affiliate note.
 func affiliateNote(text string) bool {

@@ -24,6 +24,12 @@ func TestAffiliateNotesAreLeftOut(t *testing.T) {
 			story + `<p><strong>Disclosure:</strong> Tent Notes is reader-supported. When you buy through links on our site, we may earn an affiliate commission.</p>` +
 				`<p>Buying through our links may earn an affiliate commission for the site.</p>`,
 			[]string{"pitched in four minutes"}, []string{"reader-supported", "Buying through our links"}},
+		{"a note that says buying through its links supports the site",
+			story + `<p><em>We independently test everything we recommend.</em><br><em>Buying through links on our site supports our work.</em></p>`,
+			[]string{"pitched in four minutes"}, []string{"supports our work"}},
+		{"a sentence on links that help a reader",
+			story + `<p>Shopping through the links in the guide helps you find the tents we tested, all of them in stock this spring.</p>`,
+			[]string{"Shopping through the links in the guide helps you"}, nil},
 		{"sentences about commissions and affiliate links as a subject",
 			story + `<p>Travel agents recommend insurance because they get a commission when you buy it, so ask the insurer directly.</p>` +
 				`<p>To measure a partnership, implement affiliate links and UTM tracking, then compare the sales each one brings.</p>`,
