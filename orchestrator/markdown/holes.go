@@ -335,11 +335,12 @@ func mostlyKept(box *html.Node, inContent map[*html.Node]bool, seen map[entriesK
 // left out, and there are few of them, they are the lead and go back at
 // the head of the block.
 
-// maxLeadParagraphs and maxLeadText bound a lead: a paragraph or three,
-// not a section the extractor judged apart from the piece.
+// maxLeadParagraphs and maxLeadText bound a lead: a few paragraphs, or a
+// documentation page's introduction before its first section, not a part
+// of the page the extractor judged apart from the piece.
 const (
-	maxLeadParagraphs = 3
-	maxLeadText       = 1000
+	maxLeadParagraphs = 10
+	maxLeadText       = 4000
 )
 
 // restoreLead puts back at the head of art, the block the extractor
@@ -390,9 +391,65 @@ func restoreLead(art, region *html.Node, chosen *chosenText, summaries []string)
 	if head == nil || head.Parent == nil || heldStart(head) != heldStart(first) {
 		return // the block does not open with the line the lead comes before
 	}
+	if box := leadBox(lead); box != nil {
+		head.Parent.InsertBefore(cloneTree(box), head)
+		return
+	}
 	for _, p := range lead {
 		head.Parent.InsertBefore(cloneTree(p), head)
 	}
+}
+
+// leadBox is the box that holds all of lead's paragraphs and, beside them,
+// only what goes with them (an example's code, a list, a table, a
+// picture): no other paragraph or text, no heading, and at most twice the
+// lead's text. It goes back whole; nil when
+// the paragraphs have no such box.
+func leadBox(lead []*html.Node) *html.Node {
+	box := lead[0].Parent
+	if box == nil || box.DataAtom == atom.Body {
+		return nil
+	}
+	text := 0
+	for _, p := range lead {
+		if p.Parent != box {
+			return nil
+		}
+		text += collapsedText(p)
+	}
+	if textUpTo(box, 2*maxLeadText) > 2*text || findFirst(box, func(h *html.Node) bool { return headingLevel(h) > 0 }) != nil {
+		return nil
+	}
+	// Every paragraph of the box is one of the lead's: one passed over
+	// (a byline, a note, a copy) stays out.
+	inLead := map[*html.Node]bool{}
+	for _, p := range lead {
+		inLead[p] = true
+	}
+	if findFirst(box, func(p *html.Node) bool { return p.DataAtom == atom.P && !inLead[p] && flatText(p) != "" }) != nil {
+		return nil
+	}
+	// Nor any text but the paragraphs' and the examples': a label, a
+	// link to act or a note in a box of its own stays out too.
+	stray := false
+	walk(box, func(k *html.Node) bool {
+		switch {
+		case stray || inLead[k]:
+			return false
+		case k.Type == html.TextNode:
+			stray = strings.TrimSpace(k.Data) != ""
+			return false
+		}
+		switch k.DataAtom {
+		case atom.Pre, atom.Ul, atom.Ol, atom.Table, atom.Figure, atom.Blockquote:
+			return false
+		}
+		return true
+	})
+	if stray {
+		return nil
+	}
+	return box
 }
 
 // minSummaryProbe is how much, in bytes, of a paragraph's start is

@@ -1,8 +1,11 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // leadPage is a page that sets its title and the paragraphs of lead in a
@@ -57,6 +60,15 @@ func TestTheLeadBesideTheTitleOpensThePiece(t *testing.T) {
 	}
 }
 
+// tenParagraphs is n paragraphs of lead, each its own.
+func tenParagraphs(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, `<p>Online learning, part %d, is a short paragraph of the lead, long enough to be prose.</p>`, i)
+	}
+	return sb.String()
+}
+
 func TestALeadIsAFewParagraphs(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -64,9 +76,10 @@ func TestALeadIsAFewParagraphs(t *testing.T) {
 		added int
 	}{
 		{"three paragraphs", strings.Repeat(`<p>`+leadOne+`</p>`, 1) + `<p>` + leadTwo + `</p><p>` + leadTwo + ` Again.</p>`, 3},
-		{"four paragraphs are a section the extractor judged apart",
-			`<p>` + leadOne + `</p><p>` + leadTwo + `</p><p>` + leadOne + ` Again.</p><p>` + leadTwo + ` Again.</p>`, 0},
-		{"a paragraph longer than a lead", `<p>` + strings.Repeat(leadOne+" ", 9) + `</p>`, 0},
+		{"ten paragraphs", tenParagraphs(10), 10},
+		{"eleven paragraphs are a section the extractor judged apart", tenParagraphs(11), 0},
+		{"paragraphs longer together than a lead",
+			`<p>` + strings.Repeat(leadOne+" ", 11) + `</p><p>` + strings.Repeat(leadTwo+" ", 11) + `</p><p>` + strings.Repeat(leadOne+" ", 10) + `</p>`, 0},
 		{"a label before the lead is passed over", `<p>Updated</p><p>` + leadOne + `</p>`, 1},
 		{"the page's title heads its lead", `<h1>What is an online course?</h1><p>` + leadOne + `</p>`, 1},
 		{"paragraphs under a heading the block left out are that heading's section",
@@ -106,5 +119,50 @@ func TestALeadGoesBackOnlyBeforeTheLineItCameBefore(t *testing.T) {
 	restoreLead(art, region, newChosenText(art), nil)
 	if strings.Contains(flatText(art), "Online learning") {
 		t.Errorf("the lead went back before a line it did not come before: %s", flatText(art))
+	}
+}
+
+func TestATitleAndIntroductionInABoxCalledAHeaderAreThePiece(t *testing.T) {
+	intro := `<p>The <a href="/docs/fetch">Fetch API</a> provides an interface for making requests over the network and reading the responses.</p>` +
+		`<p>Fetch is the modern replacement for <code>XMLHttpRequest</code>: unlike it, which uses callbacks, Fetch is promise-based.</p>` +
+		`<pre><code>const response = await fetch(url);</code></pre>` +
+		`<p>In the rest of this page we look in more detail at the different stages of this process.</p>`
+	section := func(id, title string) string {
+		return `<section><h2 id="` + id + `"><a href="#` + id + `">` + title + `</a></h2><p>` +
+			strings.Repeat("To make a request, call fetch with the resource and an object of options, and await the response it gives. ", 5) + `</p></section>`
+	}
+	md := article(t, `<!doctype html><html><head><title>Using the Fetch API</title></head><body>`+pageHeader+
+		`<main><div class="layout__header reference-layout__header"><h1>Using the Fetch API</h1><section class="content-section">`+intro+`</section></div>`+
+		`<aside class="toc"><h2>In this article</h2><ul><li><a href="#req">Making a request</a></li></ul></aside>`+
+		`<div class="layout__body">`+section("req", "Making a request")+section("res", "Handling the response")+section("cancel", "Canceling a request")+
+		`</div></main>`+pageFooter+`</body></html>`)
+	checkHolds(t, md, []string{"provides an interface for making requests", "`XMLHttpRequest`", "const response = await fetch(url);",
+		"the different stages of this process.\n\n## [Making a request]"}, []string{"Example Site"})
+}
+
+func TestTheSitesHeaderIsNoPiecesHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name, html string
+		piece      bool
+	}{
+		{"a site's header with its name as the title and a tagline",
+			`<header class="site-header"><h1><a href="/">Leaf and Loam</a></h1><p>Houseplants, tested.</p><nav><a href="/a">About</a></nav></header>`, false},
+		{"a header box with the title and no paragraph of prose",
+			`<div class="page-header"><h1>Using the Fetch API</h1><ul><li><a href="/a">Guides</a></li></ul></div>`, false},
+		{"a header box with the title and its introduction",
+			`<div class="page-header"><h1>Using the Fetch API</h1><p>Fetch provides an interface for making requests over the network and reading what comes back.</p></div>`, true},
+		{"a header box as long as a page",
+			`<div class="page-header"><h1>Using the Fetch API</h1>` + strings.Repeat(`<p>Fetch provides an interface for making requests over the network and reading what comes back.</p>`, 40) + `</div>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseBody(t, `<!doctype html><html><body>`+tc.html+`</body></html>`)
+			box := findFirst(root, func(n *html.Node) bool { return strings.Contains(attr(n, "class"), "header") })
+			if got := headsPiece(box); got != tc.piece {
+				t.Errorf("headsPiece = %v, want %v", got, tc.piece)
+			}
+			if got := chrome(box) == notChrome; got != tc.piece {
+				t.Errorf("chrome = %v; is the piece: %v, want %v", chrome(box), got, tc.piece)
+			}
+		})
 	}
 }

@@ -303,6 +303,9 @@ func chrome(n *html.Node) int {
 			return chromeSidebar
 		}
 		if regionChromeWords[w] || w == "skip" && i+1 < len(words) && skipLinkWords[words[i+1]] {
+			if (w == "header" || w == "banner" || w == "masthead") && headsPiece(n) {
+				return notChrome // the piece's title over its opening paragraphs
+			}
 			return chromeByWords
 		}
 	}
