@@ -60,6 +60,7 @@ func dropAccountPrompts(root *html.Node) {
 		}
 		return n.DataAtom == atom.A && accountLinkRe.MatchString(text) && standsAlone(n) ||
 			promptLine(n) && (accountPromptRe.MatchString(text) || newsletterPromptRe.MatchString(text) || feedbackPromptRe.MatchString(text) ||
+				socialPromptRe.MatchString(text) ||
 				headingLevel(n) == 0 && accountOfferRe.MatchString(text))
 	})
 	// The fine print of a form whose fields are gone: a line of its own
@@ -104,6 +105,14 @@ var newsletterPromptRe = regexp.MustCompile(`(?i)^(?:(?:join|subscribe to|sign u
 	`subscribe to (?:get|receive) (?:the latest|new|our|all)(?:\s+\S+){0,4}?\s+(?:posts|articles|stories|news|updates)(?:\s+(?:sent\s+)?(?:to|in) your (?:e-?mail|inbox))?|` +
 	`subscribe(?:\s+(?:here|now|today))?)\s*[.!]*$`)
 
+// socialPromptRe is the whole text of a line that asks the reader to
+// follow the site or its writer elsewhere, with the handle or the address
+// at most: "Follow me on Instagram: @leafandloam", "Join the Facebook
+// group – https://…", "Like us on Facebook!".
+var socialPromptRe = regexp.MustCompile(`(?i)^(?:follow|join|find|like|connect with|subscribe to)\s+(?:(?:me|us|our|the)\s+)?(?:on\s+)?` +
+	`(?:instagram|facebook|tiktok|twitter|x|youtube|linkedin|pinterest|threads|bluesky|mastodon)(?:\s+(?:group|page|channel|account))?` +
+	`\s*[:!.–—-]*\s*(?:@\S+(?:\s\S+){0,3}|https?://\S+)?\s*$`)
+
 // promptLine reports an element that is a line of its own: a paragraph, a
 // list entry or a box that holds nothing else, or a heading.
 func promptLine(n *html.Node) bool {
@@ -125,7 +134,8 @@ func promptElement(n *html.Node) bool {
 // prompt, and needs no regular expression.
 var accountStems = []string{"log", "sign", "regist", "account", "member", "join", "anmeld", "einlogg", "abmeld", "connex", "connect",
 	"inscri", "sesi", "regíst", "entrar", "cadastr", "accedi", "inlogg", "zalog", "zarejestr",
-	"subscri", "newsletter", "mailing", "helpful", "useful", "feedback"}
+	"subscri", "newsletter", "mailing", "helpful", "useful", "feedback", "follow", "instagram", "facebook", "tiktok", "twitter",
+	"youtube", "linkedin", "pinterest", "threads", "bluesky", "mastodon"}
 
 // mayNameAccount reports text that holds a stem of an account action or
 // of another prompt.

@@ -45,6 +45,15 @@ func TestArticleLeavesTheSitesAccountPromptsOut(t *testing.T) {
 			unwanted: []string{"Join our newsletter", "Subscribe to our weekly newsletter", "Subscribe here", "Repair Notes Newsletter", "latest posts"},
 		},
 		{
+			name: "a line asking the reader to follow the writer elsewhere goes; a sentence about the platform stays",
+			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
+				`<p><strong>Follow me on Instagram</strong>: @bearingnotes</p><p><strong>Join the Facebook group</strong> – <a href="https://facebook.com/groups/bn">https://facebook.com/groups/bn</a></p>` +
+				`<p>Like us on Facebook!</p>` +
+				`<p>Follow the thread on Instagram where readers post photos of their own wheels, some of them older than the frames they sit in.</p>`,
+			want:     []string{"soaked the bearings", "Follow the thread on Instagram where readers post photos"},
+			unwanted: []string{"Follow me on Instagram", "Join the Facebook group", "Like us on Facebook"},
+		},
+		{
 			name: "a feedback widget's question and thanks go; a sentence about helpful tools stays",
 			body: `<p>I soaked the bearings overnight in light oil, then ran the wheel by hand for a few minutes before refitting it to the frame.</p>` +
 				`<p>Was this helpful to you? A cone spanner was the most useful tool, and a rag the second most useful one.</p>` +
