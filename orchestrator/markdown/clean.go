@@ -691,7 +691,8 @@ func behindModal(n *html.Node) bool {
 // alone, says the same to them in words: a shop's sale price shown as
 // "<del aria-hidden>$38</del> <ins aria-hidden>$30</ins>" beside "Original
 // price was: $38. Current price is: $30." for screen readers, a rating's
-// stars beside "Rated 4.5 out of 5". The twin is left out as the page
+// stars beside "Rated 4.5 out of 5", or its "4.9 / 5.0" beside the stars
+// drawn as a picture that names it (role="img" and an aria-label). The twin is left out as the page
 // shows it to no one, so the element is what the page shows and stays.
 // An icon (its class says so) or a sign without a word (a "×") is no
 // such text.
@@ -700,9 +701,29 @@ func voicedApart(n *html.Node) bool {
 		return false
 	}
 	twin := func(s *html.Node) bool {
+		if strings.EqualFold(strings.TrimSpace(attr(s, "role")), "img") {
+			return countWords(attr(s, "aria-label")) > 0 // stars drawn, and named for screen readers
+		}
 		return screenReaderClass(attr(s, "class")) && measureUpTo(s, 0, countWords) > 0
 	}
-	return elementNear(n, maxTwinDistance, twin)
+	if elementNear(n, maxTwinDistance, twin) {
+		return true
+	}
+	// The element alone in its line, the twin beside the line: a
+	// rating's "4.9 / 5.0" in a paragraph after the stars.
+	p := n.Parent
+	return p != nil && p.Type == html.ElementNode && onlyElementChild(p, n) && elementNear(p, maxTwinDistance, twin)
+}
+
+// onlyElementChild reports whether n is the only element under p's
+// children.
+func onlyElementChild(p, n *html.Node) bool {
+	for k := p.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode && k != n {
+			return false
+		}
+	}
+	return true
 }
 
 // maxTwinDistance is how many elements away, either side, the twin of
