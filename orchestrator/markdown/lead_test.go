@@ -147,6 +147,8 @@ func TestTheSitesHeaderIsNoPiecesHeader(t *testing.T) {
 	}{
 		{"a site's header with its name as the title and a tagline",
 			`<header class="site-header"><h1><a href="/">Leaf and Loam</a></h1><p>Houseplants, tested.</p><nav><a href="/a">About</a></nav></header>`, false},
+		{"a site's header with a paragraph about the site and no title",
+			`<div class="site-header"><a href="/">Leaf and Loam</a><p>Leaf and Loam writes about houseplants in small flats, tested over twenty years of growing them.</p></div>`, false},
 		{"a header box with the title and no paragraph of prose",
 			`<div class="page-header"><h1>Using the Fetch API</h1><ul><li><a href="/a">Guides</a></li></ul></div>`, false},
 		{"a header box with the title and its introduction",

@@ -312,6 +312,34 @@ func chrome(n *html.Node) int {
 	return notChrome
 }
 
+// maxPieceHeader is the most text, in bytes, of a box that headsPiece
+// takes for the piece's header: a title and a paragraph or a few, not the
+// page.
+const maxPieceHeader = 3000
+
+// headsPiece reports a box its class calls a header that holds the
+// page's title (an <h1>) and paragraphs of prose: the piece's own header,
+// its title over its opening paragraphs (a documentation page's "header"
+// of its title and introduction), not the site's header, whose name and
+// tagline are no prose.
+func headsPiece(n *html.Node) bool {
+	if n.Type != html.ElementNode || headingLevel(n) > 0 || textUpTo(n, maxPieceHeader) > maxPieceHeader {
+		return false
+	}
+	if findFirst(n, func(h *html.Node) bool { return h.DataAtom == atom.H1 }) == nil {
+		return false
+	}
+	prose := 0
+	walk(n, func(k *html.Node) bool {
+		if k.DataAtom == atom.P {
+			prose += proseLen(k)
+			return false
+		}
+		return k.Type == html.ElementNode
+	})
+	return prose >= minHoleProse
+}
+
 // sidebarWrapperWords, before or after "sidebar" in a class name, make it
 // the name of a box around the content and its sidebar, or of a page that
 // has one: "has-sidebar", "content-sidebar-wrap", "sidebar-layout".

@@ -82,7 +82,7 @@ func misreadNames(n *html.Node) []string {
 		found := extractorFurnitureRe.FindAllStringIndex(name, -1)
 		for _, at := range found {
 			word := strings.ToLower(name[at[0]:at[1]])
-			if !stateOrStyleName(name, at[1]) && !(word == "header" && (opensSection(n) || headsPiece(n))) && !(n.DataAtom == atom.Table && (word == "header" || word == "footer")) {
+			if !stateOrStyleName(name, at[1]) && !(word == "header" && opensSection(n)) && !(n.DataAtom == atom.Table && (word == "header" || word == "footer")) {
 				return nil
 			}
 		}
@@ -173,34 +173,6 @@ func restoreClasses(root *html.Node) {
 // minSectionStart is the least text, in bytes, of the block after a
 // heading that makes the heading a section's: a sentence or a list.
 const minSectionStart = 20
-
-// maxPieceHeader is the most text, in bytes, of a box that headsPiece
-// takes for the piece's header: a title and a paragraph or a few, not the
-// page.
-const maxPieceHeader = 3000
-
-// headsPiece reports a box its class calls a header that holds the
-// page's title (an <h1>) and paragraphs of prose: the piece's own header,
-// its title over its opening paragraphs (a documentation page's "header"
-// of its title and introduction), not the site's header, whose name and
-// tagline are no prose.
-func headsPiece(n *html.Node) bool {
-	if n.Type != html.ElementNode || headingLevel(n) > 0 || textUpTo(n, maxPieceHeader) > maxPieceHeader {
-		return false
-	}
-	if findFirst(n, func(h *html.Node) bool { return h.DataAtom == atom.H1 }) == nil {
-		return false
-	}
-	prose := 0
-	walk(n, func(k *html.Node) bool {
-		if k.DataAtom == atom.P {
-			prose += proseLen(k)
-			return false
-		}
-		return k.Type == html.ElementNode
-	})
-	return prose >= minHoleProse
-}
 
 // opensSection reports a heading whose next element is a paragraph, a
 // list, a quotation or code with some text, or a box of prose: the title
