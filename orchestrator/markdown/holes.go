@@ -330,10 +330,10 @@ func mostlyKept(box *html.Node, inContent map[*html.Node]bool, seen map[entriesK
 // The lead: a page often sets its first paragraphs beside its title, in a
 // box of their own above the byline, the share buttons and the table of
 // contents, and the body below them. The extractor chooses the body, and
-// the paragraphs that open the piece are lost. When every paragraph of
-// the main region before the first line the block kept is prose the block
-// left out, and there are few of them, they are the lead and go back at
-// the head of the block.
+// the paragraphs that open the piece are lost. The paragraphs of prose of
+// the main region that stand before the first line the block kept, and
+// that the block left out, are the lead when there are few of them: they
+// go back at the head of the block.
 
 // maxLeadParagraphs and maxLeadText bound a lead: a few paragraphs, or a
 // documentation page's introduction before its first section, not a part
@@ -403,8 +403,8 @@ func restoreLead(art, region *html.Node, chosen *chosenText, summaries []string)
 // leadBox is the box that holds all of lead's paragraphs and, beside them,
 // only what goes with them (an example's code, a list, a table, a
 // picture): no other paragraph or text, no heading, and at most twice the
-// lead's text. It goes back whole; nil when
-// the paragraphs have no such box.
+// lead's text. It goes back whole; nil when the paragraphs have no such
+// box.
 func leadBox(lead []*html.Node) *html.Node {
 	box := lead[0].Parent
 	if box == nil || box.DataAtom == atom.Body {
