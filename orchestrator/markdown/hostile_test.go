@@ -83,6 +83,29 @@ func TestHostilePagesGetABoundedAnswer(t *testing.T) {
 			}
 		})
 	})
+	t.Run("5,000 cards each written for two layouts are weighed at a bounded cost", func(t *testing.T) {
+		doc := parse(t, `<!doctype html><html><head><title>Events</title></head><body><main><h1>Events</h1>`+eventCards(5_000)+`</main></body></html>`)
+		within(t, "Article", func() {
+			md, err := Article(context.Background(), doc, pageURL(t), Options{})
+			if err != nil || strings.Count(md, "Evening talk on harbour history, part 4999]") != 1 {
+				t.Errorf("the last event is not there once: %v", err)
+			}
+		})
+	})
+	t.Run("50,000 lines before the first one the block keeps are read once for its lead", func(t *testing.T) {
+		var lines strings.Builder
+		for i := range 50_000 {
+			fmt.Fprintf(&lines, `<p>Line %d</p>`, i)
+		}
+		body := strings.Repeat(`<p>The ferry runs again from Monday, every hour from the old pier, and the timetable is posted at the quay.</p>`, 20)
+		doc := parse(t, `<!doctype html><html><head><title>Ferry</title></head><body><main><div class="intro">`+lines.String()+
+			`</div><article><h2>Timetable</h2>`+body+`</article></main></body></html>`)
+		within(t, "Article", func() {
+			if _, err := Article(context.Background(), doc, pageURL(t), Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
 	t.Run("nesting deeper than the copy keeps gives the text", func(t *testing.T) {
 		// A tree built by hand is not bound by the parser's depth limit.
 		inner := element("p", text("deep words"))

@@ -64,7 +64,7 @@ func dropLayoutTwins(root *html.Node) {
 // and where its link leads, or "" for a heading without a link of its own
 // (a section's title may well come twice: "Parameters", "Examples").
 func linkedHeadingKey(h *html.Node) string {
-	text := strings.Join(strings.Fields(textOf(h)), " ")
+	text := flatText(h)
 	if len(text) < minCardTitle {
 		return ""
 	}
